@@ -1,0 +1,55 @@
+# Thin wrapper over CMake so the README's commands are make words.
+#   make          configure and build build/bin/ptoc, libptoc, libptort
+#   make check    install what is missing (scripts/setup.sh), build, run every test
+#   make demo     the same set-up, then compile and run an example
+#   make bench    build and run the benchmarks (figures, not assertions)
+#   make check-sanitize   the whole suite again under ASan+UBSan (clang-19), in build-asan/
+#   make fuzz     a bounded libFuzzer run on the frontend (clang-19), in build-fuzz/
+#   make check-exhaustive  sweep all 2^32 f32 inputs for the f32 conversions
+BUILD ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+
+.PHONY: all build setup check demo bench check-sanitize fuzz check-exhaustive clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+
+build: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+check: setup
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+demo: setup build
+	@bash scripts/demo.sh $(BUILD)
+
+bench: setup build
+	cmake --build $(BUILD) -j $(JOBS) --target ptoc-bench
+	$(BUILD)/bin/ptoc-bench cvt
+	$(BUILD)/bin/ptoc-bench mmad
+	$(BUILD)/bin/ptoc-bench parse
+
+check-sanitize: setup
+	cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang-19 -DPTOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+	cmake --build build-asan -j $(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS)
+
+fuzz: setup
+	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang-19 -DPTOC_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build build-fuzz -j $(JOBS) --target ptoc-fuzz-frontend
+	bash scripts/fuzz.sh build-fuzz $${FUZZ_SECONDS:-120}
+
+check-exhaustive: setup build
+	cmake --build $(BUILD) -j $(JOBS) --target test_cvt_exhaustive
+	$(BUILD)/bin/test_cvt_exhaustive
+
+clean:
+	rm -rf $(BUILD) build-asan build-fuzz

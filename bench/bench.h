@@ -1,0 +1,15 @@
+/* bench.h: the benchmarks of ptoc-bench. Each prints one figure per line
+ * ("<what> ... <value> <unit>") beside a baseline measured in the same run. */
+#ifndef PTOC_BENCH_H
+#define PTOC_BENCH_H
+
+double bench_now(void); /* monotonic seconds */
+
+/* bench_cvt.c */
+int bench_cvt(int argc, char **argv);
+/* bench_mmad.c */
+int bench_mmad(int argc, char **argv);
+/* bench_parse.c */
+int bench_parse(int argc, char **argv);
+
+#endif

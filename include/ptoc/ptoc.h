@@ -1,0 +1,79 @@
+/* ptoc.h: the public C API of the ptoc compiler library (libptoc).
+ *
+ * Conventions: one prefix (ptoc_), opaque handles, ownership in names
+ * (_create/_destroy own, _get borrows), strings as pointer + length where the
+ * length is not obvious, output through caller callbacks. The library never exits,
+ * aborts or prints on bad input: it reports through the context's diagnostic
+ * handler and returns failure (NULL or a non-zero status). */
+#ifndef PTOC_PTOC_H
+#define PTOC_PTOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PTOC_VERSION_STRING "0.1.0"
+
+typedef struct ptoc_context ptoc_context;
+typedef struct ptoc_module ptoc_module;
+
+/* ---- Diagnostics ------------------------------------------------------- */
+
+typedef enum ptoc_severity {
+	PTOC_ERROR,
+	PTOC_WARNING,
+	PTOC_NOTE,
+	PTOC_REMARK,
+} ptoc_severity;
+
+typedef struct ptoc_location {
+	const char *file; /* borrowed from the context; NULL when unknown */
+	uint32_t line;    /* 1-based; 0 when unknown */
+	uint32_t col;     /* 1-based; 0 when unknown */
+} ptoc_location;
+
+/* Receives every diagnostic. `msg` is not NUL-terminated necessarily: use `len`. */
+typedef void (*ptoc_diag_handler)(void *user, ptoc_severity sev, ptoc_location loc,
+				  const char *msg, size_t len);
+
+/* Output sink for printers and emitters; returns 0 on success. */
+typedef int (*ptoc_write_fn)(void *user, const char *data, size_t len);
+
+/* ---- Context ----------------------------------------------------------- */
+
+ptoc_context *ptoc_context_create(void);
+void ptoc_context_destroy(ptoc_context *ctx);
+/* Without a handler, diagnostics are counted but dropped. */
+void ptoc_context_set_diag_handler(ptoc_context *ctx, ptoc_diag_handler fn, void *user);
+/* Number of errors reported through this context so far. */
+unsigned ptoc_context_error_count(const ptoc_context *ctx);
+/* Renders a diagnostic the way the driver prints it: "file:line:col: error: msg",
+ * the source line and a caret, when the context knows the source buffer. */
+int ptoc_context_render_diag(ptoc_context *ctx, ptoc_severity sev, ptoc_location loc,
+			     const char *msg, size_t len, ptoc_write_fn out, void *user);
+
+/* ---- Parsing, verification, printing ---------------------------------- */
+
+/* Parses any .pto form (PTOAS module, tile SSA, line-oriented PTO-AS, generic op
+ * form). `filename` is used for locations and copied. Returns NULL after reporting
+ * errors. The buffer need not be NUL-terminated and may hold any bytes. */
+ptoc_module *ptoc_parse(ptoc_context *ctx, const char *buf, size_t len, const char *filename);
+void ptoc_module_destroy(ptoc_module *m);
+
+/* Structural verification; reports every error found. Returns 0 when valid. */
+int ptoc_module_verify(ptoc_module *m);
+
+typedef enum ptoc_print_form {
+	PTOC_PRINT_CUSTOM,  /* the syntax the parser reads, round-trips byte-identically */
+	PTOC_PRINT_GENERIC, /* MLIR generic op form, accepted by mlir-opt */
+} ptoc_print_form;
+
+int ptoc_module_print(ptoc_module *m, ptoc_print_form form, ptoc_write_fn out, void *user);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

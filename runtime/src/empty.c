@@ -1,0 +1,2 @@
+/* placeholder so the runtime builds before its first source lands */
+typedef int ptort_empty_tu;

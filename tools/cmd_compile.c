@@ -1,0 +1,12 @@
+/* cmd_compile.c: placeholder until its issue lands; reports itself as unavailable. */
+#include <stdio.h>
+
+#include "tools.h"
+
+int cmd_compile(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "ptoc: 'compile' is not available in this build yet\n");
+	return 2;
+}

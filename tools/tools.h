@@ -1,0 +1,15 @@
+/* tools.h: the ptoc driver's subcommands. Each returns the process exit status:
+ * 0 success, 1 a diagnosed error in the input, 2 a usage error. */
+#ifndef PTOC_TOOLS_H
+#define PTOC_TOOLS_H
+
+/* cmd_compile.c: ptoc FILE.pto [-o OUT] [--emit ...] ... (the default command) */
+int cmd_compile(int argc, char **argv);
+/* cmd_cvt.c: ptoc cvt --from T --to T [--rmode M] [--sat on|off] [VALUE...] */
+int cmd_cvt(int argc, char **argv);
+/* cmd_legality.c: ptoc legality [--target T] [--from T] [--to T] [--format F] */
+int cmd_legality(int argc, char **argv);
+/* cmd_run.c: ptoc run FILE.pto [--target T] [--entry NAME] [--in A=F]... [--out A=F]... */
+int cmd_run(int argc, char **argv);
+
+#endif
