@@ -1,0 +1,321 @@
+/* ir.h: ptoc's MLIR-style SSA IR (internal header; the table of contents of ir/).
+ *
+ * A context owns everything: an arena, interned strings, uniqued types and attributes
+ * (compare by pointer), and the diagnostic sink. A module is a `builtin.module` op;
+ * ops hold operands (with use lists), results, an attribute dictionary, regions and a
+ * location. Blocks hold arguments and a doubly linked list of ops. Nothing is freed
+ * piecemeal: destroying the context frees all of it.
+ *
+ * Levels: tile SSA (ops on !pto.tile values that return tiles), tile buffers in DPS form
+ * (!pto.tile_buf, ins(...) outs(...)), and instructions (level 3, after placement and
+ * repeat splitting). All levels share these structures and print in the syntax the
+ * parser reads.
+ */
+#ifndef PTOC_IR_H
+#define PTOC_IR_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ptoc/ptoc.h"
+#include "ptort.h"
+
+typedef ptoc_location ir_loc;
+typedef struct ptoc_context ir_ctx;
+typedef struct ir_type ir_type;
+typedef struct ir_attr ir_attr;
+typedef struct ir_named_attr ir_named_attr;
+typedef struct ir_value ir_value;
+typedef struct ir_operand ir_operand;
+typedef struct ir_op ir_op;
+typedef struct ir_block ir_block;
+typedef struct ir_region ir_region;
+
+/* ---- arena.c: the context's memory and strings ------------------------ */
+
+void *ir_alloc(ir_ctx *ctx, size_t size);   /* zeroed, 16-byte aligned, freed with ctx */
+char *ir_strndup(ir_ctx *ctx, const char *s, size_t len);
+/* Interned NUL-terminated copy: equal strings give the same pointer. */
+const char *ir_intern(ir_ctx *ctx, const char *s, size_t len);
+
+/* ---- diag.c: diagnostics --------------------------------------------- */
+
+/* Registers a source buffer so diagnostics at its locations can show the line and a
+ * caret. Returns the interned file name used in locations. The context keeps its own
+ * copy of the buffer. */
+const char *ir_add_source(ir_ctx *ctx, const char *filename, const char *buf, size_t len);
+/* Reports through the context's handler; errors are counted. printf-style. */
+void ir_emit(ir_ctx *ctx, ptoc_severity sev, ir_loc loc, const char *fmt, ...);
+void ir_emitv(ir_ctx *ctx, ptoc_severity sev, ir_loc loc, const char *fmt, va_list ap);
+#define ir_error(ctx, loc, ...) ir_emit((ctx), PTOC_ERROR, (loc), __VA_ARGS__)
+#define ir_warning(ctx, loc, ...) ir_emit((ctx), PTOC_WARNING, (loc), __VA_ARGS__)
+#define ir_note(ctx, loc, ...) ir_emit((ctx), PTOC_NOTE, (loc), __VA_ARGS__)
+#define ir_remark(ctx, loc, ...) ir_emit((ctx), PTOC_REMARK, (loc), __VA_ARGS__)
+
+/* ---- type.c: uniqued types ------------------------------------------- */
+
+typedef enum ir_type_kind {
+	IR_TYPE_NONE,        /* `none` */
+	IR_TYPE_INDEX,       /* `index` */
+	IR_TYPE_INT,         /* i1, i4, i8, si8, ui8, ... */
+	IR_TYPE_FLOAT,       /* f32, f16, bf16, f8E4M3FN, ..., and f64 */
+	IR_TYPE_FUNC,        /* (T, ...) -> (T, ...) */
+	IR_TYPE_PTR,         /* !pto.ptr<elem> */
+	IR_TYPE_TENSOR_VIEW, /* !pto.tensor_view<?x?xf32> */
+	IR_TYPE_PART_VIEW,   /* !pto.partition_tensor_view<32x32xf32> */
+	IR_TYPE_TILE,        /* !pto.tile<16x16xf32> (level 1) */
+	IR_TYPE_TILE_BUF,    /* !pto.tile_buf<loc=..., dtype=..., ...> (level 2) */
+	IR_TYPE_OPAQUE,      /* any other type, kept as its text (`!pto.event`, `memref<...>`) */
+} ir_type_kind;
+
+enum { IR_INT_SIGNLESS, IR_INT_SIGNED, IR_INT_UNSIGNED };
+#define IR_F64 PTORT_TYPE_COUNT /* the float kind of f64 (not a runtime type) */
+#define IR_DYN INT64_MIN        /* a `?` dimension */
+
+/* Tile locations (`loc=` of tile_buf, address spaces). Order fixed: tables index it. */
+typedef enum ir_mem {
+	IR_MEM_NONE, /* unspecified (level-1 tiles) */
+	IR_MEM_VEC,  /* UB */
+	IR_MEM_MAT,  /* L1 */
+	IR_MEM_LEFT, /* L0A */
+	IR_MEM_RIGHT,/* L0B */
+	IR_MEM_ACC,  /* L0C */
+	IR_MEM_BIAS,
+	IR_MEM_SCALING,
+	IR_MEM_COUNT
+} ir_mem;
+enum { IR_BLAYOUT_ROW_MAJOR, IR_BLAYOUT_COL_MAJOR };
+enum { IR_SLAYOUT_NONE_BOX, IR_SLAYOUT_ROW_MAJOR, IR_SLAYOUT_COL_MAJOR };
+
+struct ir_type {
+	ir_type_kind kind;
+	union {
+		struct { unsigned bits, signedness; } i;           /* INT */
+		struct { unsigned kind; } f;                       /* FLOAT: ptort_type or IR_F64 */
+		struct { const ir_type *const *in, *const *out; unsigned nin, nout; } fn;
+		struct { const ir_type *elem; } ptr;               /* PTR */
+		struct { const int64_t *dims; unsigned rank; const ir_type *elem; } shaped;
+		/* TENSOR_VIEW, PART_VIEW (any rank) and TILE (rank 2; mem may be IR_MEM_NONE) */
+		struct {
+			ir_mem mem;
+			const ir_type *elem;
+			int64_t rows, cols, v_row, v_col; /* v_row/v_col may be IR_DYN */
+			unsigned blayout, slayout;
+			int64_t fractal;                  /* as written; the verifier checks it */
+			int64_t pad, compact;             /* pad 0-3, compact 0-2 as written */
+		} tb;                                      /* TILE_BUF */
+		struct { const char *text; } opaque;      /* full text including the leading ! */
+	} u;
+};
+
+const ir_type *ir_type_none(ir_ctx *ctx);
+const ir_type *ir_type_index(ir_ctx *ctx);
+const ir_type *ir_type_int(ir_ctx *ctx, unsigned bits, unsigned signedness);
+const ir_type *ir_type_float(ir_ctx *ctx, unsigned kind);
+/* The scalar type of a runtime element type (ui8 -> unsigned i8, i4 -> signless i4, ...). */
+const ir_type *ir_type_elem(ir_ctx *ctx, ptort_type t);
+const ir_type *ir_type_func(ir_ctx *ctx, const ir_type *const *in, unsigned nin,
+			    const ir_type *const *out, unsigned nout);
+const ir_type *ir_type_ptr(ir_ctx *ctx, const ir_type *elem);
+const ir_type *ir_type_shaped(ir_ctx *ctx, ir_type_kind kind, const int64_t *dims,
+			      unsigned rank, const ir_type *elem);
+/* `tb` is a TILE_BUF type built on the stack; returns the uniqued copy. */
+const ir_type *ir_type_tile_buf(ir_ctx *ctx, const ir_type *tb);
+const ir_type *ir_type_opaque(ir_ctx *ctx, const char *text, size_t len);
+/* The runtime element type of a scalar type; -1 when it has none (index, i1, f64). */
+int ir_type_to_elem(const ir_type *t, ptort_type *out);
+int ir_type_is_tile(const ir_type *t); /* TILE or TILE_BUF */
+const char *ir_mem_name(ir_mem m);     /* "vec", "mat", ... */
+int ir_mem_parse(const char *s, size_t len, ir_mem *out);
+
+/* ---- attr.c: uniqued attributes -------------------------------------- */
+
+typedef enum ir_attr_kind {
+	IR_ATTR_UNIT,   /* a name without value: {pto.entry} */
+	IR_ATTR_BOOL,   /* true / false */
+	IR_ATTR_INT,    /* 42 : i64 (type NULL = the default i64 of a bare literal) */
+	IR_ATTR_FLOAT,  /* 1.5 : f32 (type NULL = f64) */
+	IR_ATTR_STRING, /* "text" (value unescaped, may contain NUL: use len) */
+	IR_ATTR_TYPE,   /* a type used as an attribute */
+	IR_ATTR_ARRAY,  /* [a, b] */
+	IR_ATTR_DENSE,  /* array<i32: 1, 2> */
+	IR_ATTR_DICT,   /* {a = 1, b} entries sorted by name, names unique */
+	IR_ATTR_SYMBOL, /* @name */
+	IR_ATTR_PTO,    /* #pto<round_mode RINT> (style ANGLE) or #pto.round_mode<RINT> (DOTTED) */
+	IR_ATTR_OPAQUE, /* any other #dialect<...> / #dialect.name<...>, kept as text */
+} ir_attr_kind;
+
+enum { IR_PTO_ANGLE, IR_PTO_DOTTED };
+
+struct ir_named_attr {
+	const char *name; /* interned */
+	const ir_attr *value;
+};
+
+struct ir_attr {
+	ir_attr_kind kind;
+	union {
+		struct { int64_t v; const ir_type *type; } i;      /* BOOL (v 0/1), INT */
+		struct { double v; const ir_type *type; } f;       /* FLOAT */
+		struct { const char *s; size_t len; } str;         /* STRING, SYMBOL */
+		const ir_type *type;                               /* TYPE */
+		struct { const ir_attr *const *elems; unsigned n; } array;
+		struct { const ir_type *elem; const int64_t *v; unsigned n; } dense;
+		struct { const ir_named_attr *entries; unsigned n; } dict;
+		struct { const char *kind, *value; unsigned style; } pto; /* interned, as written */
+		struct { const char *text; } opaque;               /* full text including # */
+	} u;
+};
+
+const ir_attr *ir_attr_unit(ir_ctx *ctx);
+const ir_attr *ir_attr_bool(ir_ctx *ctx, int v);
+const ir_attr *ir_attr_int(ir_ctx *ctx, int64_t v, const ir_type *type);
+const ir_attr *ir_attr_float(ir_ctx *ctx, double v, const ir_type *type);
+const ir_attr *ir_attr_string(ir_ctx *ctx, const char *s, size_t len);
+const ir_attr *ir_attr_symbol(ir_ctx *ctx, const char *s, size_t len);
+const ir_attr *ir_attr_type(ir_ctx *ctx, const ir_type *t);
+const ir_attr *ir_attr_array(ir_ctx *ctx, const ir_attr *const *elems, unsigned n);
+const ir_attr *ir_attr_dense(ir_ctx *ctx, const ir_type *elem, const int64_t *v, unsigned n);
+/* Sorts by name; a duplicate name is reported at `loc` and the later entry dropped. */
+const ir_attr *ir_attr_dict(ir_ctx *ctx, const ir_named_attr *entries, unsigned n, ir_loc loc);
+const ir_attr *ir_attr_pto(ir_ctx *ctx, const char *kind, const char *value, unsigned style);
+const ir_attr *ir_attr_opaque(ir_ctx *ctx, const char *text, size_t len);
+/* Lookup in a DICT attribute; NULL when absent. */
+const ir_attr *ir_dict_get(const ir_attr *dict, const char *name);
+/* The round mode of a round_mode attribute (either spelling, CAST_ prefix); -1 if not one. */
+int ir_attr_rmode(const ir_attr *a, ptort_rmode *out);
+/* 1 ON, 0 OFF for a saturation_mode attribute; -1 if not one. */
+int ir_attr_satmode(const ir_attr *a);
+
+/* ---- op.c: ops, values, blocks, regions ------------------------------ */
+
+/* The op table: ops.def defines every op once (see the comment there). */
+typedef enum ir_opcode {
+#define OP(id, name, ...) IR_OP_##id,
+#include "ops.def"
+#undef OP
+	IR_OP_COUNT,
+	IR_OP_UNKNOWN = IR_OP_COUNT /* an op not in the table (accepted in generic form) */
+} ir_opcode;
+
+struct ir_value {
+	const ir_type *type;
+	ir_op *def;          /* defining op, or NULL for a block argument */
+	ir_block *owner;     /* the block of a block argument */
+	unsigned index;      /* result number or argument number */
+	const char *name;    /* interned name hint without '%' (from the source), or NULL */
+	ir_loc loc;
+	ir_operand *uses;    /* singly linked through ir_operand.next_use */
+};
+
+struct ir_operand {
+	ir_value *value;
+	ir_op *owner;
+	ir_operand *next_use;
+};
+
+struct ir_op {
+	ir_opcode code;
+	const char *name;      /* interned full name: "pto.tcvt", "func.func", ... */
+	ir_loc loc;
+	ir_operand *operands;
+	unsigned num_operands;
+	ir_value *results;
+	unsigned num_results;
+	const ir_attr *attrs;  /* a DICT attribute, never NULL */
+	ir_region *regions;
+	unsigned num_regions;
+	ir_block *block;       /* containing block */
+	ir_op *prev, *next;
+};
+
+struct ir_block {
+	ir_value **args;
+	unsigned num_args, cap_args;
+	ir_op *first, *last;
+	ir_region *region;     /* containing region */
+	ir_block *next;        /* next block of the region */
+	const char *label;     /* interned ^label from the source, or NULL */
+	ir_loc loc;
+};
+
+struct ir_region {
+	ir_block *first, *last;
+	ir_op *parent;
+};
+
+/* Creates a detached op: the operand values are referenced (use lists updated), the
+ * results are created with `result_types`, `attrs` may be NULL (empty dict), and
+ * `num_regions` empty regions are attached. `name` need not be interned. The opcode is
+ * looked up from the name (IR_OP_UNKNOWN when absent). */
+ir_op *ir_op_create(ir_ctx *ctx, const char *name, ir_loc loc, ir_value *const *operands,
+		    unsigned num_operands, const ir_type *const *result_types,
+		    unsigned num_results, const ir_attr *attrs, unsigned num_regions);
+void ir_op_set_attr(ir_ctx *ctx, ir_op *op, const char *name, const ir_attr *value);
+void ir_op_remove_attr(ir_ctx *ctx, ir_op *op, const char *name);
+const ir_attr *ir_op_get_attr(const ir_op *op, const char *name);
+void ir_op_set_operand(ir_op *op, unsigned i, ir_value *v);
+/* Unlinks from its block; the op must have no uses left. Its memory stays in the arena. */
+void ir_op_erase(ir_op *op);
+void ir_value_replace_all_uses(ir_value *from, ir_value *to);
+unsigned ir_value_num_uses(const ir_value *v);
+
+ir_block *ir_block_create(ir_ctx *ctx, ir_loc loc);
+ir_value *ir_block_add_arg(ir_ctx *ctx, ir_block *b, const ir_type *type, ir_loc loc);
+void ir_region_append_block(ir_region *r, ir_block *b);
+void ir_block_append_op(ir_block *b, ir_op *op);
+void ir_block_insert_before(ir_op *before, ir_op *op);
+/* Walks ops in pre-order (an op, then the ops nested in its regions); stops and
+ * returns non-zero when `fn` does. */
+int ir_walk(ir_op *root, int (*fn)(ir_op *op, void *user), void *user);
+
+/* The op table (ops.def), queried by opcode. */
+typedef struct ir_opdef {
+	const char *name;
+	unsigned flags;      /* IR_OPF_* */
+	int min_operands;    /* -1: any */
+	int max_operands;    /* -1: any */
+	int num_outs;        /* DPS ops: how many trailing operands are outs; -1 otherwise */
+	int num_results;     /* -1: any */
+	int num_regions;     /* -1: any */
+} ir_opdef;
+enum {
+	IR_OPF_TILE = 1u << 0,       /* a tile op (has SSA and DPS forms) */
+	IR_OPF_TERMINATOR = 1u << 1,
+	IR_OPF_PURE = 1u << 2,
+	IR_OPF_ISOLATED = 1u << 3,   /* values from outside are not visible (func.func, module) */
+	IR_OPF_MATMUL = 1u << 4,     /* the tmatmul family */
+	IR_OPF_LEVEL3 = 1u << 5,     /* an instruction of level 3 */
+};
+const ir_opdef *ir_opdef_get(ir_opcode code);
+ir_opcode ir_opcode_lookup(const char *name, size_t len);
+
+/* ---- module.c: the module --------------------------------------------- */
+
+struct ptoc_module {
+	ir_ctx *ctx;
+	ir_op *op; /* builtin.module with one region of one block */
+};
+
+/* ---- verify.c: the structural verifier -------------------------------- */
+
+/* Reports every error found (not only the first). Returns the number of errors. */
+unsigned ir_verify(ir_ctx *ctx, ir_op *root);
+
+/* ---- print.c: the printers (custom form and MLIR generic form) -------- */
+
+typedef struct ir_printer_opts {
+	int generic;          /* MLIR generic op form for every op */
+	int debug_locs;       /* append loc(...) to ops (not used by default) */
+} ir_printer_opts;
+/* Writes through `out`; returns 0 on success, the writer's error otherwise. */
+int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts,
+		ptoc_write_fn out, void *user);
+int ir_print_type(const ir_type *t, ptoc_write_fn out, void *user);
+int ir_print_attr(const ir_attr *a, ptoc_write_fn out, void *user);
+
+/* ---- frontend (frontend/frontend.h): parse any .pto form into a module ---- */
+ptoc_module *ptoc_parse(ptoc_context *ctx, const char *buf, size_t len, const char *filename);
+
+#endif
