@@ -125,10 +125,46 @@ void ptort_deq_i32_f16(const int32_t *src, uint16_t *dst, size_t n, uint16_t sca
 uint16_t ptort_deq1_i32_f16(int32_t src, uint16_t scale_f16);
 
 /* ==== 3. On-chip memory model, vector instructions, DMA ================= */
-/* (defined by the execution issue) */
+
+/* The on-chip memories, one byte array each. GM is host memory (plain pointers). */
+typedef enum ptort_mem {
+	PTORT_MEM_UB,      /* loc=vec */
+	PTORT_MEM_L1,      /* loc=mat */
+	PTORT_MEM_L0A,     /* loc=left */
+	PTORT_MEM_L0B,     /* loc=right */
+	PTORT_MEM_L0C,     /* loc=acc */
+	PTORT_MEM_BIAS,    /* loc=bias */
+	PTORT_MEM_SCALING, /* loc=scaling (fixpipe buffer) */
+	PTORT_MEM_COUNT
+} ptort_mem;
+
+/* A tile as the instructions see it: where it lives and how (r, c) maps to an address.
+ * Layout codes: blayout 0 row_major, 1 col_major; slayout 0 none_box, 1 row_major,
+ * 2 col_major (SEMANTICS.md §6.1). */
+typedef struct ptort_tile {
+	uint8_t mem;      /* ptort_mem */
+	uint8_t type;     /* ptort_type */
+	uint8_t blayout;
+	uint8_t slayout;
+	uint32_t addr;    /* byte address inside `mem` */
+	uint32_t rows, cols;     /* physical shape in elements */
+	uint32_t v_rows, v_cols; /* valid region */
+	uint32_t fractal;        /* fractal size in bytes (512, 1024, ...) */
+} ptort_tile;
+
+/* Runtime context: the memories and the first error an instruction reported. */
+typedef struct ptort_ctx ptort_ctx;
+
+/* (declarations of the memory model, vector conversion, DMA and tmov instructions
+ *  follow; owned by src/mem*.c, src/vec*.c, src/dma*.c) */
 
 /* ==== 4. Tile layouts and mmad ========================================== */
-/* (defined by the matmul issue) */
+
+/* Element index (from the tile's first element) of element (r, c) of `t` under its
+ * layout (SEMANTICS.md §6.1). Every data movement and mmad goes through this. */
+size_t ptort_tile_offset(const ptort_tile *t, uint32_t r, uint32_t c);
+
+/* (declarations of mmad follow; owned by src/layout.c, src/mmad*.c) */
 
 #ifdef __cplusplus
 }
