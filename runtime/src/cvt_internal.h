@@ -8,6 +8,7 @@
 #ifndef PTORT_CVT_INTERNAL_H
 #define PTORT_CVT_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ptort.h"
@@ -57,6 +58,10 @@ void ptort_decode(ptort_type t, uint64_t bits, struct ptort_val *v);
  * checked the pair and mode. */
 uint64_t ptort_cvt1_generic(ptort_type from, ptort_type to, uint64_t bits, ptort_rmode rm,
 			    int sat);
+
+/* The portable loop over a run (what the fast kernels are tested against). */
+void ptort_cvt_run_generic(ptort_type from, ptort_type to, const void *src, void *dst,
+			   size_t n, ptort_rmode rm, int sat);
 
 /* Fast contiguous kernels (cvt_fast.c). Return 1 when they handled the run. */
 int ptort_cvt_fast_run(ptort_type from, ptort_type to, const void *src, void *dst, size_t n,
