@@ -256,7 +256,7 @@ static uint64_t overflow_nosat(const struct ptort_fmt *f, int sign, ptort_rmode 
 
 /* Rounds a finite nonzero value onto the float destination's grid and packs it. */
 static uint64_t round_pack_float(int integral, const struct ptort_fmt *f,
-				 const struct ptort_val *v, ptort_rmode rm, int sat)
+				 const struct ptort_val *v, ptort_rmode rm, int sat, int *ovf)
 {
 	int e = v->exp + (int)msb64(v->sig), q = grid_q(integral, f, e);
 	uint64_t N, frac;
@@ -272,13 +272,19 @@ static uint64_t round_pack_float(int integral, const struct ptort_fmt *f,
 	mb = f->kind == FMT_HIF8 ? hif8_mbits(e) : f->mbits;
 	frac = (m >= mb ? N >> (m - mb) : N << (mb - m)) & lowmask(mb);
 	if (f->kind == FMT_HIF8) {
-		if (e > 15 || (e == 15 && frac != 0))
+		if (e > 15 || (e == 15 && frac != 0)) {
+			if (ovf)
+				*ovf = 1;
 			return sat ? fmt_max(f, v->sign) : overflow_nosat(f, v->sign, rm);
+		}
 		return pack_hif8(v->sign, e, frac);
 	}
-	if (e > f->emax || (e == f->emax && frac > f->maxfrac))
+	if (e > f->emax || (e == f->emax && frac > f->maxfrac)) {
+		if (ovf)
+			*ovf = 1;
 		return sat || f->nan == NAN_NONE ? fmt_max(f, v->sign)
 						  : overflow_nosat(f, v->sign, rm);
+	}
 	{
 		int emin = 1 - f->bias;
 		uint64_t E = e < emin ? 0 : (uint64_t)(e + f->bias);
@@ -449,12 +455,26 @@ static uint64_t to_float(ptort_type from, ptort_type to, const struct ptort_fmt 
 			c = hif8_from_f32((uint32_t)bits, hy);
 		else /* exact in f32 for every value below the overflow bound */
 			c = hif8_from_f32((uint32_t)round_pack_float(0, ptort_fmt_get(PTORT_F32),
-								     v, PTORT_RINT, 0), hy);
+								     v, PTORT_RINT, 0, NULL), hy);
 		if (sat && (c & 0x7F) == 0x6F)
 			c = (c & 0x80) | 0x6E;
 		return c;
 	}
-	return round_pack_float(from == PTORT_F32 && to == PTORT_F32, f, v, rm, sat);
+	return round_pack_float(from == PTORT_F32 && to == PTORT_F32, f, v, rm, sat, NULL);
+}
+
+int ptort_round_val(ptort_type to, const struct ptort_val *v, uint64_t *bits)
+{
+	const struct ptort_fmt *f = ptort_fmt_get(to);
+	int ovf = 0;
+	if (!f || (f->kind != FMT_IEEE && f->kind != FMT_HIF8))
+		return -1;
+	if (v->cls != VAL_FINITE) {
+		*bits = to_float(PTORT_F32, to, f, v, 0, PTORT_RINT, 0);
+		return 0;
+	}
+	*bits = round_pack_float(0, f, v, PTORT_RINT, 0, &ovf);
+	return ovf ? -1 : 0;
 }
 
 static uint64_t bf16_to_e8m0(uint64_t bits)
