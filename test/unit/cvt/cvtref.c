@@ -13,7 +13,8 @@
  *   - HiF8 under RINT/FLOOR/CEIL/TRUNC (no pseudocode): ordinary rounding onto the
  *     HiF8 lattice (precision 3/2/1 bits by binade, denormal binades hold powers of
  *     two, [0, 2^-22) has quantum 2^-22), "even" = even multiple of the quantum.
- *   - e4m3fn "NaN where inf would be" keeps the sign: 0x7F / 0xFF.
+ *   - e4m3fn "NaN where inf would be" is the canonical NaN 0x7F for both signs.
+ *   - Exactness counts the sign of zero: e2m1 -> hif8 is not exact (no -0).
  *   - f32 -> f32 passes NaN bits unchanged ("NaN/inf pass"); every other NaN result is
  *     the destination's canonical quiet NaN.
  *   - Exact conversions and the f32 destination ignore saturation (§3.2), so a NaN
@@ -351,8 +352,8 @@ static uint64_t enc_inf(ptort_type to, int neg)
 	switch (T[to].special) {
 	case SP_IEEE:
 		return (uint64_t)neg << (T[to].bits - 1) | mask((unsigned)T[to].ebits) << T[to].mbits;
-	case SP_FN:
-		return (uint64_t)neg << 7 | 0x7F;
+	case SP_FN: /* the canonical NaN, the only e4m3fn NaN the spec names */
+		return 0x7F;
 	case SP_HIF8:
 		return neg ? 0xEF : 0x6F;
 	default:
@@ -369,8 +370,8 @@ static int representable(ptort_type to, ref_val v)
 		return f->special != SP_INT && f->special != SP_NONE;
 	if (v.kind == RV_INF)
 		return f->special == SP_IEEE || f->special == SP_HIF8;
-	if (v.kind == RV_ZERO)
-		return to != PTORT_F8E8M0FNU;
+	if (v.kind == RV_ZERO) /* -0 needs a -0 (HiF8 has none) */
+		return to != PTORT_F8E8M0FNU && !(v.neg && to == PTORT_HIF8);
 	if (f->special == SP_INT) {
 		if (v.exp < 0 && (v.sig & mask((unsigned)-v.exp)))
 			return 0;
@@ -382,8 +383,9 @@ static int representable(ptort_type to, ref_val v)
 			return f->bias && n <= (1ull << w);
 		return w >= 64 || n <= mask(w);
 	}
-	if (f->special == SP_E8M0)
-		return 0; /* only from bf16, which has non-powers of two */
+	if (f->special == SP_E8M0) /* powers of two 2^-127 .. 2^127 */
+		return !v.neg && (v.sig & (v.sig - 1)) == 0 &&
+		       v.exp + bitlen(v.sig) - 1 >= -127 && v.exp + bitlen(v.sig) - 1 <= 127;
 	int e = v.exp + bitlen(v.sig) - 1, q = quantum(to, e), inexact;
 	uint64_t ms;
 	int me;
@@ -396,9 +398,7 @@ static int representable(ptort_type to, ref_val v)
 
 static int is_exact_slow(ptort_type from, ptort_type to)
 {
-	if (ref_check(from, to, PTORT_RINT) != PTORT_CVT_OK)
-		return 0;
-	if (T[from].bits <= 16) {
+	if (T[from].bits <= 16) { /* from the formats alone, defined pair or not */
 		for (uint64_t b = 0; b <= mask(T[from].bits); b++)
 			if (!representable(to, ref_decode(from, b)))
 				return 0;
