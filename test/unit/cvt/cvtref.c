@@ -15,8 +15,8 @@
  *     two, [0, 2^-22) has quantum 2^-22), "even" = even multiple of the quantum.
  *   - e4m3fn "NaN where inf would be" is the canonical NaN 0x7F for both signs.
  *   - Exactness counts the sign of zero: e2m1 -> hif8 is not exact (no -0).
- *   - f32 -> f32 passes NaN bits unchanged ("NaN/inf pass"); every other NaN result is
- *     the destination's canonical quiet NaN.
+ *   - Every NaN result is the destination's canonical quiet NaN (§3 step 4), f32 -> f32
+ *     included ("NaN/inf pass" read as: they stay NaN/inf, unrounded).
  *   - Exact conversions and the f32 destination ignore saturation (§3.2), so a NaN
  *     stays NaN there even with sat ON.
  */
@@ -85,15 +85,7 @@ int ref_mode_parse(const char *s, ptort_rmode *out)
 
 static uint64_t mask(unsigned n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
 
-static int bitlen(uint64_t x)
-{
-	int n = 0;
-	while (x) {
-		n++;
-		x >>= 1;
-	}
-	return n;
-}
+static int bitlen(uint64_t x) { return x ? 64 - __builtin_clzll(x) : 0; }
 
 /* ---- decoding ------------------------------------------------------------ */
 
@@ -633,6 +625,8 @@ uint64_t ref_cvt(ptort_type from, ptort_type to, uint64_t bits, ptort_rmode rm, 
 		return bits >> 7 & 0xFF;
 	}
 	if (from == PTORT_F32 && to == PTORT_F32) { /* §3 step 6: round to integral */
+		if (v.kind == RV_NAN)
+			return T[PTORT_F32].qnan;
 		if (v.kind != RV_FIN)
 			return bits;
 		int e = v.exp + bitlen(v.sig) - 1, q = e - 23 > 0 ? e - 23 : 0, inexact;
