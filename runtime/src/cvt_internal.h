@@ -70,4 +70,8 @@ void ptort_cvt_run_generic(ptort_type from, ptort_type to, const void *src, void
 int ptort_cvt_fast_run(ptort_type from, ptort_type to, const void *src, void *dst, size_t n,
 		       ptort_rmode rm, int sat);
 
+/* Caps the instruction set the fast kernels use (tests): 0 portable C, 1 AVX2,
+ * 2 AVX2+F16C; -1 restores the best available. */
+void ptort_cvt_fast_force_level(int level);
+
 #endif
