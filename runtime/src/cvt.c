@@ -487,7 +487,7 @@ static uint64_t bf16_to_e8m0(uint64_t bits)
 
 /* sat_eff: the caller has already dropped saturation where it cannot matter. */
 static uint64_t cvt1_core(ptort_type from, ptort_type to, uint64_t bits, ptort_rmode rm,
-			  int sat_eff)
+			  int sat_eff, int exact)
 {
 	const struct ptort_fmt *f = ptort_fmt_get(to);
 	struct ptort_val v;
@@ -495,7 +495,9 @@ static uint64_t cvt1_core(ptort_type from, ptort_type to, uint64_t bits, ptort_r
 		return bits & lowmask(f->bits);
 	if (from == PTORT_BF16 && to == PTORT_F8E8M0FNU)
 		return bf16_to_e8m0(bits);
-	if (rm == PTORT_NONE)
+	/* NONE is RINT; on exact pairs no mode has an effect (the HiF8 pseudocode's HYBRID
+	 * would otherwise bump exact values: hif8 -> hif8 must be the identity) */
+	if (rm == PTORT_NONE || exact)
 		rm = PTORT_RINT;
 	ptort_decode(from, bits, &v);
 	if (f->kind == FMT_INT)
@@ -519,7 +521,8 @@ uint64_t ptort_cvt1_generic(ptort_type from, ptort_type to, uint64_t bits, ptort
 {
 	if (ptort_cvt_check(from, to, rm) != PTORT_CVT_OK)
 		return 0;
-	return cvt1_core(from, to, bits, rm, effective_sat(from, to, sat));
+	return cvt1_core(from, to, bits, rm, effective_sat(from, to, sat),
+			 ptort_cvt_is_exact(from, to));
 }
 
 uint64_t ptort_cvt1(ptort_type from, ptort_type to, uint64_t bits, ptort_rmode rm, int sat)
@@ -586,10 +589,10 @@ void ptort_cvt_run_generic(ptort_type from, ptort_type to, const void *src, void
 			   size_t n, ptort_rmode rm, int sat)
 {
 	unsigned fb = ptort_type_bits(from), tb = ptort_type_bits(to);
-	int se = effective_sat(from, to, sat);
+	int se = effective_sat(from, to, sat), ex = ptort_cvt_is_exact(from, to);
 	size_t i;
 	for (i = 0; i < n; i++)
-		store_elem(dst, tb, i, cvt1_core(from, to, load_elem(src, fb, i), rm, se));
+		store_elem(dst, tb, i, cvt1_core(from, to, load_elem(src, fb, i), rm, se, ex));
 }
 
 ptort_cvt_status ptort_cvt_run(ptort_type from, ptort_type to, const void *src, void *dst,
@@ -610,10 +613,11 @@ ptort_cvt_status ptort_cvt_2d(ptort_type from, ptort_type to, const void *src, s
 	unsigned fb = ptort_type_bits(from), tb = ptort_type_bits(to);
 	ptort_cvt_status st = ptort_cvt_check(from, to, rm);
 	size_t r, c;
-	int se;
+	int se, ex;
 	if (st != PTORT_CVT_OK)
 		return st;
 	se = effective_sat(from, to, sat);
+	ex = ptort_cvt_is_exact(from, to);
 	for (r = 0; r < rows; r++) {
 		size_t si = src_off + r * src_stride, di = dst_off + r * dst_stride;
 		/* whole-byte rows go through the fast kernels */
@@ -625,7 +629,7 @@ ptort_cvt_status ptort_cvt_2d(ptort_type from, ptort_type to, const void *src, s
 		}
 		for (c = 0; c < cols; c++)
 			store_elem(dst, tb, di + c,
-				   cvt1_core(from, to, load_elem(src, fb, si + c), rm, se));
+				   cvt1_core(from, to, load_elem(src, fb, si + c), rm, se, ex));
 	}
 	return PTORT_CVT_OK;
 }
