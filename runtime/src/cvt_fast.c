@@ -139,42 +139,50 @@ INLINE void k_bf16_f32(const uint16_t *s, uint32_t *d, size_t n)
 
 /* ---- f32 -> integers of <= 32 bits --------------------------------------- */
 
-/* lo/hi: destination range as int64; mask: 2^N - 1; the result in the low N bits. */
-INLINE uint32_t f32_int_one(uint32_t u, int rm, int sat, int64_t lo, int64_t hi, uint32_t mask)
+/* hi: largest value, lom: magnitude of the smallest (0 for unsigned), mask: 2^N - 1;
+ * the result in the low N bits. All 32-bit lane arithmetic. */
+INLINE uint32_t sel(uint32_t c, uint32_t x, uint32_t y) /* c ? x : y, without a branch */
+{
+	uint32_t m = 0u - (c & 1);
+	return (x & m) | (y & ~m);
+}
+
+INLINE uint32_t f32_int_one(uint32_t u, int rm, int sat, uint32_t hi, uint32_t lom, uint32_t mask)
 {
 	uint32_t abs = u & 0x7FFFFFFFu, neg = u >> 31;
-	uint32_t e = abs >> 23, sig = (abs & 0x7FFFFFu) | (e ? 0x800000u : 0);
-	int32_t k = (int32_t)(e ? e : 1) - 150;
-	uint32_t up = k >= 0, kk = up ? (uint32_t)k : 0;
-	uint32_t big = kk > 31 ? 0 : sig << (kk & 31); /* exact integer mod 2^32 */
-	uint32_t sh = up ? 1 : ((uint32_t)-k > 31 ? 31 : (uint32_t)-k);
+	uint32_t e = abs >> 23, frac = abs & 0x7FFFFFu;
+	uint32_t sig = frac | sel(e != 0, 0x800000u, 0);
+	uint32_t ee = e + (e == 0);
+	uint32_t up = ee >= 150, kk = sel(up, ee - 150, 0);
+	uint32_t big = sel(kk > 31, 0, sig << (kk & 31)); /* exact integer mod 2^32 */
+	uint32_t sh = sel(up, 1, sel(150 - ee > 31, 31, 150 - ee));
 	uint32_t kept = sig >> sh, disc = sig & ((1u << sh) - 1);
 	uint32_t half = (disc >> (sh - 1)) & 1, sticky = (disc & ((1u << (sh - 1)) - 1)) != 0;
-	uint32_t mag = up ? big : kept + rinc(rm, half, sticky, kept & 1, neg);
-	uint32_t wrap = (neg ? 0u - mag : mag) & mask;
-	/* saturation: |value| >= 2^32 is out of range of every <= 32-bit destination;
-	 * below that, mag is exact */
-	int64_t v = neg ? -(int64_t)mag : (int64_t)mag;
+	uint32_t mag = sel(up, big, kept + rinc(rm, half, sticky, kept & 1, neg));
+	uint32_t wrap = sel(neg, 0u - mag, mag) & mask;
+	/* |value| >= 2^32 is out of range of every <= 32-bit destination; below, mag is exact */
 	uint32_t huge = e >= 159;
-	uint32_t sres = huge ? (uint32_t)(neg ? lo : hi) : (uint32_t)(v < lo ? lo : v > hi ? hi : v);
-	uint32_t out = sat ? (sres & mask) : wrap;
-	out = e == 255 ? (sig & 0x7FFFFFu ? 0 : (uint32_t)(neg ? lo : hi) & mask) : out;
+	uint32_t lo = (0u - lom) & mask;
+	uint32_t spos = sel(huge | (mag > hi), hi, mag);
+	uint32_t sneg = sel(huge | (mag > lom), lo, (0u - mag) & mask);
+	uint32_t out = sat ? sel(neg, sneg, spos) : wrap;
+	out = sel(e == 255, sel(frac != 0, 0, sel(neg, lo, hi)), out);
 	return out;
 }
 
-#define K_F32_INT(name, DT, LO, HI, MASK)                                                       \
+#define K_F32_INT(name, DT, HI, LOM, MASK)                                                      \
 	INLINE void name(const uint32_t *s, DT *d, size_t n, int rm, int sat)                  \
 	{                                                                                       \
 		size_t i;                                                                       \
 		for (i = 0; i < n; i++)                                                         \
-			d[i] = (DT)f32_int_one(s[i], rm, sat, LO, HI, MASK);                    \
+			d[i] = (DT)f32_int_one(s[i], rm, sat, HI, LOM, MASK);                   \
 	}
-K_F32_INT(k_f32_i32, uint32_t, INT32_MIN, INT32_MAX, 0xFFFFFFFFu)
-K_F32_INT(k_f32_u32, uint32_t, 0, UINT32_MAX, 0xFFFFFFFFu)
-K_F32_INT(k_f32_i16, uint16_t, INT16_MIN, INT16_MAX, 0xFFFFu)
-K_F32_INT(k_f32_u16, uint16_t, 0, UINT16_MAX, 0xFFFFu)
-K_F32_INT(k_f32_i8, uint8_t, INT8_MIN, INT8_MAX, 0xFFu)
-K_F32_INT(k_f32_u8, uint8_t, 0, UINT8_MAX, 0xFFu)
+K_F32_INT(k_f32_i32, uint32_t, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu)
+K_F32_INT(k_f32_u32, uint32_t, 0xFFFFFFFFu, 0, 0xFFFFFFFFu)
+K_F32_INT(k_f32_i16, uint16_t, 0x7FFFu, 0x8000u, 0xFFFFu)
+K_F32_INT(k_f32_u16, uint16_t, 0xFFFFu, 0, 0xFFFFu)
+K_F32_INT(k_f32_i8, uint8_t, 0x7Fu, 0x80u, 0xFFu)
+K_F32_INT(k_f32_u8, uint8_t, 0xFFu, 0, 0xFFu)
 
 /* ---- 32-bit integers -> f32 ------------------------------------------------ */
 
@@ -182,20 +190,20 @@ K_F32_INT(k_f32_u8, uint8_t, 0, UINT8_MAX, 0xFFu)
  * the top 24 bits, rounding done on integers. */
 INLINE uint32_t u32mag_f32(uint32_t mag, uint32_t neg, int rm)
 {
-	uint32_t hi = mag >> 8, small = mag < 0x1000000u;
-	float f = (float)(int32_t)(small ? mag : hi); /* < 2^24: exact */
-	uint32_t fb, p, sh, kept, disc, half, sticky, r, out;
+	uint32_t small = mag < 0x1000000u;
+	float f = (float)(int32_t)sel(small, mag, mag >> 8); /* < 2^24: exact */
+	uint32_t fb, p, sh, sh1, kept, disc, half, sticky, r, out;
 	memcpy(&fb, &f, 4);
-	p = (fb >> 23) - 127 + (small ? 0 : 8); /* msb position of mag */
-	sh = p > 23 ? p - 23 : 0;		/* 0..8 */
+	p = (fb >> 23) - 127 + sel(small, 0, 8); /* msb position of mag (when mag >= 2^24) */
+	sh = sel(small, 1, p - 23);		 /* 1..8; unused when small */
+	sh1 = sh - 1;
 	kept = mag >> sh;
 	disc = mag & ((1u << sh) - 1);
-	half = sh ? (disc >> ((sh - 1) & 31)) & 1 : 0;
-	sticky = sh ? (disc & ((1u << ((sh - 1) & 31)) - 1)) != 0 : 0;
-	r = kept + rinc(rm, half, sticky, kept & 1, neg); /* may carry to 2^24 */
-	/* value = r * 2^sh; r in [2^23, 2^24] when sh > 0 */
-	out = sh ? (((127u + 23u + sh) << 23) + (r & 0x7FFFFFu) + ((r >> 24) << 23)) : fb;
-	out = mag == 0 ? 0 : out;
+	half = (disc >> sh1) & 1;
+	sticky = (disc & ((1u << sh1) - 1)) != 0;
+	r = kept + rinc(rm, half, sticky, kept & 1, neg); /* in [2^23, 2^24], value r * 2^sh */
+	out = ((127u + 23u + sh) << 23) + (r & 0x7FFFFFu) + ((r >> 24) << 23);
+	out = sel(small, fb, out);
 	return out | (neg << 31);
 }
 
@@ -204,7 +212,7 @@ INLINE void k_i32_f32(const uint32_t *s, uint32_t *d, size_t n, int rm)
 	size_t i;
 	for (i = 0; i < n; i++) {
 		uint32_t u = s[i], neg = u >> 31;
-		d[i] = u32mag_f32(neg ? 0u - u : u, neg, rm);
+		d[i] = u32mag_f32(sel(neg, 0u - u, u), neg, rm);
 	}
 }
 
@@ -312,22 +320,55 @@ struct kargs {
 		return 1;                                                                       \
 	}
 
+/* Calls fn with the round mode and saturation as compile-time constants, so that
+ * each specialisation is a straight loop the compiler vectorises. */
+#define RS_SAT(fn, RM)                                                                          \
+	do {                                                                                    \
+		if (a->sat)                                                                     \
+			fn(a->s, a->d, a->n, RM, 1);                                            \
+		else                                                                            \
+			fn(a->s, a->d, a->n, RM, 0);                                            \
+	} while (0)
+#define RS(fn)                                                                                  \
+	do {                                                                                    \
+		switch (a->rm) {                                                                \
+		case PTORT_ROUND: RS_SAT(fn, PTORT_ROUND); break;                               \
+		case PTORT_FLOOR: RS_SAT(fn, PTORT_FLOOR); break;                               \
+		case PTORT_CEIL: RS_SAT(fn, PTORT_CEIL); break;                                 \
+		case PTORT_TRUNC: RS_SAT(fn, PTORT_TRUNC); break;                               \
+		case PTORT_ODD: RS_SAT(fn, PTORT_ODD); break;                                   \
+		default: RS_SAT(fn, PTORT_RINT); break;                                         \
+		}                                                                               \
+		return 1;                                                                       \
+	} while (0)
+#define RM_ONLY(fn)                                                                             \
+	do {                                                                                    \
+		switch (a->rm) {                                                                \
+		case PTORT_ROUND: fn(a->s, a->d, a->n, PTORT_ROUND); break;                     \
+		case PTORT_FLOOR: fn(a->s, a->d, a->n, PTORT_FLOOR); break;                     \
+		case PTORT_CEIL: fn(a->s, a->d, a->n, PTORT_CEIL); break;                       \
+		case PTORT_TRUNC: fn(a->s, a->d, a->n, PTORT_TRUNC); break;                     \
+		default: fn(a->s, a->d, a->n, PTORT_RINT); break;                               \
+		}                                                                               \
+		return 1;                                                                       \
+	} while (0)
+
 /* The body shared by every ISA; returns 0 when the kernel does not exist. */
 INLINE int run_kernel(enum kid k, const struct kargs *a)
 {
 	switch (k) {
-	case K_F32_F16: k_f32_f16(a->s, a->d, a->n, a->rm, a->sat); return 1;
-	case K_F32_BF16: k_f32_bf16(a->s, a->d, a->n, a->rm, a->sat); return 1;
+	case K_F32_F16: RS(k_f32_f16);
+	case K_F32_BF16: RS(k_f32_bf16);
 	case K_F16_F32: k_f16_f32(a->s, a->d, a->n); return 1;
 	case K_BF16_F32: k_bf16_f32(a->s, a->d, a->n); return 1;
-	case K_F32_I32: k_f32_i32(a->s, a->d, a->n, a->rm, a->sat); return 1;
-	case K_F32_U32: k_f32_u32(a->s, a->d, a->n, a->rm, a->sat); return 1;
-	case K_F32_I16: k_f32_i16(a->s, a->d, a->n, a->rm, a->sat); return 1;
-	case K_F32_U16: k_f32_u16(a->s, a->d, a->n, a->rm, a->sat); return 1;
-	case K_F32_I8: k_f32_i8(a->s, a->d, a->n, a->rm, a->sat); return 1;
-	case K_F32_U8: k_f32_u8(a->s, a->d, a->n, a->rm, a->sat); return 1;
-	case K_I32_F32: k_i32_f32(a->s, a->d, a->n, a->rm); return 1;
-	case K_U32_F32: k_u32_f32(a->s, a->d, a->n, a->rm); return 1;
+	case K_F32_I32: RS(k_f32_i32);
+	case K_F32_U32: RS(k_f32_u32);
+	case K_F32_I16: RS(k_f32_i16);
+	case K_F32_U16: RS(k_f32_u16);
+	case K_F32_I8: RS(k_f32_i8);
+	case K_F32_U8: RS(k_f32_u8);
+	case K_I32_F32: RM_ONLY(k_i32_f32);
+	case K_U32_F32: RM_ONLY(k_u32_f32);
 	case K_I16_F32: k_i16_f32(a->s, a->d, a->n); return 1;
 	case K_U16_F32: k_u16_f32(a->s, a->d, a->n); return 1;
 	case K_I8_F32: k_i8_f32(a->s, a->d, a->n); return 1;
