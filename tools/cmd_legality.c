@@ -369,7 +369,7 @@ static void md_limits(ptoc_target t)
 	const ptoc_cube_limits *c = ptoc_target_cube(t);
 	int l;
 
-	printf("\n#### Memories\n\n| loc | memory | capacity | align | reserved |\n"
+	printf("\n### Memories\n\n| loc | memory | capacity | align | reserved |\n"
 	       "|---|---|---|---|---|\n");
 	for (l = 0; l < PTOC_LOC_COUNT; l++) {
 		const ptoc_mem_info *m = ptoc_target_mem(t, (ptoc_loc)l);
@@ -384,7 +384,7 @@ static void md_limits(ptoc_target t)
 		}
 		fputs(" |\n", stdout);
 	}
-	printf("\n#### Vector\n\n");
+	printf("\n### Vector\n\n");
 	if (v->predicated)
 		printf("* %u-byte vector registers with element-count predicates\n",
 		       (unsigned)v->repeat_bytes);
@@ -401,7 +401,7 @@ static void md_limits(ptoc_target t)
 		       (unsigned)v->block_bytes);
 	else
 		printf("* no stride limit\n");
-	printf("\n#### Cube\n\n");
+	printf("\n### Cube\n\n");
 	printf("* m, k, n in [%u, %u]\n", (unsigned)c->mnk_min, (unsigned)c->mnk_max);
 	printf("* layouts: A (left) %s, B (right) %s, C (acc) %s; fractals %u, %u, %u B\n",
 	       ptoc_layout_name(c->left), ptoc_layout_name(c->right), ptoc_layout_name(c->acc),
@@ -454,7 +454,7 @@ static int table(const struct opts *o)
 	size_t rows;
 
 	if (o->format == FMT_MD)
-		printf("#### Conversions\n\n| src | dst | path | round modes | sat default |"
+		printf("### Conversions\n\n| src | dst | path | round modes | sat default |"
 		       " explicit sat |\n|---|---|---|---|---|---|\n");
 	else if (o->format == FMT_CSV)
 		printf("target,src,dst,verdict,chain,kind,rmodes,sat_default,sat_explicit\n");
