@@ -8,6 +8,7 @@
 #ifndef PTORT_CVT_INTERNAL_H
 #define PTORT_CVT_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ptort.h"
@@ -53,10 +54,17 @@ struct ptort_val {
 };
 
 void ptort_decode(ptort_type t, uint64_t bits, struct ptort_val *v);
+/* Rounds a decoded value to an IEEE-like or HiF8 type with RINT and no saturation
+ * (NaN and inf map as with saturation off). Returns -1 on overflow. */
+int ptort_round_val(ptort_type to, const struct ptort_val *v, uint64_t *bits);
 /* The generic (portable, reference-shaped) conversion of one element. The caller has
  * checked the pair and mode. */
 uint64_t ptort_cvt1_generic(ptort_type from, ptort_type to, uint64_t bits, ptort_rmode rm,
 			    int sat);
+
+/* The portable loop over a run (what the fast kernels are tested against). */
+void ptort_cvt_run_generic(ptort_type from, ptort_type to, const void *src, void *dst,
+			   size_t n, ptort_rmode rm, int sat);
 
 /* Fast contiguous kernels (cvt_fast.c). Return 1 when they handled the run. */
 int ptort_cvt_fast_run(ptort_type from, ptort_type to, const void *src, void *dst, size_t n,
