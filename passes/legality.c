@@ -172,18 +172,43 @@ int target_cvt_chain(const struct target *t, ptort_type from, ptort_type to,
 
 /* ---- The query --------------------------------------------------------- */
 
-static int resolve_sat(const ptoc_cvt_rule *r, int def, ptoc_sat_request req, unsigned *flags)
+/* The generic semantics of a signed integer to a wider unsigned one have saturation
+ * only (negatives become 0, SEMANTICS.md §3): such a pair is forced ON whatever the
+ * target's rule for the step that executes it. */
+static int sat_only_pair(ptort_type from, ptort_type to)
 {
-	switch (r->sat) {
-	case PTOC_SAT_NA:
-		*flags |= PTOC_CVT_F_NO_SAT;
-		break;
-	case PTOC_SAT_FORCED_ON:
+	return ptort_type_is_signed_int(from) && !ptort_type_is_float(to) &&
+	       !ptort_type_is_signed_int(to) && ptort_type_bits(to) > ptort_type_bits(from);
+}
+
+/* The saturation rule of the asked pair: the last step's, refined by the pair. An
+ * exact pair cannot saturate, except that a forced-ON last step still turns a float
+ * source's NaN into 0 and inf into max (integer sources have neither). */
+static ptoc_sat_rule pair_sat_rule(const ptoc_cvt_rule *r, int exact, ptort_type from,
+				   ptort_type to)
+{
+	if (exact)
+		return r->sat == PTOC_SAT_FORCED_ON && ptort_type_is_float(from)
+			       ? PTOC_SAT_FORCED_ON
+			       : PTOC_SAT_NA;
+	if (r->sat == PTOC_SAT_FORCED_ON || sat_only_pair(from, to))
+		return PTOC_SAT_FORCED_ON;
+	return r->sat;
+}
+
+static int resolve_sat(ptoc_sat_rule rule, int exact, int def, ptoc_sat_request req,
+		       unsigned *flags)
+{
+	if (rule == PTOC_SAT_FORCED_ON) {
 		if (req == PTOC_SAT_REQ_OFF)
 			*flags |= PTOC_CVT_F_SAT_OVERRIDDEN;
 		return PTORT_SAT_ON;
-	case PTOC_SAT_HONOURED:
-		break;
+	}
+	if (rule == PTOC_SAT_NA) {
+		*flags |= PTOC_CVT_F_NO_SAT;
+		/* an exact pair runs with OFF, which keeps NaN and inf through every step */
+		if (exact)
+			return PTORT_SAT_OFF;
 	}
 	if (req == PTOC_SAT_REQ_ON)
 		return PTORT_SAT_ON;
@@ -196,7 +221,7 @@ ptoc_cvt_verdict target_cvt_query(const struct target *t, ptort_type from, ptort
 				  ptort_rmode rm, ptoc_sat_request sat, ptoc_cvt_result *out)
 {
 	const ptoc_cvt_rule *r = NULL;
-	int def = PTORT_SAT_ON;
+	int def = PTORT_SAT_ON, exact;
 
 	memset(out, 0, sizeof *out);
 	out->verdict = PTOC_CVT_ILLEGAL;
@@ -215,30 +240,39 @@ ptoc_cvt_verdict target_cvt_query(const struct target *t, ptort_type from, ptort
 		out->chain[0] = from;
 		out->chain[1] = to;
 		def = r->sat_default;
+		out->modes = r->modes;
 	} else if (!target_cvt_chain(t, from, to, out->chain, &out->nsteps)) {
 		/* A decomposed pair is never one of the six pairs whose default is OFF
-		 * (all six are native on every target): its default is ON. */
+		 * (all six are native on every target): its default is ON. HYBRID rounds
+		 * by the low bits of its own input's representation, so through a chain
+		 * it would not compute the direct conversion: it is not offered. */
 		out->verdict = PTOC_CVT_DECOMPOSED;
 		r = target_find_cvt(t, out->chain[out->nsteps - 1], to);
+		out->modes = r->modes & ~PTOC_RMODE_BIT(PTORT_HYBRID);
 	} else {
 		return out->verdict;
 	}
 	out->last = r;
-	if ((unsigned)rm >= PTORT_RMODE_COUNT || !(r->modes & PTOC_RMODE_BIT(rm))) {
+	/* A pair exact for every value accepts every mode, to no effect (SEMANTICS §2). */
+	exact = r->kind == PTOC_CVT_EXACT || (from != to && ptort_cvt_is_exact(from, to));
+	if (exact)
+		out->modes = PTOC_RMODES_ANY;
+	out->sat_rule = pair_sat_rule(r, exact, from, to);
+	if ((unsigned)rm >= PTORT_RMODE_COUNT || !(out->modes & PTOC_RMODE_BIT(rm))) {
 		out->verdict = PTOC_CVT_ILLEGAL;
 		out->flags |= PTOC_CVT_F_BAD_MODE;
 		return out->verdict;
 	}
-	if (r->kind == PTOC_CVT_ROUNDING)
+	if (r->kind == PTOC_CVT_ROUNDING && !exact)
 		out->rmode = rm == PTORT_NONE ? PTORT_RINT : rm;
-	if (r->kind == PTOC_CVT_EXACT)
+	if (exact)
 		out->flags |= PTOC_CVT_F_EXACT;
 	if (r->kind == PTOC_CVT_DEQ) {
 		out->flags |= PTOC_CVT_F_DEQ;
 		if (rm != PTORT_RINT && rm != PTORT_NONE)
 			out->flags |= PTOC_CVT_F_RMODE_IGNORED;
 	}
-	out->sat = resolve_sat(r, def, sat, &out->flags);
+	out->sat = resolve_sat(out->sat_rule, exact, def, sat, &out->flags);
 	return out->verdict;
 }
 
@@ -313,7 +347,7 @@ size_t target_cvt_reason(const struct target *t, const ptoc_cvt_result *r, char 
 		sb_puts(&b, "; legal modes of ");
 		put_chain(&b, r);
 		sb_puts(&b, ": ");
-		put_modes(&b, r->last->modes);
+		put_modes(&b, r->modes);
 		return sb_finish(&b);
 	}
 	sb_puts(&b, " is not supported on ");

@@ -220,6 +220,12 @@ static void print_chain(const ptoc_cvt_result *r, const char *sep)
 		printf("%s%s", i ? sep : "", ptort_type_name(r->chain[i]));
 }
 
+/* The kind shown for a row: an exact pair is "exact" whatever its last step. */
+static ptoc_cvt_kind row_kind(const struct row *w)
+{
+	return (w->r.flags & PTOC_CVT_F_EXACT) ? PTOC_CVT_EXACT : w->r.last->kind;
+}
+
 static void md_row(const struct row *w)
 {
 	const ptoc_cvt_rule *l = w->r.last;
@@ -229,7 +235,7 @@ static void md_row(const struct row *w)
 	else
 		print_chain(&w->r, " -> ");
 	fputs(" | ", stdout);
-	switch (l->kind) {
+	switch (row_kind(w)) {
 	case PTOC_CVT_EXACT:
 		fputs("any (exact)", stdout);
 		break;
@@ -240,43 +246,43 @@ static void md_row(const struct row *w)
 		fputs("any (RINT applied)", stdout);
 		break;
 	default:
-		print_modes(l->modes, " ");
+		print_modes(w->r.modes, " ");
 		if (l->from == l->to)
 			fputs(" (to integral)", stdout);
 	}
-	if (l->sat == PTOC_SAT_NA)
+	if (w->r.sat_rule == PTOC_SAT_NA)
 		fputs(" | - | - |\n", stdout);
 	else
 		printf(" | %s | %s |\n", row_sat_default(w) == PTORT_SAT_ON ? "ON" : "OFF",
-		       l->sat == PTOC_SAT_HONOURED ? "honoured" : "forced ON");
+		       w->r.sat_rule == PTOC_SAT_HONOURED ? "honoured" : "forced ON");
 }
 
 static void csv_row(const struct row *w)
 {
-	const ptoc_cvt_rule *l = w->r.last;
 	printf("%s,%s,%s,%s,", ptoc_target_name(w->r.target), ptort_type_name(w->r.from),
 	       ptort_type_name(w->r.to),
 	       w->r.verdict == PTOC_CVT_NATIVE ? "native" : "decomposed");
 	print_chain(&w->r, " ");
-	printf(",%s,", kind_name(l->kind));
-	print_modes(l->modes, " ");
+	printf(",%s,", kind_name(row_kind(w)));
+	print_modes(w->r.modes, " ");
 	printf(",%s,%s\n",
-	       l->sat == PTOC_SAT_NA ? "na" : row_sat_default(w) == PTORT_SAT_ON ? "on" : "off",
-	       sat_rule_name(l->sat));
+	       w->r.sat_rule == PTOC_SAT_NA ? "na"
+	       : row_sat_default(w) == PTORT_SAT_ON ? "on" : "off",
+	       sat_rule_name(w->r.sat_rule));
 }
 
 static void json_row(const struct row *w, int first)
 {
-	const ptoc_cvt_rule *l = w->r.last;
 	printf("%s\n    {\"src\": \"%s\", \"dst\": \"%s\", \"verdict\": \"%s\", \"chain\": [\"",
 	       first ? "" : ",", ptort_type_name(w->r.from), ptort_type_name(w->r.to),
 	       w->r.verdict == PTOC_CVT_NATIVE ? "native" : "decomposed");
 	print_chain(&w->r, "\", \"");
-	printf("\"], \"kind\": \"%s\", \"rmodes\": [\"", kind_name(l->kind));
-	print_modes(l->modes, "\", \"");
+	printf("\"], \"kind\": \"%s\", \"rmodes\": [\"", kind_name(row_kind(w)));
+	print_modes(w->r.modes, "\", \"");
 	printf("\"], \"sat_default\": \"%s\", \"sat_explicit\": \"%s\"}",
-	       l->sat == PTOC_SAT_NA ? "na" : row_sat_default(w) == PTORT_SAT_ON ? "on" : "off",
-	       sat_rule_name(l->sat));
+	       w->r.sat_rule == PTOC_SAT_NA ? "na"
+	       : row_sat_default(w) == PTORT_SAT_ON ? "on" : "off",
+	       sat_rule_name(w->r.sat_rule));
 }
 
 /* The row of `from -> to` when it is native or decomposable (the chain does not
@@ -288,7 +294,7 @@ static int get_row(ptoc_target t, ptort_type from, ptort_type to, struct row *w)
 	ptoc_cvt_query(t, from, to, PTORT_RINT, PTOC_SAT_ABSENT, r);
 	if (r->verdict == PTOC_CVT_ILLEGAL && (r->flags & PTOC_CVT_F_BAD_MODE)) {
 		for (m = 0; m < PTORT_RMODE_COUNT; m++)
-			if (r->last->modes & PTOC_RMODE_BIT(m))
+			if (r->modes & PTOC_RMODE_BIT(m))
 				break;
 		ptoc_cvt_query(t, from, to, (ptort_rmode)m, PTOC_SAT_ABSENT, r);
 	}

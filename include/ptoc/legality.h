@@ -102,8 +102,9 @@ typedef enum ptoc_cvt_verdict {
 #define PTOC_CVT_F_RMODE_IGNORED 0x02u /* deq path: the requested mode (not RINT/NONE) is
 				          ignored; a warning */
 #define PTOC_CVT_F_SAT_OVERRIDDEN 0x04u /* an explicit OFF was forced ON; a warning */
-#define PTOC_CVT_F_EXACT 0x08u         /* the last step is exact: the mode has no effect */
-#define PTOC_CVT_F_NO_SAT 0x10u        /* saturation cannot matter for the last step */
+#define PTOC_CVT_F_EXACT 0x08u         /* the pair is exact for every value (proved with
+				          ptort_cvt_is_exact): the mode has no effect */
+#define PTOC_CVT_F_NO_SAT 0x10u        /* saturation cannot matter for the pair */
 #define PTOC_CVT_F_BAD_MODE 0x20u      /* illegal only because of the round mode */
 
 typedef struct ptoc_cvt_result {
@@ -122,9 +123,18 @@ typedef struct ptoc_cvt_result {
 	ptort_type chain[PTOC_CVT_MAX_STEPS + 1];
 	/* For the last step (legal verdicts): the mode and saturation to execute with,
 	 * ready for the runtime (ptort_cvt_*): NONE resolved to RINT, RINT for exact,
-	 * saturation-only and deq steps; sat as PTORT_SAT_ON / PTORT_SAT_OFF. */
+	 * saturation-only and deq steps; sat as PTORT_SAT_ON / PTORT_SAT_OFF (OFF for
+	 * an exact pair, which keeps NaN and inf). */
 	ptort_rmode rmode;
 	int sat;
+	/* The round modes this pair accepts on this target (PTOC_RMODE_BIT set): the
+	 * last step's, every mode when the pair is exact, never HYBRID through a chain
+	 * (it rounds by its own input's representation). And what an explicit sat_mode
+	 * does for the pair (the last step's rule; PTOC_SAT_NA when the pair is exact;
+	 * PTOC_SAT_FORCED_ON for a signed integer to a wider unsigned one). Set whenever
+	 * a chain exists, also for a PTOC_CVT_F_BAD_MODE verdict. */
+	unsigned modes;
+	ptoc_sat_rule sat_rule;
 	const ptoc_cvt_rule *last; /* the last step's rule; NULL when illegal w/o chain */
 } ptoc_cvt_result;
 

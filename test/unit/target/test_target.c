@@ -373,7 +373,10 @@ static void test_chains(void)
 					      t->name, TN(f), TN(to), i, TN(r.chain[i]), TN(best[i]));
 				/* each mode: legal iff the last step accepts it */
 				for (m = 0; m < PTORT_RMODE_COUNT; m++) {
-					int ok = !!(r.last->modes & PTOC_RMODE_BIT(m));
+					int ok = ptort_cvt_is_exact((ptort_type)f, (ptort_type)to)
+						? 1
+						: m != PTORT_HYBRID &&
+							  !!(r.last->modes & PTOC_RMODE_BIT(m));
 					ptoc_cvt_result q;
 					ptoc_cvt_query((ptoc_target)tg, (ptort_type)f, (ptort_type)to,
 						       (ptort_rmode)m, PTOC_SAT_ABSENT, &q);
@@ -412,6 +415,75 @@ static void test_fake_table(void)
 	      "tie-break: via %s", TN(r.chain[1]));
 	target_cvt_query(&t, PTORT_I32, PTORT_I8, PTORT_RINT, PTOC_SAT_ABSENT, &r);
 	CHECK(r.verdict == PTOC_CVT_ILLEGAL && r.nsteps == 0, "i32 -> f16 is not exact");
+}
+
+/* ---- Decompositions compute what the direct conversion computes -------- */
+
+/* A few patterns of a wide source: boundaries and a fixed pseudo-random walk. */
+static uint64_t wide_pattern(unsigned bits, unsigned i)
+{
+	static const uint64_t edge[] = {0, 1, 2, 0x7F, 0x80, 0xFF, 0x7FFF, 0x8000, 0xFFFF,
+					0x7FFFFFFF, 0x80000000u, 0xFFFFFFFFu};
+	uint64_t x = 0x9E3779B97F4A7C15ull * (i + 1);
+	uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+	if (i < sizeof edge / sizeof edge[0])
+		return edge[i] & mask;
+	x ^= x >> 29;
+	x *= 0xBF58476D1CE4E5B9ull;
+	x ^= x >> 32;
+	return x & mask;
+}
+
+/* For every decomposition of both targets, every legal mode and sat request: the
+ * chain run through the runtime (steps before the last with RINT and sat OFF, the
+ * last with the effective mode and saturation) equals the runtime's direct
+ * conversion with that mode and saturation, on every source pattern of up to 16
+ * bits (and samples of wider ones). This is what "every step but the last is
+ * exact" promises. */
+static void test_chain_values(void)
+{
+	int tg, f, to, m, s;
+	unsigned long compared = 0;
+	for (tg = 0; tg < PTOC_TARGET_COUNT; tg++)
+		for (f = 0; f < PTORT_TYPE_COUNT; f++)
+			for (to = 0; to < PTORT_TYPE_COUNT; to++)
+				for (m = 0; m < PTORT_RMODE_COUNT; m++)
+					for (s = 0; s < 3; s++) {
+						ptoc_cvt_result r;
+						unsigned bits = ptort_type_bits((ptort_type)f), n, i, k;
+						int bad = 0;
+						if (ptoc_cvt_query((ptoc_target)tg, (ptort_type)f,
+								   (ptort_type)to, (ptort_rmode)m,
+								   (ptoc_sat_request)s, &r) != PTOC_CVT_DECOMPOSED)
+							continue;
+						if (ptort_cvt_check(r.from, r.to, r.rmode) != PTORT_CVT_OK)
+							continue; /* e.g. ODD beyond f32 -> f16 */
+						n = bits <= 16 ? 1u << bits : 4096;
+						for (i = 0; i < n && bad < 3; i++) {
+							uint64_t x = bits <= 16 ? i : wide_pattern(bits, i);
+							uint64_t v = x, want;
+							for (k = 0; k + 1 < r.nsteps; k++)
+								v = ptort_cvt1(r.chain[k], r.chain[k + 1], v,
+									       PTORT_RINT, PTORT_SAT_OFF);
+							v = ptort_cvt1(r.chain[k], r.chain[k + 1], v, r.rmode,
+								       r.sat);
+							want = ptort_cvt1(r.from, r.to, x, r.rmode, r.sat);
+							compared++;
+							if (v != want) {
+								bad++;
+								CHECK(v == want,
+								      "%s %s %s %s sat %d: 0x%llx -> 0x%llx, "
+								      "direct 0x%llx",
+								      ptoc_target_name((ptoc_target)tg),
+								      TN(f), TN(to), ptort_rmode_name(r.rmode),
+								      r.sat, (unsigned long long)x,
+								      (unsigned long long)v,
+								      (unsigned long long)want);
+							}
+						}
+					}
+	CHECK(compared > 1000000, "only %lu values compared", compared);
+	printf("chain values: %lu compared\n", compared);
 }
 
 /* ---- Representative queries -------------------------------------------- */
@@ -546,10 +618,26 @@ static void test_queries(void)
 	CHECK(r.flags == PTOC_CVT_F_NO_SAT && nwarn == 2, "f32 destination: no warning");
 	CHECK(ptoc_cvt_warnings(&r, NULL, NULL) == 0, "no warnings");
 	/* decomposed: default ON even when the last step's own default is OFF */
-	ptoc_cvt_query(PTOC_TARGET_A2A3, PTORT_I8, PTORT_I16, PTORT_RINT, PTOC_SAT_ABSENT, &r);
+	ptoc_cvt_query(PTOC_TARGET_A2A3, PTORT_BF16, PTORT_I16, PTORT_RINT, PTOC_SAT_ABSENT, &r);
 	CHECK(r.verdict == PTOC_CVT_DECOMPOSED && r.sat == PTORT_SAT_ON &&
 		      r.last->sat_default == PTORT_SAT_OFF,
 	      "decomposed default ON");
+
+	/* an exact pair through a chain: any mode, no effect, sat OFF keeps NaN */
+	ptoc_cvt_query(PTOC_TARGET_A5, PTORT_F8E4M3FN, PTORT_BF16, PTORT_HYBRID, PTOC_SAT_REQ_ON, &r);
+	CHECK(r.verdict == PTOC_CVT_DECOMPOSED && r.rmode == PTORT_RINT && r.sat == PTORT_SAT_OFF &&
+		      r.flags == (PTOC_CVT_F_EXACT | PTOC_CVT_F_NO_SAT) && r.sat_rule == PTOC_SAT_NA,
+	      "exact chain: flags %x sat %d", r.flags, r.sat);
+	/* HYBRID is not offered through a chain */
+	ptoc_cvt_query(PTOC_TARGET_A5, PTORT_I8, PTORT_HIF8, PTORT_HYBRID, PTOC_SAT_ABSENT, &r);
+	CHECK(r.verdict == PTOC_CVT_ILLEGAL && !strcmp(reason(&r),
+		"i8 -> hif8 with round mode HYBRID is not supported on a5; legal modes of i8 -> f16 "
+		"-> hif8: ROUND"), "'%s'", reason(&r));
+	/* a signed integer to a wider unsigned one is saturation only */
+	ptoc_cvt_query(PTOC_TARGET_A2A3, PTORT_I4, PTORT_U8, PTORT_RINT, PTOC_SAT_REQ_OFF, &r);
+	CHECK(r.verdict == PTOC_CVT_DECOMPOSED && r.sat == PTORT_SAT_ON &&
+		      r.sat_rule == PTOC_SAT_FORCED_ON && (r.flags & PTOC_CVT_F_SAT_OVERRIDDEN),
+	      "i4 -> ui8 forced ON");
 
 	/* out-of-range arguments never crash */
 	ptoc_cvt_query(PTOC_TARGET_COUNT, PTORT_F16, PTORT_F32, PTORT_RINT, PTOC_SAT_ABSENT, &r);
@@ -569,6 +657,7 @@ int main(void)
 	test_chains();
 	test_fake_table();
 	test_queries();
+	test_chain_values();
 	if (failures) {
 		printf("%d failure(s)\n", failures);
 		return 1;
