@@ -444,6 +444,7 @@ static void test_chain_values(void)
 {
 	int tg, f, to, m, s;
 	unsigned long compared = 0;
+	unsigned done = 0;
 	for (tg = 0; tg < PTOC_TARGET_COUNT; tg++)
 		for (f = 0; f < PTORT_TYPE_COUNT; f++)
 			for (to = 0; to < PTORT_TYPE_COUNT; to++)
@@ -452,12 +453,18 @@ static void test_chain_values(void)
 						ptoc_cvt_result r;
 						unsigned bits = ptort_type_bits((ptort_type)f), n, i, k;
 						int bad = 0;
+						if (m == 0 && s == 0)
+							done = 0;
 						if (ptoc_cvt_query((ptoc_target)tg, (ptort_type)f,
 								   (ptort_type)to, (ptort_rmode)m,
 								   (ptoc_sat_request)s, &r) != PTOC_CVT_DECOMPOSED)
 							continue;
 						if (ptort_cvt_check(r.from, r.to, r.rmode) != PTORT_CVT_OK)
 							continue; /* e.g. ODD beyond f32 -> f16 */
+						/* each effective (mode, sat) once per pair */
+						if (done & (1u << (r.rmode * 2 + r.sat)))
+							continue;
+						done |= 1u << (r.rmode * 2 + r.sat);
 						n = bits <= 16 ? 1u << bits : 4096;
 						for (i = 0; i < n && bad < 3; i++) {
 							uint64_t x = bits <= 16 ? i : wide_pattern(bits, i);
@@ -482,7 +489,7 @@ static void test_chain_values(void)
 							}
 						}
 					}
-	CHECK(compared > 1000000, "only %lu values compared", compared);
+	CHECK(compared > 500000, "only %lu values compared", compared);
 	printf("chain values: %lu compared\n", compared);
 }
 
