@@ -1,0 +1,466 @@
+/* legality.c: the legality queries over the target tables (target_a2a3.c,
+ * target_a5.c) and the public API of include/ptoc/legality.h.
+ *
+ * A conversion is native when the target's table has the pair; otherwise it may be
+ * decomposed (SEMANTICS.md §4 [decision]): the shortest chain of native steps whose
+ * steps before the last are exact for every value, which ptort_cvt_is_exact proves
+ * from the format descriptions. Round mode and saturation apply to the last step.
+ * Nothing here allocates, prints or fails: every answer is data or caller-buffer
+ * text. */
+#include <string.h>
+
+#include "passes/target.h"
+
+/* ---- Small text buffer: snprintf-like, counts the full length ---------- */
+
+struct sbuf {
+	char *buf;
+	size_t cap, len;
+};
+
+static void sb_putn(struct sbuf *b, const char *s, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++, b->len++)
+		if (b->len + 1 < b->cap)
+			b->buf[b->len] = s[i];
+}
+
+static void sb_puts(struct sbuf *b, const char *s)
+{
+	sb_putn(b, s, strlen(s));
+}
+
+static size_t sb_finish(struct sbuf *b)
+{
+	if (b->cap)
+		b->buf[b->len < b->cap ? b->len : b->cap - 1] = 0;
+	return b->len;
+}
+
+/* ---- Targets ----------------------------------------------------------- */
+
+const struct target *target_get(ptoc_target id)
+{
+	switch (id) {
+	case PTOC_TARGET_A2A3:
+		return &target_a2a3;
+	case PTOC_TARGET_A5:
+		return &target_a5;
+	default:
+		return NULL;
+	}
+}
+
+const char *ptoc_target_name(ptoc_target t)
+{
+	const struct target *d = target_get(t);
+	return d ? d->name : "?";
+}
+
+static int eqlit(const char *s, size_t len, const char *lit)
+{
+	return strlen(lit) == len && !memcmp(s, lit, len);
+}
+
+int ptoc_target_parse(const char *s, size_t len, ptoc_target *out)
+{
+	if (eqlit(s, len, "a2a3") || eqlit(s, len, "a3") || eqlit(s, len, "a2")) {
+		*out = PTOC_TARGET_A2A3;
+		return 0;
+	}
+	if (eqlit(s, len, "a5")) {
+		*out = PTOC_TARGET_A5;
+		return 0;
+	}
+	return -1;
+}
+
+ptoc_target ptoc_target_from_arch_attr(const char *s, size_t len)
+{
+	return eqlit(s, len, "a5") ? PTOC_TARGET_A5 : PTOC_TARGET_A2A3;
+}
+
+/* ---- The tcvt table ---------------------------------------------------- */
+
+const ptoc_cvt_rule *target_find_cvt(const struct target *t, ptort_type from, ptort_type to)
+{
+	size_t i;
+	for (i = 0; i < t->ncvt; i++)
+		if (t->cvt[i].from == from && t->cvt[i].to == to)
+			return &t->cvt[i];
+	return NULL;
+}
+
+size_t ptoc_target_cvt_count(ptoc_target t)
+{
+	const struct target *d = target_get(t);
+	return d ? d->ncvt : 0;
+}
+
+const ptoc_cvt_rule *ptoc_target_cvt_get(ptoc_target t, size_t i)
+{
+	const struct target *d = target_get(t);
+	return d && i < d->ncvt ? &d->cvt[i] : NULL;
+}
+
+const ptoc_cvt_rule *ptoc_target_cvt_find(ptoc_target t, ptort_type from, ptort_type to)
+{
+	const struct target *d = target_get(t);
+	return d ? target_find_cvt(d, from, to) : NULL;
+}
+
+/* ---- Decomposition ----------------------------------------------------- */
+
+/* Whether a native step may stand before the last step of a chain: it converts
+ * every value exactly. It is executed with RINT (which it must accept) and
+ * saturation OFF, since saturation would turn NaN into 0 and inf into max (so it
+ * must not be forced ON). */
+static int exact_step(const struct target *t, ptort_type from, ptort_type to)
+{
+	const ptoc_cvt_rule *r = target_find_cvt(t, from, to);
+	return r && from != to && r->kind != PTOC_CVT_DEQ && r->sat != PTOC_SAT_FORCED_ON &&
+	       (r->modes & PTOC_RMODE_BIT(PTORT_RINT)) && ptort_cvt_is_exact(from, to);
+}
+
+/* Breadth-first over the exact steps from `from`, neighbours in ptort_type order:
+ * the nodes of one depth leave the queue in the lexicographic order of their
+ * paths, so the first node with a native step to `to` ends the shortest chain with
+ * the smallest intermediates (f32 = 0 comes first). */
+int target_cvt_chain(const struct target *t, ptort_type from, ptort_type to,
+		     ptort_type chain[PTOC_CVT_MAX_STEPS + 1], unsigned *nsteps)
+{
+	int prev[PTORT_TYPE_COUNT];
+	unsigned depth[PTORT_TYPE_COUNT];
+	ptort_type queue[PTORT_TYPE_COUNT];
+	unsigned head = 0, tail = 0, i;
+	int v;
+
+	if (from == to || (unsigned)from >= PTORT_TYPE_COUNT || (unsigned)to >= PTORT_TYPE_COUNT)
+		return -1;
+	for (v = 0; v < PTORT_TYPE_COUNT; v++)
+		prev[v] = -2;
+	prev[from] = -1;
+	depth[from] = 0;
+	queue[tail++] = from;
+	while (head < tail) {
+		ptort_type u = queue[head++];
+		if (depth[u] >= 1 && target_find_cvt(t, u, to)) {
+			unsigned n = depth[u] + 1;
+			ptort_type x = u;
+			chain[n] = to;
+			for (i = n; i-- > 0;) {
+				chain[i] = x;
+				if (prev[x] >= 0)
+					x = (ptort_type)prev[x];
+			}
+			*nsteps = n;
+			return 0;
+		}
+		if (depth[u] + 2 > PTOC_CVT_MAX_STEPS)
+			continue;
+		for (v = 0; v < PTORT_TYPE_COUNT; v++) {
+			if (prev[v] != -2 || v == (int)to || !exact_step(t, u, (ptort_type)v))
+				continue;
+			prev[v] = (int)u;
+			depth[v] = depth[u] + 1;
+			queue[tail++] = (ptort_type)v;
+		}
+	}
+	return -1;
+}
+
+/* ---- The query --------------------------------------------------------- */
+
+/* The generic semantics of a signed integer to a wider unsigned one have saturation
+ * only (negatives become 0, SEMANTICS.md §3): such a pair is forced ON whatever the
+ * target's rule for the step that executes it. */
+static int sat_only_pair(ptort_type from, ptort_type to)
+{
+	return ptort_type_is_signed_int(from) && !ptort_type_is_float(to) &&
+	       !ptort_type_is_signed_int(to) && ptort_type_bits(to) > ptort_type_bits(from);
+}
+
+/* The saturation rule of the asked pair: the last step's, refined by the pair. An
+ * exact pair cannot saturate, except that a forced-ON last step still turns a float
+ * source's NaN into 0 and inf into max (integer sources have neither). */
+static ptoc_sat_rule pair_sat_rule(const ptoc_cvt_rule *r, int exact, ptort_type from,
+				   ptort_type to)
+{
+	if (exact)
+		return r->sat == PTOC_SAT_FORCED_ON && ptort_type_is_float(from)
+			       ? PTOC_SAT_FORCED_ON
+			       : PTOC_SAT_NA;
+	if (r->sat == PTOC_SAT_FORCED_ON || sat_only_pair(from, to))
+		return PTOC_SAT_FORCED_ON;
+	return r->sat;
+}
+
+static int resolve_sat(ptoc_sat_rule rule, int exact, int def, ptoc_sat_request req,
+		       unsigned *flags)
+{
+	if (rule == PTOC_SAT_FORCED_ON) {
+		if (req == PTOC_SAT_REQ_OFF)
+			*flags |= PTOC_CVT_F_SAT_OVERRIDDEN;
+		return PTORT_SAT_ON;
+	}
+	if (rule == PTOC_SAT_NA) {
+		*flags |= PTOC_CVT_F_NO_SAT;
+		/* an exact pair runs with OFF, which keeps NaN and inf through every step */
+		if (exact)
+			return PTORT_SAT_OFF;
+	}
+	if (req == PTOC_SAT_REQ_ON)
+		return PTORT_SAT_ON;
+	if (req == PTOC_SAT_REQ_OFF)
+		return PTORT_SAT_OFF;
+	return def;
+}
+
+ptoc_cvt_verdict target_cvt_query(const struct target *t, ptort_type from, ptort_type to,
+				  ptort_rmode rm, ptoc_sat_request sat, ptoc_cvt_result *out)
+{
+	const ptoc_cvt_rule *r = NULL;
+	int def = PTORT_SAT_ON, exact;
+
+	memset(out, 0, sizeof *out);
+	out->verdict = PTOC_CVT_ILLEGAL;
+	out->target = t ? t->id : PTOC_TARGET_COUNT;
+	out->from = from;
+	out->to = to;
+	out->requested = rm;
+	out->sat_requested = sat;
+	out->rmode = PTORT_RINT;
+	out->sat = PTORT_SAT_ON;
+	if (!t)
+		return out->verdict;
+	if ((r = target_find_cvt(t, from, to))) {
+		out->verdict = PTOC_CVT_NATIVE;
+		out->nsteps = 1;
+		out->chain[0] = from;
+		out->chain[1] = to;
+		def = r->sat_default;
+		out->modes = r->modes;
+	} else if (!target_cvt_chain(t, from, to, out->chain, &out->nsteps)) {
+		/* A decomposed pair is never one of the six pairs whose default is OFF
+		 * (all six are native on every target): its default is ON. HYBRID rounds
+		 * by the low bits of its own input's representation, so through a chain
+		 * it would not compute the direct conversion: it is not offered. */
+		out->verdict = PTOC_CVT_DECOMPOSED;
+		r = target_find_cvt(t, out->chain[out->nsteps - 1], to);
+		out->modes = r->modes & ~PTOC_RMODE_BIT(PTORT_HYBRID);
+	} else {
+		return out->verdict;
+	}
+	out->last = r;
+	/* A pair exact for every value accepts every mode, to no effect (SEMANTICS §2). */
+	exact = r->kind == PTOC_CVT_EXACT || (from != to && ptort_cvt_is_exact(from, to));
+	if (exact)
+		out->modes = PTOC_RMODES_ANY;
+	out->sat_rule = pair_sat_rule(r, exact, from, to);
+	if ((unsigned)rm >= PTORT_RMODE_COUNT || !(out->modes & PTOC_RMODE_BIT(rm))) {
+		out->verdict = PTOC_CVT_ILLEGAL;
+		out->flags |= PTOC_CVT_F_BAD_MODE;
+		return out->verdict;
+	}
+	if (r->kind == PTOC_CVT_ROUNDING && !exact)
+		out->rmode = rm == PTORT_NONE ? PTORT_RINT : rm;
+	if (exact)
+		out->flags |= PTOC_CVT_F_EXACT;
+	if (r->kind == PTOC_CVT_DEQ) {
+		out->flags |= PTOC_CVT_F_DEQ;
+		if (rm != PTORT_RINT && rm != PTORT_NONE)
+			out->flags |= PTOC_CVT_F_RMODE_IGNORED;
+	}
+	out->sat = resolve_sat(out->sat_rule, exact, def, sat, &out->flags);
+	return out->verdict;
+}
+
+ptoc_cvt_verdict ptoc_cvt_query(ptoc_target t, ptort_type from, ptort_type to, ptort_rmode rm,
+				ptoc_sat_request sat, ptoc_cvt_result *out)
+{
+	return target_cvt_query(target_get(t), from, to, rm, sat, out);
+}
+
+/* ---- Text -------------------------------------------------------------- */
+
+static void put_chain(struct sbuf *b, const ptoc_cvt_result *r)
+{
+	unsigned i;
+	if (!r->nsteps) {
+		sb_puts(b, ptort_type_name(r->from));
+		sb_puts(b, " -> ");
+		sb_puts(b, ptort_type_name(r->to));
+		return;
+	}
+	for (i = 0; i <= r->nsteps; i++) {
+		if (i)
+			sb_puts(b, " -> ");
+		sb_puts(b, ptort_type_name(r->chain[i]));
+	}
+}
+
+size_t ptoc_cvt_chain_str(const ptoc_cvt_result *r, char *buf, size_t cap)
+{
+	struct sbuf b = {buf, cap, 0};
+	put_chain(&b, r);
+	return sb_finish(&b);
+}
+
+static void put_modes(struct sbuf *b, unsigned modes)
+{
+	int m, first = 1;
+	for (m = 0; m < PTORT_RMODE_COUNT; m++)
+		if (modes & PTOC_RMODE_BIT(m)) {
+			if (!first)
+				sb_puts(b, ", ");
+			sb_puts(b, ptort_rmode_name((ptort_rmode)m));
+			first = 0;
+		}
+}
+
+static void put_pair(struct sbuf *b, const ptoc_cvt_result *r)
+{
+	sb_puts(b, ptort_type_name(r->from));
+	sb_puts(b, " -> ");
+	sb_puts(b, ptort_type_name(r->to));
+}
+
+size_t target_cvt_reason(const struct target *t, const ptoc_cvt_result *r, char *buf,
+			 size_t cap)
+{
+	struct sbuf b = {buf, cap, 0};
+	size_t i, n = 0;
+
+	if (r->verdict != PTOC_CVT_ILLEGAL)
+		return sb_finish(&b);
+	if (!t) {
+		sb_puts(&b, "unknown target");
+		return sb_finish(&b);
+	}
+	put_pair(&b, r);
+	if ((r->flags & PTOC_CVT_F_BAD_MODE) && r->last) {
+		sb_puts(&b, " with round mode ");
+		sb_puts(&b, ptort_rmode_name(r->requested));
+		sb_puts(&b, " is not supported on ");
+		sb_puts(&b, t->name);
+		sb_puts(&b, "; legal modes of ");
+		put_chain(&b, r);
+		sb_puts(&b, ": ");
+		put_modes(&b, r->modes);
+		return sb_finish(&b);
+	}
+	sb_puts(&b, " is not supported on ");
+	sb_puts(&b, t->name);
+	for (i = 0; i < t->ncvt; i++) {
+		if (t->cvt[i].from != r->from)
+			continue;
+		sb_puts(&b, n++ ? ", " : "; legal destinations of ");
+		if (n == 1) {
+			sb_puts(&b, ptort_type_name(r->from));
+			sb_puts(&b, ": ");
+		}
+		sb_puts(&b, ptort_type_name(t->cvt[i].to));
+	}
+	if (!n) {
+		sb_puts(&b, "; ");
+		sb_puts(&b, ptort_type_name(r->from));
+		sb_puts(&b, " has no conversions on ");
+		sb_puts(&b, t->name);
+	}
+	return sb_finish(&b);
+}
+
+size_t ptoc_cvt_reason(const ptoc_cvt_result *r, char *buf, size_t cap)
+{
+	return target_cvt_reason(target_get(r->target), r, buf, cap);
+}
+
+unsigned target_cvt_warnings(const struct target *t, const ptoc_cvt_result *r,
+			     ptoc_msg_fn fn, void *user)
+{
+	char text[256];
+	struct sbuf b;
+	unsigned n = 0;
+
+	if (!t || r->verdict == PTOC_CVT_ILLEGAL)
+		return 0;
+	if (r->flags & PTOC_CVT_F_RMODE_IGNORED) {
+		b = (struct sbuf){text, sizeof text, 0};
+		sb_puts(&b, "round mode ");
+		sb_puts(&b, ptort_rmode_name(r->requested));
+		sb_puts(&b, " is ignored by the deq path of ");
+		put_chain(&b, r);
+		sb_puts(&b, " on ");
+		sb_puts(&b, t->name);
+		sb_puts(&b, "; RINT is applied");
+		sb_finish(&b);
+		if (fn)
+			fn(user, text, strlen(text));
+		n++;
+	}
+	if (r->flags & PTOC_CVT_F_SAT_OVERRIDDEN) {
+		b = (struct sbuf){text, sizeof text, 0};
+		sb_puts(&b, "saturation OFF is not available for ");
+		put_chain(&b, r);
+		sb_puts(&b, " on ");
+		sb_puts(&b, t->name);
+		sb_puts(&b, "; saturation is forced ON");
+		sb_finish(&b);
+		if (fn)
+			fn(user, text, strlen(text));
+		n++;
+	}
+	return n;
+}
+
+unsigned ptoc_cvt_warnings(const ptoc_cvt_result *r, ptoc_msg_fn fn, void *user)
+{
+	return target_cvt_warnings(target_get(r->target), r, fn, user);
+}
+
+/* ---- Memories and limits ----------------------------------------------- */
+
+static const char *const loc_names[PTOC_LOC_COUNT] = {
+	"vec", "mat", "left", "right", "acc", "bias", "scaling",
+};
+
+const char *ptoc_loc_name(ptoc_loc l)
+{
+	return (unsigned)l < PTOC_LOC_COUNT ? loc_names[l] : "?";
+}
+
+int ptoc_loc_parse(const char *s, size_t len, ptoc_loc *out)
+{
+	int i;
+	for (i = 0; i < PTOC_LOC_COUNT; i++)
+		if (eqlit(s, len, loc_names[i])) {
+			*out = (ptoc_loc)i;
+			return 0;
+		}
+	return -1;
+}
+
+const ptoc_mem_info *ptoc_target_mem(ptoc_target t, ptoc_loc l)
+{
+	const struct target *d = target_get(t);
+	return d && (unsigned)l < PTOC_LOC_COUNT ? &d->mem[l] : NULL;
+}
+
+const ptoc_vec_limits *ptoc_target_vec(ptoc_target t)
+{
+	const struct target *d = target_get(t);
+	return d ? &d->vec : NULL;
+}
+
+const ptoc_cube_limits *ptoc_target_cube(ptoc_target t)
+{
+	const struct target *d = target_get(t);
+	return d ? &d->cube : NULL;
+}
+
+const char *ptoc_layout_name(ptoc_layout l)
+{
+	static const char *const names[] = {"ND", "DN", "Zz", "Nz", "Zn", "Nn"};
+	return (unsigned)l < sizeof names / sizeof names[0] ? names[l] : "?";
+}

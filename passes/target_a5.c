@@ -1,0 +1,123 @@
+/* target_a5.c: the A5 target (Ascend 950) as data: SEMANTICS.md §3.2 (saturation),
+ * §4 (tcvt pairs and round modes), §5 (memories, vector limits), §6 (cube).
+ *
+ * Saturation on A5: absent sat_mode means OFF for f16->ui8, f16->i8, f32->i16,
+ * f16->i16, i64->i32, i32->i16 and ON otherwise; an explicit sat_mode is honoured
+ * for every pair that has one. i16->ui32 has saturation only (negatives -> 0), so
+ * it is forced ON; fp4 destinations have no sat mode (always +-max). */
+#include "passes/target_rows.h"
+
+static const ptoc_cvt_rule a5_cvt[] = {
+	RND(F32, F32, M5, NA, ON), /* rounds to an integral f32 */
+	RND(F32, F16, M5ODD, HON, ON),
+	RND(F32, BF16, M5, HON, ON),
+	RND(F32, I16, M5, HON, OFF),
+	RND(F32, I32, M5, HON, ON),
+	RND(F32, I64, M5, HON, ON),
+	RND(F32, F8E4M3FN, MRINT, HON, ON),
+	RND(F32, F8E5M2, MRINT, HON, ON),
+	RND(F32, HIF8, MHIF8, HON, ON),
+
+	EXACT(F16, F32),
+	RND(F16, I32, M5, HON, ON),
+	RND(F16, I16, M5, HON, OFF),
+	RND(F16, I8, M5, HON, OFF),
+	RND(F16, U8, M5, HON, OFF),
+	RND(F16, HIF8, MHIF8, HON, ON),
+
+	EXACT(BF16, F32),
+	RND(BF16, I32, M5, HON, ON),
+	RND(BF16, F16, M5, HON, ON),
+	RND(BF16, F4E1M2, M5, NA, ON),
+	RND(BF16, F4E2M1FN, M5, NA, ON),
+
+	SATONLY(I16, U8, HON, ON),
+	RND(I16, F16, M5, HON, ON),
+	EXACT(I16, F32),
+	SATONLY(I16, U32, FORCED, ON),
+	EXACT(I16, I32),
+
+	RND(I32, F32, M5, NA, ON),
+	SATONLY(I32, I16, HON, OFF),
+	SATONLY(I32, U16, HON, ON),
+	EXACT(I32, I64),
+	SATONLY(I32, U8, HON, ON),
+
+	RND(I64, F32, M5, NA, ON),
+	SATONLY(I64, I32, HON, OFF),
+
+	EXACT(U8, F16),
+	EXACT(U8, U16),
+
+	EXACT(I8, F16),
+	EXACT(I8, I16),
+	EXACT(I8, I32),
+
+	SATONLY(U32, U8, HON, ON),
+	SATONLY(U32, U16, HON, ON),
+	SATONLY(U32, I16, HON, ON),
+
+	EXACT(F8E4M3FN, F32),
+	EXACT(F8E5M2, F32),
+	EXACT(HIF8, F32),
+
+	EXACT(F4E1M2, BF16),
+	EXACT(F4E2M1FN, BF16),
+};
+
+static const ptoc_mmad_types a5_mmad[] = {
+	{PTORT_I8, PTORT_I8, PTORT_I32, 0},
+	{PTORT_F16, PTORT_F16, PTORT_F32, 0},
+	{PTORT_BF16, PTORT_BF16, PTORT_F32, 0},
+	{PTORT_F32, PTORT_F32, PTORT_F32, 0},
+	{PTORT_F8E4M3FN, PTORT_F8E4M3FN, PTORT_F32, 0},
+	{PTORT_F8E4M3FN, PTORT_F8E5M2, PTORT_F32, 0},
+	{PTORT_F8E5M2, PTORT_F8E4M3FN, PTORT_F32, 0},
+	{PTORT_F8E5M2, PTORT_F8E5M2, PTORT_F32, 0},
+	{PTORT_HIF8, PTORT_HIF8, PTORT_F32, 0},
+	{PTORT_F8E4M3FN, PTORT_F8E4M3FN, PTORT_F32, 1},
+	{PTORT_F8E4M3FN, PTORT_F8E5M2, PTORT_F32, 1},
+	{PTORT_F8E5M2, PTORT_F8E4M3FN, PTORT_F32, 1},
+	{PTORT_F8E5M2, PTORT_F8E5M2, PTORT_F32, 1},
+	{PTORT_F4E2M1FN, PTORT_F4E2M1FN, PTORT_F32, 1},
+	{PTORT_F4E2M1FN, PTORT_F4E1M2, PTORT_F32, 1},
+	{PTORT_F4E1M2, PTORT_F4E2M1FN, PTORT_F32, 1},
+	{PTORT_F4E1M2, PTORT_F4E1M2, PTORT_F32, 1},
+};
+
+const struct target target_a5 = {
+	.id = PTOC_TARGET_A5,
+	.name = "a5",
+	.cvt = a5_cvt,
+	.ncvt = sizeof a5_cvt / sizeof a5_cvt[0],
+	.mem = {
+		[PTOC_LOC_VEC] = {"UB", KIB(256), 32, KIB(8)},
+		[PTOC_LOC_MAT] = {"L1", KIB(512), 32, 0},
+		[PTOC_LOC_LEFT] = {"L0A", KIB(64), 512, 0},
+		[PTOC_LOC_RIGHT] = {"L0B", KIB(64), 512, 0},
+		[PTOC_LOC_ACC] = {"L0C", KIB(256), 512, 0},
+		[PTOC_LOC_BIAS] = {"bias table", KIB(4), 32, 0},
+		[PTOC_LOC_SCALING] = {"fixpipe buffer", KIB(4), 32, 0},
+	},
+	.vec = {
+		.repeat_bytes = 256,
+		.block_bytes = 32,
+		.repeat_max = 0,
+		.block_stride_max = 0,
+		.repeat_stride_max = 0,
+		.predicated = 1,
+	},
+	.cube = {
+		.mnk_min = 1,
+		.mnk_max = 4095,
+		.left = PTOC_LAYOUT_NZ,
+		.right = PTOC_LAYOUT_ZN,
+		.acc = PTOC_LAYOUT_NZ,
+		.left_fractal = 512,
+		.right_fractal = 512,
+		.acc_fractal = 1024,
+		.mx_k_multiple = 64,
+		.types = a5_mmad,
+		.ntypes = sizeof a5_mmad / sizeof a5_mmad[0],
+	},
+};
