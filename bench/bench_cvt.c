@@ -1,12 +1,229 @@
-/* bench_cvt.c: placeholder until its benchmark lands. */
+/* bench_cvt.c: `ptoc-bench cvt [PAIR...]`: conversion throughput of ptort_cvt_run in
+ * cache (64 KiB of source) and streaming (64 MiB), beside memcpy of the same bytes, a
+ * naive scalar loop over ptort_cvt1, and (f32<->f16 on x86) the raw F16C instruction.
+ * A PAIR argument "f32:f16" (or just "f32") restricts the figures. One line each:
+ *   cvt SRC DST MODE cache|stream X Gelem/s  /  baseline ... X Gelem/s */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "bench.h"
+#include "ptort.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define HAVE_F16C_BASELINE 1
+#endif
+
+#define CACHE_BYTES (64u << 10)
+#define STREAM_BYTES (64u << 20)
+
+static int nsel;
+static char **sel;
+
+static int selected(const char *f, const char *t)
+{
+	int i;
+	char buf[64];
+	if (!nsel)
+		return 1;
+	snprintf(buf, sizeof buf, "%s:%s", f, t);
+	for (i = 0; i < nsel; i++)
+		if (!strcmp(sel[i], buf) || !strcmp(sel[i], f))
+			return 1;
+	return 0;
+}
+
+static void fill(unsigned char *p, size_t bytes, ptort_type t)
+{
+	uint64_t x = 88172645463325252ull;
+	size_t i;
+	for (i = 0; i < bytes; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		p[i] = (unsigned char)x;
+	}
+	if (t == PTORT_F32) /* mostly normal finite values in f16 range and beyond */
+		for (i = 0; i + 4 <= bytes; i += 4) {
+			uint32_t u;
+			memcpy(&u, p + i, 4);
+			u = (u & 0x83FFFFFFu) | ((uint32_t)(100 + (u >> 26) % 48) << 23);
+			memcpy(p + i, &u, 4);
+		}
+}
+
+/* Runs fn until ~0.2 s have passed; returns elements per second. */
+static double measure(void (*fn)(void *), void *ctx, size_t elems)
+{
+	double t0, t, best = 1e30;
+	int rep, iters = 1;
+	fn(ctx);
+	for (;;) { /* calibrate */
+		int i;
+		t0 = bench_now();
+		for (i = 0; i < iters; i++)
+			fn(ctx);
+		t = bench_now() - t0;
+		if (t > 0.02)
+			break;
+		iters *= 2;
+	}
+	for (rep = 0; rep < 5; rep++) {
+		int i;
+		t0 = bench_now();
+		for (i = 0; i < iters; i++)
+			fn(ctx);
+		t = (bench_now() - t0) / iters;
+		if (t < best)
+			best = t;
+	}
+	return (double)elems / best;
+}
+
+struct job {
+	ptort_type f, t;
+	ptort_rmode rm;
+	int sat;
+	void *src, *dst;
+	size_t n;
+};
+
+static void run_cvt(void *c)
+{
+	struct job *j = c;
+	ptort_cvt_run(j->f, j->t, j->src, j->dst, j->n, j->rm, j->sat);
+}
+
+static void run_naive(void *c)
+{
+	struct job *j = c;
+	unsigned fb = ptort_type_bits(j->f) / 8, tb = ptort_type_bits(j->t) / 8;
+	size_t i;
+	for (i = 0; i < j->n; i++) {
+		uint64_t x = 0, r;
+		memcpy(&x, (unsigned char *)j->src + i * fb, fb);
+		r = ptort_cvt1(j->f, j->t, x, j->rm, j->sat);
+		memcpy((unsigned char *)j->dst + i * tb, &r, tb);
+	}
+}
+
+static void run_memcpy(void *c)
+{
+	struct job *j = c;
+	memcpy(j->dst, j->src, j->n * ptort_type_bits(j->f) / 8);
+}
+
+#ifdef HAVE_F16C_BASELINE
+__attribute__((target("avx2,f16c"))) static void run_f16c(void *c)
+{
+	struct job *j = c;
+	const float *s = j->src;
+	uint16_t *d = j->dst;
+	size_t i;
+	for (i = 0; i + 8 <= j->n; i += 8)
+		_mm_storeu_si128((__m128i *)(void *)(d + i),
+				 _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
+}
+
+__attribute__((target("avx2,f16c"))) static void run_f16c_up(void *c)
+{
+	struct job *j = c;
+	const uint16_t *s = j->src;
+	float *d = j->dst;
+	size_t i;
+	for (i = 0; i + 8 <= j->n; i += 8)
+		_mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(s + i))));
+}
+#endif
+
+static unsigned char *bufs[2];
+
+static void bench_pair(ptort_type f, ptort_type t, ptort_rmode rm, int sat, int naive)
+{
+	const char *fn = ptort_type_name(f), *tn = ptort_type_name(t), *mn = ptort_rmode_name(rm);
+	unsigned fb = ptort_type_bits(f) / 8;
+	struct job j;
+	if (!selected(fn, tn))
+		return;
+	j.f = f, j.t = t, j.rm = rm, j.sat = sat, j.src = bufs[0], j.dst = bufs[1];
+	j.n = CACHE_BYTES / fb;
+	fill(bufs[0], CACHE_BYTES, f);
+	printf("cvt %s %s %s cache %.2f Gelem/s\n", fn, tn, mn, measure(run_cvt, &j, j.n) / 1e9);
+	if (naive)
+		printf("baseline naive %s %s %s cache %.2f Gelem/s\n", fn, tn, mn,
+		       measure(run_naive, &j, j.n) / 1e9);
+	j.n = STREAM_BYTES / fb;
+	fill(bufs[0], STREAM_BYTES, f);
+	printf("cvt %s %s %s stream %.2f Gelem/s\n", fn, tn, mn, measure(run_cvt, &j, j.n) / 1e9);
+	fflush(stdout);
+}
 
 int bench_cvt(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ptoc-bench: 'cvt' is not available in this build yet\n");
-	return 2;
+	static const ptort_rmode modes[] = {PTORT_RINT, PTORT_ROUND, PTORT_FLOOR, PTORT_CEIL,
+					    PTORT_TRUNC, PTORT_ODD, PTORT_NONE};
+	static const struct {
+		ptort_type f, t;
+	} others[] = {
+		{PTORT_F32, PTORT_I32}, {PTORT_F32, PTORT_I16}, {PTORT_I32, PTORT_F32},
+		{PTORT_F16, PTORT_I32}, {PTORT_F16, PTORT_I16}, {PTORT_BF16, PTORT_I32},
+		{PTORT_BF16, PTORT_F16}, {PTORT_F16, PTORT_BF16}, {PTORT_I16, PTORT_F16},
+		{PTORT_I16, PTORT_F32}, {PTORT_I32, PTORT_I16}, {PTORT_I32, PTORT_U16},
+		{PTORT_U32, PTORT_I16}, {PTORT_I16, PTORT_I32}, {PTORT_I16, PTORT_U32},
+		{PTORT_F16, PTORT_I8}, {PTORT_F16, PTORT_U8}, {PTORT_I8, PTORT_F16},
+		{PTORT_U8, PTORT_F16}, {PTORT_I32, PTORT_U8}, {PTORT_F32, PTORT_F8E4M3FN},
+		{PTORT_F32, PTORT_HIF8}, {PTORT_F16, PTORT_HIF8},
+	};
+	size_t i;
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: ptoc-bench cvt [SRC[:DST]...]\n");
+		return 0;
+	}
+	nsel = argc - 1;
+	sel = argv + 1;
+	bufs[0] = malloc(STREAM_BYTES);
+	bufs[1] = malloc(STREAM_BYTES * 2);
+	if (!bufs[0] || !bufs[1]) {
+		fprintf(stderr, "ptoc-bench cvt: out of memory\n");
+		return 1;
+	}
+	if (selected("f32", "f32")) {
+		struct job j;
+		j.f = PTORT_F32, j.src = bufs[0], j.dst = bufs[1], j.n = STREAM_BYTES / 4;
+		printf("baseline memcpy f32 stream %.2f Gelem/s\n", measure(run_memcpy, &j, j.n) / 1e9);
+		j.n = CACHE_BYTES / 4;
+		printf("baseline memcpy f32 cache %.2f Gelem/s\n", measure(run_memcpy, &j, j.n) / 1e9);
+	}
+	for (i = 0; i < sizeof modes / sizeof modes[0]; i++)
+		bench_pair(PTORT_F32, PTORT_F16, modes[i], PTORT_SAT_ON, i == 0);
+	bench_pair(PTORT_F32, PTORT_F16, PTORT_RINT, PTORT_SAT_OFF, 0);
+	for (i = 0; i < 5; i++)
+		bench_pair(PTORT_F32, PTORT_BF16, modes[i], PTORT_SAT_ON, i == 0);
+	bench_pair(PTORT_F16, PTORT_F32, PTORT_RINT, PTORT_SAT_ON, 1);
+	bench_pair(PTORT_BF16, PTORT_F32, PTORT_RINT, PTORT_SAT_ON, 0);
+	for (i = 0; i < sizeof others / sizeof others[0]; i++) {
+		ptort_rmode rm = others[i].t == PTORT_HIF8 ? PTORT_ROUND : PTORT_RINT;
+		bench_pair(others[i].f, others[i].t, rm, PTORT_SAT_ON, others[i].t == PTORT_HIF8);
+	}
+#ifdef HAVE_F16C_BASELINE
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2")) {
+		struct job j;
+		j.src = bufs[0], j.dst = bufs[1];
+		if (selected("f32", "f16")) {
+			j.n = CACHE_BYTES / 4;
+			fill(bufs[0], CACHE_BYTES, PTORT_F32);
+			printf("baseline f16c f32 f16 RINT cache %.2f Gelem/s\n", measure(run_f16c, &j, j.n) / 1e9);
+			j.n = STREAM_BYTES / 4;
+			printf("baseline f16c f32 f16 RINT stream %.2f Gelem/s\n", measure(run_f16c, &j, j.n) / 1e9);
+		}
+		if (selected("f16", "f32")) {
+			j.n = CACHE_BYTES / 2;
+			printf("baseline f16c f16 f32 RINT cache %.2f Gelem/s\n", measure(run_f16c_up, &j, j.n) / 1e9);
+		}
+	}
+#endif
+	free(bufs[0]);
+	free(bufs[1]);
+	return 0;
 }

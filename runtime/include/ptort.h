@@ -124,6 +124,18 @@ ptort_cvt_status ptort_cvt_2d(ptort_type from, ptort_type to, const void *src, s
 void ptort_deq_i32_f16(const int32_t *src, uint16_t *dst, size_t n, uint16_t scale_f16);
 uint16_t ptort_deq1_i32_f16(int32_t src, uint16_t scale_f16);
 
+/* Human-readable values (used by `ptoc cvt --in-format/--out-format dec`).
+ * ptort_value_parse reads a decimal or scientific number, inf/infinity, nan (any case,
+ * optional sign; integers: an optional sign and decimal digits) and converts it
+ * exactly to `t`'s bits with RINT (one rounding of the exact decimal value). Returns 0,
+ * -1 when malformed, -2 when it does not fit `t` (integer out of range, finite value
+ * beyond the largest finite value, inf/NaN the type lacks; e8m0: not a power of two).
+ * ptort_value_format writes the exact value in decimal ("1.0", "0.099975586",
+ * "-0.0", "5.9604644775390625e-08", "inf", "nan"; integers as is), NUL-terminated within
+ * `cap`, and returns its length (snprintf-style). */
+int ptort_value_parse(ptort_type t, const char *s, size_t len, uint64_t *bits);
+size_t ptort_value_format(ptort_type t, uint64_t bits, char *buf, size_t cap);
+
 /* ==== 3. On-chip memory model, vector instructions, DMA ================= */
 
 /* The on-chip memories, one byte array each. GM is host memory (plain pointers). */
