@@ -167,8 +167,143 @@ typedef struct ptort_tile {
 /* Runtime context: the memories and the first error an instruction reported. */
 typedef struct ptort_ctx ptort_ctx;
 
-/* (declarations of the memory model, vector conversion, DMA and tmov instructions
- *  follow; owned by src/mem*.c, src/vec*.c, src/dma*.c) */
+/* ---- 3.1 Memory model ----------------------------------------------------
+ *
+ * A context owns one zero-filled byte array per on-chip memory, sized by the
+ * compiler (the target's capacities: the runtime knows no target). Tiles are only
+ * addresses: two tiles placed at overlapping addresses alias exactly as placed.
+ *
+ * Errors: an instruction whose operands are invalid (footprint leaving its memory or
+ * the GM view, unknown type or memory, zero sizes, undefined conversion) does
+ * NOTHING and the context records the error. Only the first error's message is kept
+ * ("vconv: source range [0x2f000, 0x31000) exceeds UB capacity 0x30000"); later
+ * instructions still execute (each checks its own operands), so the caller checks
+ * ptort_ctx_error() once at the end. Nothing is ever printed, nothing aborts. */
+
+/* Creates a context with capacity[m] bytes for each memory m (0 = memory absent;
+ * every access to it is reported). Returns NULL when out of host memory. */
+ptort_ctx *ptort_ctx_create(const uint32_t capacity[PTORT_MEM_COUNT]);
+void ptort_ctx_destroy(ptort_ctx *ctx);
+/* The byte array of `mem` (NULL for an unknown memory) and its size in bytes. */
+uint8_t *ptort_mem_base(ptort_ctx *ctx, ptort_mem mem);
+uint32_t ptort_mem_size(const ptort_ctx *ctx, ptort_mem mem);
+/* "UB", "L1", "L0A", "L0B", "L0C", "BIAS", "SCALING" ("?" when unknown). */
+const char *ptort_mem_name(ptort_mem mem);
+/* The first error's message, or NULL when no instruction reported one. */
+const char *ptort_ctx_error(const ptort_ctx *ctx);
+/* How many instructions reported an error since creation or the last clear. */
+unsigned long ptort_ctx_error_count(const ptort_ctx *ctx);
+void ptort_ctx_clear_error(ptort_ctx *ctx);
+
+/* Every instruction below returns 0 when it executed and -1 when it reported an
+ * error (and did nothing). Addresses are byte addresses inside a memory. */
+
+/* ---- 3.2 Vector conversion, A2A3 repeat form (SEMANTICS.md §5, TIK vec_conv) --
+ *
+ * W = the wider of the two element widths (bits), N = the narrower one. One repeat
+ * processes L = 2048 / W lanes (64 for f32<->f16, 128 for f16<->i8 and f16<->i4, 32
+ * for 64-bit types) as 8 blocks of L/8 lanes. An operand of element width B has
+ * blocks of 32*B/W bytes: 32 B on the wider side, 16 B for f16 beside f32, 8 B for
+ * i4 beside f16. Lane l = 8-block b = l / (L/8), element e = l % (L/8) of that block,
+ * and sits at the byte address (in bits for 4-bit types)
+ *
+ *     addr + rep * rep_stride * 32  +  b * blk_stride * (32*B/W)  +  e * B/8
+ *
+ * i.e. the repeat stride counts 32-byte units on both sides, the block stride counts
+ * that operand's own blocks (1 = blocks back to back on both sides; the seed's
+ * f32->f16 example has dst_rep_stride 4, src_rep_stride 8, block strides 1).
+ * Mask: lane l (< 64) is selected by bit l of mask_lo, lane 64 + l by bit l of
+ * mask_hi; with 64 or 32 lanes mask_hi is ignored (and bits >= 32 of mask_lo with
+ * 32 lanes). Unselected destination lanes are left untouched. Each repeat reads all
+ * its selected source lanes before writing its destination lanes, repeats run in
+ * order (so exact in-place conversion works; other overlaps are defined but not the
+ * hardware's). Each element converts exactly as ptort_cvt1(from, to, x, rm, sat).
+ * Limits (repeat <= 255, strides <= 255, alignment) are the compiler's job: any
+ * values execute. Reported: repeat 0, an empty mask, a pair or mode that
+ * ptort_cvt_check rejects, both types 8 bits or narrower, a footprint (from the
+ * first byte of the operand to the last byte of its last selected lane) leaving
+ * `mem`. A contiguous full-mask instruction runs as one ptort_cvt_run. */
+int ptort_vconv(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
+		ptort_type from, ptort_type to, uint32_t repeat, uint16_t dst_blk_stride,
+		uint16_t src_blk_stride, uint16_t dst_rep_stride, uint16_t src_rep_stride,
+		uint64_t mask_hi, uint64_t mask_lo, ptort_rmode rm, int sat);
+
+/* The deq form (A2A3 i32 -> f16): same geometry as ptort_vconv with from = i32,
+ * to = f16 (64 lanes, mask_lo only); each lane is ptort_deq1_i32_f16(x, scale_f16)
+ * (exact product rounded once, RINT, saturation ON). scale 0x3C00 = 1.0. */
+int ptort_vconv_deq(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
+		    uint32_t repeat, uint16_t dst_blk_stride, uint16_t src_blk_stride,
+		    uint16_t dst_rep_stride, uint16_t src_rep_stride, uint64_t mask_hi,
+		    uint64_t mask_lo, uint16_t scale_f16);
+
+/* ---- 3.3 Vector conversion, A5 vector-register form --------------------------
+ *
+ * Converts `count` contiguous elements: ceil(count / L) steps on 256-byte registers
+ * (L = 2048 / W lanes as above), the last one predicated to the remaining elements.
+ * Element i of the source (at src_addr) goes to element i of the destination (at
+ * dst_addr); nothing beyond `count` elements is touched (for a 4-bit destination
+ * with odd count, the other nibble of the last byte is kept). Each step reads its
+ * source register before writing, steps run in order. Reported: count 0, an
+ * undefined pair or mode, a footprint leaving `mem`. */
+int ptort_vconv_v(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
+		  ptort_type from, ptort_type to, uint32_t count, ptort_rmode rm, int sat);
+
+/* The per-row form: `rows` rows of `cols` elements; row r starts at
+ * src_addr + r * src_pitch and dst_addr + r * dst_pitch (pitches in bytes). Rows are
+ * processed in order, each exactly as ptort_vconv_v on that row. */
+int ptort_vconv_v2d(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
+		    ptort_type from, ptort_type to, uint32_t rows, uint32_t cols,
+		    uint32_t dst_pitch, uint32_t src_pitch, ptort_rmode rm, int sat);
+
+/* ---- 3.4 DMA between GM and on-chip memories (SEMANTICS.md §6.2) ------------
+ *
+ * A GM view: a tensor view (`make_tensor_view`: shape and strides, 5-D and
+ * right-aligned, leading dims 1) and a partition of it (`partition_view`: offsets and
+ * sizes). The partition's element (i0, .., i4) is GM element
+ *     sum_d (offset[d] + i_d) * stride[d]
+ * counted from the kernel argument's pointer (in nibbles for 4-bit types; negative
+ * strides allowed). Only the last two dims are moved: partition sizes of dims 0-2
+ * must be 1 (the caller loops over outer dims, moving offset[0..2]). */
+#define PTORT_GM_RANK 5
+typedef struct ptort_gm_view {
+	uint8_t type;                   /* ptort_type of the GM elements */
+	uint32_t shape[PTORT_GM_RANK];  /* tensor view shape */
+	int64_t stride[PTORT_GM_RANK];  /* tensor view strides, in elements */
+	uint32_t offset[PTORT_GM_RANK]; /* partition offsets */
+	uint32_t size[PTORT_GM_RANK];   /* partition sizes */
+	uint64_t gm_elems;              /* elements the GM buffer holds; 0 = unchecked */
+} ptort_gm_view;
+
+/* Convert/ReLU options of tstore and tmov. */
+#define PTORT_NO_CVT (-1)
+
+/* tload: for r < dst->v_rows, c < dst->v_cols, partition element (r, c) -> tile
+ * element (r, c) at ptort_tile_offset(dst, r, c); the rest of the tile is untouched.
+ * Bit patterns are copied: GM and tile types must have the same width. Reported:
+ * a bad tile or view, a valid region larger than the partition's 2-D size, a
+ * partition outside the tensor view or outside gm_elems, the tile leaving its
+ * memory, outer partition sizes != 1. */
+int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
+		   const ptort_tile *dst);
+
+/* tstore: for r < src->v_rows, c < src->v_cols, tile element (r, c) -> partition
+ * element (r, c). convert_to = PTORT_NO_CVT copies bit patterns (same widths);
+ * otherwise it is a ptort_type equal to view->type and every element converts as
+ * ptort_cvt1(src type, convert_to, x, RINT, SAT_ON) (acc f32 -> f16/bf16). relu != 0
+ * first replaces negative values by +0 (floats: sign set and not NaN, -0 included;
+ * signed integers: < 0); NaN passes. */
+int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const ptort_tile *src,
+		    int convert_to, int relu);
+
+/* ---- 3.5 tmov between tiles (SEMANTICS.md §6.2) ------------------------------
+ *
+ * For r < dst->v_rows, c < dst->v_cols: dst(r, c) = src(r, c), each through
+ * ptort_tile_offset, so any layout moves to any layout in any memory. The region
+ * must fit in src's physical shape. convert_to and relu as for ptort_dma_store
+ * (PTORT_NO_CVT: same element widths). Overlapping tiles read the whole source
+ * region before writing. */
+int ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int convert_to,
+	       int relu);
 
 /* ==== 4. Tile layouts and mmad ========================================== */
 
