@@ -20,11 +20,11 @@ size_t tst_bytes(ptort_type t, size_t n);
 /* Failures printed per (from, to) pair before going quiet. */
 #define TST_PRINT_LIMIT 4
 
-/* Compares ptort_cvt_run over `n` source patterns and (when `with_cvt1`) ptort_cvt1 on
- * each, against ref_cvt. Also checks the status against ref_check. Returns the number
- * of mismatching elements; prints the first few per pair. */
+/* Compares ptort_cvt_run over `n` source patterns and ptort_cvt1 on every
+ * `cvt1_every`-th of them (0: none) against ref_cvt, and the statuses against
+ * ref_check. Returns the number of mismatches; prints the first few per pair. */
 uint64_t tst_check(ptort_type from, ptort_type to, ptort_rmode rm, int sat, const uint64_t *src,
-		   size_t n, int with_cvt1);
+		   size_t n, unsigned cvt1_every);
 
 /* Total elements compared by tst_check so far, and failures. */
 extern uint64_t tst_checked, tst_failed;
