@@ -101,6 +101,12 @@ static int is_nd(const ptort_tile *t)
 	return t->blayout == 0 && t->slayout == 0;
 }
 
+/* An ND tile whose valid rows are whole rows, from GM rows just as long. */
+static int whole_rows(const ptort_tile *t, const struct gmspan *sp)
+{
+	return t->v_cols == t->cols && sp->s4 == 1 && sp->s3 == (int64_t)t->cols;
+}
+
 int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
 		   const ptort_tile *dst)
 {
@@ -117,9 +123,13 @@ int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
 	m = ctx->mem[dst->mem];
 	if (is_nd(dst) && sp.s4 == 1 && bits >= 8) {
 		size_t rb = (size_t)dst->cols * (bits / 8);
-		for (r = 0; r < dst->v_rows; r++)
-			memcpy(m + dst->addr + r * rb, g + (sp.base + r * sp.s3) * (bits / 8),
-			       (size_t)dst->v_cols * (bits / 8));
+		if (whole_rows(dst, &sp)) /* one contiguous block on both sides */
+			memcpy(m + dst->addr, g + sp.base * (bits / 8), rb * dst->v_rows);
+		else
+			for (r = 0; r < dst->v_rows; r++)
+				memcpy(m + dst->addr + r * rb,
+				       g + (sp.base + r * sp.s3) * (bits / 8),
+				       (size_t)dst->v_cols * (bits / 8));
 		return 0;
 	}
 	for (r = 0; r < dst->v_rows; r++)
@@ -150,14 +160,16 @@ int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const p
 	sb = ptort_type_bits(st), db = ptort_type_bits(dt);
 	m = ctx->mem[src->mem];
 	if (is_nd(src) && sp.s4 == 1 && sb >= 8 && db >= 8 && !relu) {
-		size_t rb = (size_t)src->cols * (sb / 8);
-		for (r = 0; r < src->v_rows; r++) {
+		size_t rb = (size_t)src->cols * (sb / 8), n = src->v_cols, rows = src->v_rows;
+		if (whole_rows(src, &sp)) /* one contiguous block on both sides */
+			n *= rows, rows = 1;
+		for (r = 0; r < rows; r++) {
 			const uint8_t *s = m + src->addr + r * rb;
 			uint8_t *d = g + (sp.base + r * sp.s3) * (db / 8);
 			if (convert_to == PTORT_NO_CVT)
-				memcpy(d, s, (size_t)src->v_cols * (sb / 8));
+				memcpy(d, s, n * (sb / 8));
 			else
-				ptort_conv_n(st, dt, s, d, src->v_cols, PTORT_RINT, PTORT_SAT_ON);
+				ptort_conv_n(st, dt, s, d, n, PTORT_RINT, PTORT_SAT_ON);
 		}
 		return 0;
 	}

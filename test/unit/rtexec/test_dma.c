@@ -266,6 +266,34 @@ static void nibbles(void)
 	ptort_ctx_destroy(ctx);
 }
 
+/* Whole ND tiles from and to whole GM rows (the single-block path), f32 -> f16. */
+static void whole_tile(void)
+{
+	ptort_ctx *ctx = ptort_ctx_create(a2a3_caps);
+	ptort_tile t = mk_tile(PTORT_MEM_UB, PTORT_F32, 0, 0, 0x1000, 24, 40, 24, 40, 512);
+	ptort_gm_view v;
+	uint32_t in[24 * 40], i;
+	uint16_t out[24 * 40 + 8];
+	uint8_t *ub = ptort_mem_base(ctx, PTORT_MEM_UB);
+	memset(&v, 0, sizeof v);
+	v.type = PTORT_F32;
+	v.shape[0] = v.shape[1] = v.shape[2] = 1, v.shape[3] = 24, v.shape[4] = 40;
+	v.size[0] = v.size[1] = v.size[2] = 1, v.size[3] = 24, v.size[4] = 40;
+	v.stride[3] = 40, v.stride[4] = 1, v.gm_elems = 24 * 40;
+	rnd_fill((uint8_t *)in, sizeof in);
+	memset(out, 0x77, sizeof out);
+	CHECK(ptort_dma_load(ctx, in, &v, &t) == 0 && !memcmp(ub + 0x1000, in, sizeof in) &&
+		      ub[0xFFF] == 0 && ub[0x1000 + sizeof in] == 0,
+	      "whole load");
+	v.type = PTORT_F16;
+	CHECK(ptort_dma_store(ctx, out, &v, &t, PTORT_F16, 0) == 0, "whole store");
+	for (i = 0; i < 24 * 40; i++)
+		CHECK(out[i] == ptort_cvt1(PTORT_F32, PTORT_F16, in[i], PTORT_RINT, PTORT_SAT_ON),
+		      "element %u: %04x", i, out[i]);
+	CHECK(out[24 * 40] == 0x7777, "beyond the view");
+	ptort_ctx_destroy(ctx);
+}
+
 static void error_cases(void)
 {
 	ptort_ctx *ctx = ptort_ctx_create(a2a3_caps);
@@ -348,6 +376,7 @@ int main(int argc, char **argv)
 {
 	unsigned n = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 1500;
 	nibbles();
+	whole_tile();
 	round_trip();
 	load_store_random(n);
 	tmov_random(n);
