@@ -307,11 +307,84 @@ int ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int
 
 /* ==== 4. Tile layouts and mmad ========================================== */
 
+/* ---- 4.1 Layouts (SEMANTICS.md §6.1) ----------------------------------------
+ *
+ * Layout codes as in ptort_tile: blayout 0 row_major ("Z"), 1 col_major ("N");
+ * slayout 0 none_box, 1 row_major ("z"), 2 col_major ("n"). ND = (0, 0),
+ * DN = (1, 0), Zz = (0, 1), Nz = (1, 1), Zn = (0, 2), Nn = (1, 2).
+ * Every offset is an element index from the tile's first element (nibbles for 4-bit
+ * types) and has the form f(r) + g(c). */
+
+/* Element index of (r, c) in a rows x cols tile with an explicit box_rows x box_cols
+ * inner box (ignored for none_box; a zero box dimension also means unboxed). */
+size_t ptort_layout_offset(uint32_t rows, uint32_t cols, unsigned blayout, unsigned slayout,
+			   uint32_t box_rows, uint32_t box_cols, uint32_t r, uint32_t c);
+
+/* The inner box of `slayout` for elements of `type` in `fractal`-byte fractals:
+ * slayout 1: 16 x F*8/(16*bits); slayout 2: F*8/(16*bits) x 16; slayout 0: 1 x 1.
+ * Returns 0, or -1 when the type/slayout is unknown or F*8 is not a positive multiple
+ * of 16*bits. (f16 F=512: 16x16; f32 F=1024: 16x16; i8 F=512: 16x32 / 32x16;
+ * fp4 F=512: 16x64; e8m0 F=32: 16x2 / 2x16.) */
+int ptort_layout_box(ptort_type type, unsigned slayout, uint32_t fractal, uint32_t *box_rows,
+		     uint32_t *box_cols);
+
 /* Element index (from the tile's first element) of element (r, c) of `t` under its
- * layout (SEMANTICS.md §6.1). Every data movement and mmad goes through this. */
+ * layout. Every data movement and mmad goes through this. A boxed tile whose box is
+ * invalid is addressed as unboxed (check tiles first with ptort_layout_check). */
 size_t ptort_tile_offset(const ptort_tile *t, uint32_t r, uint32_t c);
 
-/* (declarations of mmad follow; owned by src/layout.c, src/mmad*.c) */
+/* Whether a tile shape is addressable: known codes, nonzero shape, an even column count
+ * for 4-bit types, and for boxed layouts a valid box that divides rows and cols. */
+typedef enum ptort_layout_status {
+	PTORT_LAYOUT_OK = 0,
+	PTORT_LAYOUT_BAD_TYPE,
+	PTORT_LAYOUT_BAD_CODE,
+	PTORT_LAYOUT_EMPTY,
+	PTORT_LAYOUT_ODD_NIBBLES,
+	PTORT_LAYOUT_BAD_FRACTAL,
+	PTORT_LAYOUT_PARTIAL_BOX
+} ptort_layout_status;
+ptort_layout_status ptort_layout_check(ptort_type type, unsigned blayout, unsigned slayout,
+				       uint32_t fractal, uint32_t rows, uint32_t cols);
+/* A short English reason ("rows and columns must be multiples of the fractal box"). */
+const char *ptort_layout_status_text(ptort_layout_status s);
+
+/* ---- 4.2 mmad (SEMANTICS.md §6.3) ---------------------------------------------
+ *
+ * For i < m, j < n (logical elements through ptort_tile_offset):
+ *     acc = init(i, j)      zero: +0 | bias: bias(0, j) | C_in: c_in(i, j)
+ *     for q = 0 .. k-1:  acc = round_f32_RINT(acc + a(i, q) * b(q, j))
+ *     c_out(i, j) = acc
+ * with the product exact and one IEEE rounding per step (gradual underflow, overflow
+ * to inf, NaN/inf by IEEE rules; every NaN result is stored as 0x7FC00000). Integer
+ * triple: exact products, sum modulo 2^32. Elements of c_out outside m x n are left
+ * unchanged. c_in may be c_out itself (in-place accumulation) or any other tile: all
+ * inputs are read before c_out is written.
+ * Type triples (a, b -> c): (i8, i8 -> i32), (f16, f16 -> f32), (bf16, bf16 -> f32),
+ * (f32, f32 -> f32), (f8E4M3FN|f8E5M2, f8E4M3FN|f8E5M2 -> f32), (hif8, hif8 -> f32).
+ * The bias / c_in tile has c_out's type; bias is read from its row 0.
+ * Checked (reported through the context, nothing written): tiles (memory, type,
+ * shape, layout, footprint), m, k, n in [1, 4095], m <= a.rows and c.rows (and
+ * c_in.rows), k <= a.cols and b.rows, n <= b.cols and c.cols (and bias/c_in cols),
+ * the type triple, init. The runtime knows no target: location and layout rules of a
+ * target are the compiler's job. Returns 0, or -1 when reported. */
+#define PTORT_MMAD_INIT_ZERO 0
+#define PTORT_MMAD_INIT_BIAS 1
+#define PTORT_MMAD_INIT_C 2
+int ptort_mmad(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
+	       const ptort_tile *b, uint32_t m, uint32_t k, uint32_t n, int init,
+	       const ptort_tile *bias_or_c_in);
+
+/* MX (A5 tmatmul.mx*): as ptort_mmad with each product scaled,
+ *     a(i, q) * 2^(sa(i, q/32) - 127) * b(q, j) * 2^(sb(q/32, j) - 127),
+ * the scaled product exact before the one rounding of each step. a_scale is the
+ * logical [m][ceil(k/32)] and b_scale the [ceil(k/32)][n] e8m0 tile (any layout; an
+ * e8m0 of 0xFF makes the scaled product NaN). Operands: both fp8 (f8E4M3FN|f8E5M2)
+ * or both fp4 (f4E2M1FN|f4E1M2); c_out and bias/c_in f32. k need not be a multiple
+ * of 64 here (the compiler enforces the target's rule). */
+int ptort_mmad_mx(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
+		  const ptort_tile *a_scale, const ptort_tile *b, const ptort_tile *b_scale,
+		  uint32_t m, uint32_t k, uint32_t n, int init, const ptort_tile *bias_or_c_in);
 
 #ifdef __cplusplus
 }
