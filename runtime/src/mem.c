@@ -108,53 +108,31 @@ int ptort_check_range(ptort_ctx *ctx, const char *op, const char *what, unsigned
 
 int ptort_check_tile(ptort_ctx *ctx, const char *op, const char *what, const ptort_tile *t)
 {
-	unsigned bits;
-	uint64_t nbits;
+	ptort_layout_status ls;
 	if (!t) {
 		ptort_report(ctx, "%s: %s tile is NULL", op, what);
-		return -1;
-	}
-	if (t->type >= PTORT_TYPE_COUNT) {
-		ptort_report(ctx, "%s: %s tile has unknown element type %u", op, what, t->type);
 		return -1;
 	}
 	if (t->mem >= PTORT_MEM_COUNT) {
 		ptort_report(ctx, "%s: %s tile in unknown memory %u", op, what, t->mem);
 		return -1;
 	}
-	if (!t->rows || !t->cols || !t->v_rows || !t->v_cols || t->v_rows > t->rows ||
-	    t->v_cols > t->cols) {
+	/* type, layout codes, shape, whole fractals (SEMANTICS.md §6.1) */
+	ls = ptort_layout_check((ptort_type)t->type, t->blayout, t->slayout, t->fractal, t->rows,
+				t->cols);
+	if (ls != PTORT_LAYOUT_OK) {
+		ptort_report(ctx, "%s: %s tile (type %u, %ux%u, layout %u/%u, fractal %u): %s", op,
+			     what, t->type, t->rows, t->cols, t->blayout, t->slayout, t->fractal,
+			     ptort_layout_status_text(ls));
+		return -1;
+	}
+	if (!t->v_rows || !t->v_cols || t->v_rows > t->rows || t->v_cols > t->cols) {
 		ptort_report(ctx, "%s: %s tile has shape %ux%u with valid region %ux%u", op, what,
 			     t->rows, t->cols, t->v_rows, t->v_cols);
 		return -1;
 	}
-	if (t->blayout > 1 || t->slayout > 2) {
-		ptort_report(ctx, "%s: %s tile has unknown layout (blayout %u, slayout %u)", op,
-			     what, t->blayout, t->slayout);
-		return -1;
-	}
-	bits = ptort_type_bits((ptort_type)t->type);
-	if (t->slayout) {
-		/* inner box (SEMANTICS.md §6.1): 16 x F/(16 s) or F/(16 s) x 16 */
-		uint64_t fb = (uint64_t)t->fractal * 8, inner = fb / (16u * bits);
-		uint32_t ri = t->slayout == 1 ? 16 : (uint32_t)inner;
-		uint32_t ci = t->slayout == 1 ? (uint32_t)inner : 16;
-		if (!inner || fb % (16u * bits) || inner > UINT32_MAX || t->rows % ri ||
-		    t->cols % ci) {
-			ptort_report(ctx,
-				     "%s: %s tile %ux%u %s is not made of whole %u-byte fractals",
-				     op, what, t->rows, t->cols, ptort_type_name((ptort_type)t->type),
-				     t->fractal);
-			return -1;
-		}
-	}
-	nbits = (uint64_t)t->rows * t->cols * bits;
-	if (nbits % 8) {
-		ptort_report(ctx, "%s: %s tile %ux%u of 4-bit elements has an odd element count",
-			     op, what, t->rows, t->cols);
-		return -1;
-	}
-	return ptort_check_range(ctx, op, what, t->mem, t->addr, nbits / 8);
+	return ptort_check_range(ctx, op, what, t->mem, t->addr,
+				 (uint64_t)t->rows * t->cols * ptort_type_bits((ptort_type)t->type) / 8);
 }
 
 uint64_t ptort_ld(const uint8_t *p, uint64_t pos, unsigned bits)

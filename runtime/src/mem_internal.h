@@ -25,7 +25,7 @@ void ptort_report(ptort_ctx *ctx, const char *fmt, ...);
  * "<op>: <what> range [a, b) exceeds <MEM> capacity c" and returns -1. */
 int ptort_check_range(ptort_ctx *ctx, const char *op, const char *what, unsigned mem,
 		      uint64_t start, uint64_t len);
-/* Validates a tile descriptor (memory, type, shape, valid region, layout, box) and
+/* Validates a tile descriptor (memory, ptort_layout_check, valid region) and
  * its footprint rows*cols*bits/8 at addr. 0 or -1 (reported). */
 int ptort_check_tile(ptort_ctx *ctx, const char *op, const char *what, const ptort_tile *t);
 /* Element of `bits` bits (4..64) at bit position `pos` of `p`, zero extended. */

@@ -346,7 +346,7 @@ static void error_cases(void)
 	CHECK(ptort_dma_load(ctx, gm, &v, &u) == -1, "bad tile type");
 	u = t, u.mem = 12;
 	CHECK(ptort_dma_load(ctx, gm, &v, &u) == -1, "bad tile memory");
-	u = t, u.type = PTORT_I4, u.rows = 3, u.cols = 3, u.v_rows = 3, u.v_cols = 3;
+	u = t, u.type = PTORT_I4, u.rows = 4, u.cols = 3, u.v_rows = 3, u.v_cols = 3;
 	CHECK(ptort_dma_load(ctx, gm, &v, &u) == -1, "odd nibble count");
 	CHECK(memcmp(before, ub, 0x30000) == 0, "UB changed by a reported load");
 	/* stores */
