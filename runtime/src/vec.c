@@ -167,9 +167,15 @@ static int vconv_exec(ptort_ctx *ctx, const char *op, unsigned mem, uint32_t dst
 	}
 	for (r = 0; r < repeat; r++) {
 		uint64_t sp = s.base + r * s.rep_step, dp = d.base + r * d.rep_step;
-		/* a contiguous prefix of each operand's repeat: convert in place */
-		if (src_blk == 1 && dst_blk == 1 && prefix && disjoint) {
-			conv_apply(cv, base + sp / 8, base + dp / 8, nsel);
+		/* a contiguous prefix of each operand's repeat: convert directly (from a
+		 * copy of the source lanes when the operands overlap) */
+		if (src_blk == 1 && dst_blk == 1 && prefix) {
+			const uint8_t *sptr = base + sp / 8;
+			if (!disjoint) {
+				memcpy(stmp, sptr, ((size_t)nsel * fb + 7) / 8);
+				sptr = (const uint8_t *)stmp;
+			}
+			conv_apply(cv, sptr, base + dp / 8, nsel);
 			continue;
 		}
 		/* general: gather the selected lanes, convert, scatter */
