@@ -8,17 +8,20 @@
 
 #include "cvttest.h"
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static uint64_t src[1 << 16];
+	size_t stride = argc > 1 ? (size_t)atoi(argv[1]) : 1;
+	if (stride < 1)
+		stride = 1;
 	ref_init();
 	for (int from = 0; from < PTORT_TYPE_COUNT; from++) {
 		unsigned b = ref_type_bits((ptort_type)from);
 		if (b > 16)
 			continue;
-		size_t n = (size_t)1 << b;
-		for (size_t i = 0; i < n; i++)
-			src[i] = i;
+		size_t n = 0, step = b == 16 ? stride : 1;
+		for (size_t i = 0; i < ((size_t)1 << b); i += step)
+			src[n++] = i;
 		for (int to = 0; to < PTORT_TYPE_COUNT; to++)
 			for (int rm = 0; rm < PTORT_RMODE_COUNT; rm++)
 				for (int sat = 0; sat < 2; sat++)

@@ -9,7 +9,8 @@
  *   - `count` random patterns per pair (cycling through the legal modes and sat
  *     settings batch by batch), half uniform bits, half biased to interesting ranges;
  *     ptort_cvt1 on every 16th random pattern (it is the slow single-element entry).
- * Usage: test_cvt_wide <src-type> <count>   (env PTOC_CVT_RANDOM overrides count) */
+ * Usage: test_cvt_wide <src-type> [count] [stride]  (env PTOC_CVT_RANDOM overrides count;
+ * stride > 1 keeps every stride-th boundary pattern, for the sanitizer build) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,7 +176,9 @@ int main(int argc, char **argv)
 	}
 	uint64_t count = tst_random_count(argc > 2 ? argv[2] : NULL), st = 0x1234 + from;
 	ref_init();
-	size_t nbound = 0;
+	size_t nbound = 0, stride = argc > 3 ? (size_t)atoi(argv[3]) : 1;
+	if (stride < 1)
+		stride = 1;
 	for (int to = 0; to < PTORT_TYPE_COUNT; to++) {
 		nset = 0;
 		if (from == PTORT_F32) {
@@ -185,6 +188,12 @@ int main(int argc, char **argv)
 				f32_dest((ptort_type)to);
 		} else {
 			int_set(from);
+		}
+		if (stride > 1) {
+			size_t k = 0;
+			for (size_t i = 0; i < nset; i += stride)
+				set[k++] = set[i];
+			nset = k;
 		}
 		int combos[2 * PTORT_RMODE_COUNT], nc = 0;
 		for (int rm = 0; rm < PTORT_RMODE_COUNT; rm++) {

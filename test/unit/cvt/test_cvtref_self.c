@@ -5,7 +5,7 @@
  *     agree: ties away at the first discarded bit) over all f16 and many f32 inputs;
  *   - golden values quoted by the references (ODD example, HiF8 ROUND/HYBRID tables);
  *   - f32 -> bf16 RINT against the classic integer formula on random inputs.
- * Usage: test_cvtref_self [shared-dir] */
+ * Usage: test_cvtref_self [shared-dir] [stride] (stride divides the random counts) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 
 #include "cvttest.h"
 
-static int fails;
+static int fails, nrand = 4000000;
 
 #define EXPECT(cond, ...)                                                                          \
 	do {                                                                                       \
@@ -130,7 +130,7 @@ static void hif8_agree(void)
 			uint8_t b = ref_hif8_lattice(ref_decode(PTORT_F16, x), PTORT_ROUND, sat);
 			EXPECT(a == b, "f16 0x%04X hif8 pseudo 0x%02X lattice 0x%02X sat %d", x, a, b, sat);
 		}
-		for (int i = 0; i < 4000000; i++) {
+		for (int i = 0; i < nrand; i++) {
 			uint32_t r = (uint32_t)tst_rand(&st), x;
 			if (i & 1) /* exponent in the HiF8 range, random mantissa */
 				x = (r & 0x807FFFFFu) | (uint32_t)(127 - 26 + (int)((r >> 23) % 45)) << 23;
@@ -290,7 +290,7 @@ static void goldens(void)
 static void bf16_formula(void)
 {
 	uint64_t st = 99;
-	for (int i = 0; i < 4000000; i++) {
+	for (int i = 0; i < nrand; i++) {
 		uint32_t x = (uint32_t)tst_rand(&st);
 		if ((x & 0x7F800000u) == 0x7F800000u && (x & 0x7FFFFF))
 			continue; /* NaN */
@@ -324,6 +324,8 @@ static void exactness(void)
 int main(int argc, char **argv)
 {
 	ref_init();
+	if (argc > 2 && atoi(argv[2]) > 1)
+		nrand /= atoi(argv[2]);
 	round_trip();
 	hif8_table(argc > 1 ? argv[1] : "../shared");
 	hif8_agree();
