@@ -2,7 +2,8 @@
  * ptort_dma_load (tload) and ptort_dma_store (tstore, with the optional f32 -> f16/bf16
  * conversion and ReLU of accumulator stores). Element (r, c) of the 2-D partition
  * moves to or from the tile's element (r, c) inside the tile's valid region, through
- * ptort_tile_offset; ND row-major tiles are copied row by row. SEMANTICS.md §6.2. */
+ * ptort_tile_offset; ND (DN) tiles are copied row (column) at a time when GM rows
+ * (columns) are contiguous too. SEMANTICS.md §6.2. */
 #include <string.h>
 
 #include "mem_internal.h"
@@ -96,15 +97,29 @@ overflow:
 	return -1;
 }
 
-static int is_nd(const ptort_tile *t)
-{
-	return t->blayout == 0 && t->slayout == 0;
-}
+/* The region as lines contiguous in both the tile and GM: ND tiles from GM rows
+ * (stride[4] = 1), DN tiles from GM columns (stride[3] = 1). Line i starts at tile
+ * element i * tpitch and GM element base + i * gstep. Whole lines back to back on both
+ * sides merge into one. 0 when the region is not made of such lines. */
+struct lines {
+	uint32_t n;
+	size_t len, tpitch;
+	int64_t gstep;
+};
 
-/* An ND tile whose valid rows are whole rows, from GM rows just as long. */
-static int whole_rows(const ptort_tile *t, const struct gmspan *sp)
+static int find_lines(const ptort_tile *t, const struct gmspan *sp, struct lines *l)
 {
-	return t->v_cols == t->cols && sp->s4 == 1 && sp->s3 == (int64_t)t->cols;
+	if (t->slayout)
+		return 0;
+	if (t->blayout == 0 && sp->s4 == 1)
+		l->n = t->v_rows, l->len = t->v_cols, l->tpitch = t->cols, l->gstep = sp->s3;
+	else if (t->blayout == 1 && sp->s3 == 1)
+		l->n = t->v_cols, l->len = t->v_rows, l->tpitch = t->rows, l->gstep = sp->s4;
+	else
+		return 0;
+	if (l->len == l->tpitch && l->gstep == (int64_t)l->len)
+		l->len *= l->n, l->n = 1;
+	return 1;
 }
 
 int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
@@ -112,8 +127,9 @@ int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
 {
 	const char *op = "dma_load";
 	struct gmspan sp;
+	struct lines ln;
 	unsigned bits;
-	uint32_t r, c;
+	uint32_t r, c, i;
 	uint8_t *m;
 	const uint8_t *g = gm;
 	if (ptort_check_tile(ctx, op, "destination", dst) ||
@@ -121,15 +137,11 @@ int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
 		return -1;
 	bits = ptort_type_bits((ptort_type)dst->type);
 	m = ctx->mem[dst->mem];
-	if (is_nd(dst) && sp.s4 == 1 && bits >= 8) {
-		size_t rb = (size_t)dst->cols * (bits / 8);
-		if (whole_rows(dst, &sp)) /* one contiguous block on both sides */
-			memcpy(m + dst->addr, g + sp.base * (bits / 8), rb * dst->v_rows);
-		else
-			for (r = 0; r < dst->v_rows; r++)
-				memcpy(m + dst->addr + r * rb,
-				       g + (sp.base + r * sp.s3) * (bits / 8),
-				       (size_t)dst->v_cols * (bits / 8));
+	if (bits >= 8 && find_lines(dst, &sp, &ln)) {
+		size_t eb = bits / 8;
+		for (i = 0; i < ln.n; i++)
+			memcpy(m + dst->addr + i * ln.tpitch * eb, g + (sp.base + i * ln.gstep) * eb,
+			       ln.len * eb);
 		return 0;
 	}
 	for (r = 0; r < dst->v_rows; r++)
@@ -147,9 +159,10 @@ int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const p
 {
 	const char *op = "dma_store";
 	struct gmspan sp;
+	struct lines ln;
 	unsigned sb, db;
 	ptort_type st, dt;
-	uint32_t r, c;
+	uint32_t r, c, i;
 	const uint8_t *m;
 	uint8_t *g = gm;
 	if (ptort_check_tile(ctx, op, "source", src) ||
@@ -159,17 +172,14 @@ int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const p
 	dt = convert_to == PTORT_NO_CVT ? st : (ptort_type)convert_to;
 	sb = ptort_type_bits(st), db = ptort_type_bits(dt);
 	m = ctx->mem[src->mem];
-	if (is_nd(src) && sp.s4 == 1 && sb >= 8 && db >= 8 && !relu) {
-		size_t rb = (size_t)src->cols * (sb / 8), n = src->v_cols, rows = src->v_rows;
-		if (whole_rows(src, &sp)) /* one contiguous block on both sides */
-			n *= rows, rows = 1;
-		for (r = 0; r < rows; r++) {
-			const uint8_t *s = m + src->addr + r * rb;
-			uint8_t *d = g + (sp.base + r * sp.s3) * (db / 8);
+	if (sb >= 8 && db >= 8 && !relu && find_lines(src, &sp, &ln)) {
+		for (i = 0; i < ln.n; i++) {
+			const uint8_t *s = m + src->addr + i * ln.tpitch * (sb / 8);
+			uint8_t *d = g + (sp.base + i * ln.gstep) * (db / 8);
 			if (convert_to == PTORT_NO_CVT)
-				memcpy(d, s, n * (sb / 8));
+				memcpy(d, s, ln.len * (sb / 8));
 			else
-				ptort_conv_n(st, dt, s, d, n, PTORT_RINT, PTORT_SAT_ON);
+				ptort_conv_n(st, dt, s, d, ln.len, PTORT_RINT, PTORT_SAT_ON);
 		}
 		return 0;
 	}
