@@ -134,43 +134,133 @@ static inline uint32_t decode(const struct decoder *d, uint32_t x)
 
 /* ---- packing -------------------------------------------------------------------- */
 
-/* Stores one packed element: f32 bits into a float panel, or an i8 (sign-extended)
- * into an int32 panel; exactly one of f/i is non-NULL. */
-static inline void pack_put(float *f, int32_t *i, size_t idx, const struct decoder *d,
-			    uint32_t x)
+static inline float u2f(uint32_t x)
 {
-	if (f) {
-		uint32_t bits = decode(d, x);
-		float v;
-		memcpy(&v, &bits, 4);
-		f[idx] = v;
-	} else {
-		i[idx] = (int8_t)(uint8_t)x;
-	}
+	float f;
+	memcpy(&f, &x, 4);
+	return f;
+}
+static inline uint32_t f2u(float f)
+{
+	uint32_t x;
+	memcpy(&x, &f, 4);
+	return x;
 }
 
-/* A (m x k) into MR-row panels, B (k x n) into NR-column panels (see
- * mmad_internal.h). The buffers are zero-filled past m / n by the caller. */
-static void pack_a(const struct tview *v, const struct decoder *d, float *f, int32_t *in,
-		   uint32_t m, uint32_t k)
+static inline uint32_t ld32(const uint8_t *b, size_t e)
 {
-	uint32_t i, q;
-	for (i = 0; i < m; i++) {
-		size_t base = (size_t)(i / MMAD_MR) * k * MMAD_MR + i % MMAD_MR;
-		for (q = 0; q < k; q++)
-			pack_put(f, in, base + (size_t)q * MMAD_MR, d, tview_get(v, i, q));
-	}
+	uint32_t x;
+	memcpy(&x, b + e * 4, 4);
+	return x;
+}
+static inline uint32_t ld16(const uint8_t *b, size_t e)
+{
+	uint16_t x;
+	memcpy(&x, b + e * 2, 2);
+	return x;
+}
+static inline uint32_t ld8(const uint8_t *b, size_t e)
+{
+	return b[e];
+}
+static inline uint32_t ld4(const uint8_t *b, size_t e)
+{
+	return (uint32_t)(b[e >> 1] >> ((e & 1) * 4)) & 0xF;
+}
+static inline uint32_t dec_id(const struct decoder *d, uint32_t x)
+{
+	(void)d;
+	return x;
+}
+static inline uint32_t dec_f16(const struct decoder *d, uint32_t x)
+{
+	(void)d;
+	return f16_to_f32(x);
+}
+static inline uint32_t dec_bf16(const struct decoder *d, uint32_t x)
+{
+	(void)d;
+	return x << 16;
+}
+static inline uint32_t dec_lut(const struct decoder *d, uint32_t x)
+{
+	return d->lut[x & 0xFF];
 }
 
-static void pack_b(const struct tview *v, const struct decoder *d, float *f, int32_t *in,
-		   uint32_t k, uint32_t n)
+/* A (m x k) into MR-row panels, B (k x n) into NR-column panels of floats (see
+ * mmad_internal.h), one specialised pair per storage format so that the element loop
+ * has no dispatch. The buffers are zero-filled past m / n by the caller. */
+#define DEF_PACK(NAME, LD, DEC)                                                              \
+	static void NAME##_a(const struct tview *v, const struct decoder *d, float *f,        \
+			     uint32_t m, uint32_t k)                                           \
+	{                                                                                     \
+		uint32_t i0, r, q, mr;                                                        \
+		for (i0 = 0; i0 < m; i0 += MMAD_MR) {                                         \
+			float *p = f + (size_t)i0 * k;                                        \
+			const size_t *ro = v->roff + i0;                                      \
+			mr = m - i0 < MMAD_MR ? m - i0 : MMAD_MR;                             \
+			for (q = 0; q < k; q++, p += MMAD_MR)                                 \
+				for (r = 0; r < mr; r++)                                      \
+					p[r] = u2f(DEC(d, LD(v->base, ro[r] + v->coff[q])));  \
+		}                                                                             \
+	}                                                                                     \
+	static void NAME##_b(const struct tview *v, const struct decoder *d, float *f,        \
+			     uint32_t k, uint32_t n)                                           \
+	{                                                                                     \
+		uint32_t j0, c, q, nr;                                                        \
+		for (j0 = 0; j0 < n; j0 += MMAD_NR) {                                        \
+			float *p = f + (size_t)j0 * k;                                        \
+			const size_t *co = v->coff + j0;                                      \
+			nr = n - j0 < MMAD_NR ? n - j0 : MMAD_NR;                             \
+			for (q = 0; q < k; q++, p += MMAD_NR)                                 \
+				for (c = 0; c < nr; c++)                                      \
+					p[c] = u2f(DEC(d, LD(v->base, v->roff[q] + co[c])));  \
+		}                                                                             \
+	}
+DEF_PACK(pk_f32, ld32, dec_id)
+DEF_PACK(pk_f16, ld16, dec_f16)
+DEF_PACK(pk_bf16, ld16, dec_bf16)
+DEF_PACK(pk_lut8, ld8, dec_lut)
+DEF_PACK(pk_lut4, ld4, dec_lut)
+
+static void pack_f(const struct tview *v, const struct decoder *d, float *f, uint32_t rows,
+		   uint32_t cols, int is_a)
 {
-	uint32_t j, q;
-	for (q = 0; q < k; q++)
-		for (j = 0; j < n; j++)
-			pack_put(f, in,
-				 (size_t)(j / MMAD_NR) * k * MMAD_NR + (size_t)q * MMAD_NR + j % MMAD_NR,
-				 d, tview_get(v, q, j));
+	void (*fa)(const struct tview *, const struct decoder *, float *, uint32_t, uint32_t);
+	void (*fb)(const struct tview *, const struct decoder *, float *, uint32_t, uint32_t);
+	switch (d->t) {
+	case PTORT_F32:
+		fa = pk_f32_a, fb = pk_f32_b;
+		break;
+	case PTORT_F16:
+		fa = pk_f16_a, fb = pk_f16_b;
+		break;
+	case PTORT_BF16:
+		fa = pk_bf16_a, fb = pk_bf16_b;
+		break;
+	default:
+		if (v->bits == 4)
+			fa = pk_lut4_a, fb = pk_lut4_b;
+		else
+			fa = pk_lut8_a, fb = pk_lut8_b;
+		break;
+	}
+	(is_a ? fa : fb)(v, d, f, rows, cols);
+}
+
+/* The same for i8 operands into int32 panels. */
+static void pack_i8(const struct tview *v, int32_t *o, uint32_t rows, uint32_t cols, int is_a,
+		    uint32_t k)
+{
+	uint32_t r, c;
+	for (r = 0; r < rows; r++)
+		for (c = 0; c < cols; c++) {
+			int32_t x = (int8_t)(uint8_t)ld8(v->base, v->roff[r] + v->coff[c]);
+			if (is_a) /* r = i, c = q */
+				o[(size_t)(r / MMAD_MR) * k * MMAD_MR + (size_t)c * MMAD_MR + r % MMAD_MR] = x;
+			else /* r = q, c = j */
+				o[(size_t)(c / MMAD_NR) * k * MMAD_NR + (size_t)r * MMAD_NR + c % MMAD_NR] = x;
+		}
 }
 
 /* ---- checks ----------------------------------------------------------------------- */
@@ -255,23 +345,69 @@ static int check_common(ptort_ctx *ctx, const char *op, const ptort_tile *c, con
 
 /* ---- C buffer ---------------------------------------------------------------------- */
 
-/* The m x n initial values (bit patterns, row-major) or NULL when out of memory. */
-static uint32_t *init_buffer(ptort_ctx *ctx, uint32_t m, uint32_t n, int init,
-			     const ptort_tile *it)
+/* Fills cb (m x n, row-major) with the initial values' bit patterns. -1: out of memory. */
+static int init_values(ptort_ctx *ctx, uint32_t *cb, uint32_t m, uint32_t n, int init,
+		       const ptort_tile *it)
 {
-	uint32_t *cb = calloc((size_t)m * n, sizeof *cb), i, j;
+	uint32_t i, j;
 	struct tview v;
-	if (!cb || init == PTORT_MMAD_INIT_ZERO)
-		return cb; /* +0.0 / 0 */
-	if (tview_init(&v, ctx, it, init == PTORT_MMAD_INIT_BIAS ? 1 : m, n)) {
-		free(cb);
-		return NULL;
+	if (init == PTORT_MMAD_INIT_ZERO) {
+		memset(cb, 0, (size_t)m * n * sizeof *cb); /* +0.0 / 0 */
+		return 0;
 	}
+	if (tview_init(&v, ctx, it, init == PTORT_MMAD_INIT_BIAS ? 1 : m, n))
+		return -1;
 	for (i = 0; i < m; i++)
 		for (j = 0; j < n; j++)
 			cb[(size_t)i * n + j] = tview_get(&v, init == PTORT_MMAD_INIT_BIAS ? 0 : i, j);
 	tview_free(&v);
+	return 0;
+}
+
+/* The m x n initial values (bit patterns, row-major) or NULL when out of memory. */
+static uint32_t *init_buffer(ptort_ctx *ctx, uint32_t m, uint32_t n, int init,
+			     const ptort_tile *it)
+{
+	uint32_t *cb = malloc((size_t)m * n * sizeof *cb);
+	if (cb && init_values(ctx, cb, m, n, init, it)) {
+		free(cb);
+		cb = NULL;
+	}
 	return cb;
+}
+
+/* ---- scratch memory ------------------------------------------------------------------- *
+ * The panels of a 256^3 mmad take ~0.8 MB; allocating them per call costs page faults
+ * (glibc maps and unmaps blocks this size) comparable to the multiplication itself. Each
+ * thread keeps one scratch block of up to SCRATCH_KEEP bytes; larger needs are
+ * allocated and freed per call. */
+#define SCRATCH_KEEP ((size_t)16 << 20)
+static _Thread_local unsigned char *scratch_mem;
+static _Thread_local size_t scratch_cap;
+
+/* A block of `bytes` (64-byte aligned pieces are carved by the caller); *owned says
+ * whether the caller must free it. NULL when out of memory. */
+static void *scratch_get(size_t bytes, int *owned)
+{
+	*owned = 0;
+	if (bytes > SCRATCH_KEEP) {
+		*owned = 1;
+		return malloc(bytes);
+	}
+	if (bytes > scratch_cap) {
+		free(scratch_mem);
+		scratch_cap = 0;
+		scratch_mem = malloc(bytes);
+		if (!scratch_mem)
+			return NULL;
+		scratch_cap = bytes;
+	}
+	return scratch_mem;
+}
+
+static size_t up64(size_t b)
+{
+	return (b + 63) & ~(size_t)63;
 }
 
 /* Writes the buffer into c_out's valid m x n region (f32 NaNs canonical). */
@@ -309,12 +445,11 @@ int ptort_mmad(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
 {
 	static const char op[] = "mmad";
 	struct tview va, vb;
-	struct decoder *d = NULL;
-	float *af = NULL, *bf = NULL, *cf = NULL;
-	int32_t *ai = NULL, *bi = NULL;
-	uint32_t *cb = NULL;
-	size_t mp, np, mn = (size_t)m * n;
-	int at, fl, rc = -1;
+	struct decoder d[2];
+	unsigned char *blk = NULL;
+	uint32_t *cb;
+	size_t mp, np, mn = (size_t)m * n, sa, sb, sc, e;
+	int at, rc = -1, owned = 0;
 	mmad_fenv fe;
 
 	if (!ctx)
@@ -327,42 +462,38 @@ int ptort_mmad(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
 			     tname(b->type), tname(c_out->type));
 		return -1;
 	}
-	fl = at == PTORT_F32;
+	/* scratch: A panels | B panels | C values (bits) | C floats, 4-byte elements */
 	mp = ((size_t)m + MMAD_MR - 1) / MMAD_MR * MMAD_MR;
 	np = ((size_t)n + MMAD_NR - 1) / MMAD_NR * MMAD_NR;
+	sa = up64(mp * k * 4), sb = up64(np * k * 4), sc = up64(mn * 4);
 	va.roff = vb.roff = va.coff = vb.coff = NULL;
-	if (fl) {
-		af = calloc(mp * k, sizeof *af);
-		bf = calloc(np * k, sizeof *bf);
-		cf = malloc(mn * sizeof *cf);
-		d = malloc(2 * sizeof *d);
-		if (!af || !bf || !cf || !d)
-			goto out;
+	blk = scratch_get(sa + sb + 2 * sc, &owned);
+	if (!blk || tview_init(&va, ctx, a, m, k) || tview_init(&vb, ctx, b, k, n))
+		goto out;
+	cb = (uint32_t *)(void *)(blk + sa + sb);
+	if (init_values(ctx, cb, m, n, init, bias_or_c_in))
+		goto out;
+	/* the padding lanes of the last panels are zero */
+	memset(blk + (mp - MMAD_MR) * k * 4, 0, (size_t)MMAD_MR * k * 4);
+	memset(blk + sa + (np - MMAD_NR) * k * 4, 0, (size_t)MMAD_NR * k * 4);
+	if (at == PTORT_F32) {
+		float *af = (float *)(void *)blk, *bf = (float *)(void *)(blk + sa);
+		float *cf = (float *)(void *)(blk + sa + sb + sc);
 		decoder_init(&d[0], (ptort_type)a->type);
 		decoder_init(&d[1], (ptort_type)b->type);
-	} else {
-		ai = calloc(mp * k, sizeof *ai);
-		bi = calloc(np * k, sizeof *bi);
-		if (!ai || !bi)
-			goto out;
-	}
-	if (tview_init(&va, ctx, a, m, k) || tview_init(&vb, ctx, b, k, n))
-		goto out;
-	pack_a(&va, d, af, ai, m, k);
-	pack_b(&vb, d ? &d[1] : NULL, bf, bi, k, n);
-	cb = init_buffer(ctx, m, n, init, bias_or_c_in);
-	if (!cb)
-		goto out;
-	if (fl) {
-		size_t e;
-		for (e = 0; e < mn; e++) /* f32 bit patterns <-> float objects */
-			memcpy(&cf[e], &cb[e], 4);
+		pack_f(&va, &d[0], af, m, k, 1);
+		pack_f(&vb, &d[1], bf, k, n, 0);
+		for (e = 0; e < mn; e++) /* f32 bit patterns -> float objects */
+			cf[e] = u2f(cb[e]);
 		mmad_fenv_enter(&fe);
 		mmad_kernel_f32(af, bf, cf, n, m, k, n);
 		mmad_fenv_leave(&fe);
 		for (e = 0; e < mn; e++)
-			memcpy(&cb[e], &cf[e], 4);
+			cb[e] = f2u(cf[e]);
 	} else {
+		int32_t *ai = (int32_t *)(void *)blk, *bi = (int32_t *)(void *)(blk + sa);
+		pack_i8(&va, ai, m, k, 1, k);
+		pack_i8(&vb, bi, k, n, 0, k);
 		mmad_kernel_i32(ai, bi, cb, n, m, k, n);
 	}
 	if (store_c(ctx, c_out, cb, m, n))
@@ -373,10 +504,8 @@ out:
 		oom(ctx, op);
 	tview_free(&va);
 	tview_free(&vb);
-	free(d);
-	free(af), free(bf), free(cf);
-	free(ai), free(bi);
-	free(cb);
+	if (owned)
+		free(blk);
 	return rc;
 }
 
@@ -434,13 +563,6 @@ static double mx_scale(uint32_t sa, uint32_t sb)
 	return d;
 }
 
-static float bits_f(uint32_t x)
-{
-	float f;
-	memcpy(&f, &x, 4);
-	return f;
-}
-
 int ptort_mmad_mx(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
 		  const ptort_tile *a_scale, const ptort_tile *b, const ptort_tile *b_scale,
 		  uint32_t m, uint32_t k, uint32_t n, int init, const ptort_tile *bias_or_c_in)
@@ -491,13 +613,13 @@ int ptort_mmad_mx(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
 	/* A row-major, B transposed (column j contiguous in q), scales likewise */
 	for (i = 0; i < m; i++) {
 		for (q = 0; q < k; q++)
-			af[(size_t)i * k + q] = bits_f(decode(&d[0], tview_get(&va, i, q)));
+			af[(size_t)i * k + q] = u2f(decode(&d[0], tview_get(&va, i, q)));
 		for (q = 0; q < kb; q++)
 			sa[(size_t)i * kb + q] = (uint8_t)tview_get(&vsa, i, q);
 	}
 	for (q = 0; q < k; q++)
 		for (j = 0; j < n; j++)
-			bt[(size_t)j * k + q] = bits_f(decode(&d[1], tview_get(&vb, q, j)));
+			bt[(size_t)j * k + q] = u2f(decode(&d[1], tview_get(&vb, q, j)));
 	for (q = 0; q < kb; q++)
 		for (j = 0; j < n; j++)
 			sbt[(size_t)j * kb + q] = (uint8_t)tview_get(&vsb, q, j);
@@ -508,7 +630,7 @@ int ptort_mmad_mx(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
 	for (i = 0; i < m; i++)
 		for (j = 0; j < n; j++) {
 			const float *ar = af + (size_t)i * k, *bc = bt + (size_t)j * k;
-			float acc = bits_f(cb[(size_t)i * n + j]);
+			float acc = u2f(cb[(size_t)i * n + j]);
 			double sc = 0;
 			for (q = 0; q < k; q++) {
 				if (q % 32 == 0)

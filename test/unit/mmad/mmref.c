@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cvt_internal.h"
+#include "runtime/src/cvt_internal.h" /* from the project root: the bench includes this file too */
 #include "mmref.h"
 
 /* REQUIRE() vanishes under NDEBUG (the default build): this one does not. */
