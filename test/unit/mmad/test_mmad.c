@@ -454,6 +454,20 @@ static void sweep(int quick)
 			cs.g = g;
 			run_case(&cs);
 		}
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	{
+		/* the caller's FP environment must not matter: FTZ+DAZ and round toward zero */
+		unsigned csr = __builtin_ia32_stmxcsr();
+		__builtin_ia32_ldmxcsr(csr | 0x8040u | 0x6000u);
+		memset(&cs, 0, sizeof cs);
+		cs.ta = cs.tb = PTORT_F32, cs.g = G_TINY, cs.m = 7, cs.k = 33, cs.n = 19;
+		run_case(&cs);
+		cs.ta = cs.tb = PTORT_F8E5M2, cs.mx = 1, cs.k = 64, cs.g = G_NEAR1, cs.init = 2;
+		run_case(&cs);
+		CHECK(__builtin_ia32_stmxcsr() == (csr | 0x8040u | 0x6000u), "MXCSR not restored");
+		__builtin_ia32_ldmxcsr(csr);
+	}
+#endif
 	if (!quick) {
 		memset(&cs, 0, sizeof cs);
 		cs.ta = cs.tb = PTORT_F8E4M3FN, cs.mx = 1, cs.g = G_NEAR1;
