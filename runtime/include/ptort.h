@@ -167,16 +167,224 @@ typedef struct ptort_tile {
 /* Runtime context: the memories and the first error an instruction reported. */
 typedef struct ptort_ctx ptort_ctx;
 
-/* (declarations of the memory model, vector conversion, DMA and tmov instructions
- *  follow; owned by src/mem*.c, src/vec*.c, src/dma*.c) */
+/* ---- 3.1 Memory model ----------------------------------------------------
+ *
+ * A context owns one zero-filled byte array per on-chip memory, sized by the
+ * compiler (the target's capacities: the runtime knows no target). Tiles are only
+ * addresses: two tiles placed at overlapping addresses alias exactly as placed.
+ *
+ * Errors: an instruction whose operands are invalid (footprint leaving its memory or
+ * the GM view, unknown type or memory, zero sizes, undefined conversion) does
+ * NOTHING and the context records the error. Only the first error's message is kept
+ * ("vconv: source range [0x2f000, 0x31000) exceeds UB capacity 0x30000"); later
+ * instructions still execute (each checks its own operands), so the caller checks
+ * ptort_ctx_error() once at the end. Nothing is ever printed, nothing aborts. */
+
+/* Creates a context with capacity[m] bytes for each memory m (0 = memory absent;
+ * every access to it is reported). Returns NULL when out of host memory. */
+ptort_ctx *ptort_ctx_create(const uint32_t capacity[PTORT_MEM_COUNT]);
+void ptort_ctx_destroy(ptort_ctx *ctx);
+/* The byte array of `mem` (NULL for an unknown memory) and its size in bytes. */
+uint8_t *ptort_mem_base(ptort_ctx *ctx, ptort_mem mem);
+uint32_t ptort_mem_size(const ptort_ctx *ctx, ptort_mem mem);
+/* "UB", "L1", "L0A", "L0B", "L0C", "BIAS", "SCALING" ("?" when unknown). */
+const char *ptort_mem_name(ptort_mem mem);
+/* The first error's message, or NULL when no instruction reported one. */
+const char *ptort_ctx_error(const ptort_ctx *ctx);
+/* How many instructions reported an error since creation or the last clear. */
+unsigned long ptort_ctx_error_count(const ptort_ctx *ctx);
+void ptort_ctx_clear_error(ptort_ctx *ctx);
+
+/* Every instruction below returns 0 when it executed and -1 when it reported an
+ * error (and did nothing). Addresses are byte addresses inside a memory. */
+
+/* ---- 3.2 Vector conversion, A2A3 repeat form (SEMANTICS.md §5, TIK vec_conv) --
+ *
+ * W = the wider of the two element widths (bits), N = the narrower one. One repeat
+ * processes L = 2048 / W lanes (64 for f32<->f16, 128 for f16<->i8 and f16<->i4, 32
+ * for 64-bit types) as 8 blocks of L/8 lanes. An operand of element width B has
+ * blocks of 32*B/W bytes: 32 B on the wider side, 16 B for f16 beside f32, 8 B for
+ * i4 beside f16. Lane l = 8-block b = l / (L/8), element e = l % (L/8) of that block,
+ * and sits at the byte address (in bits for 4-bit types)
+ *
+ *     addr + rep * rep_stride * 32  +  b * blk_stride * (32*B/W)  +  e * B/8
+ *
+ * i.e. the repeat stride counts 32-byte units on both sides, the block stride counts
+ * that operand's own blocks (1 = blocks back to back on both sides; the seed's
+ * f32->f16 example has dst_rep_stride 4, src_rep_stride 8, block strides 1).
+ * Mask: lane l (< 64) is selected by bit l of mask_lo, lane 64 + l by bit l of
+ * mask_hi; with 64 or 32 lanes mask_hi is ignored (and bits >= 32 of mask_lo with
+ * 32 lanes). Unselected destination lanes are left untouched. Each repeat reads all
+ * its selected source lanes before writing its destination lanes, repeats run in
+ * order (so exact in-place conversion works; other overlaps are defined but not the
+ * hardware's). Each element converts exactly as ptort_cvt1(from, to, x, rm, sat).
+ * Limits (repeat <= 255, strides <= 255, alignment) are the compiler's job: any
+ * values execute. Reported: repeat 0, an empty mask, a pair or mode that
+ * ptort_cvt_check rejects, both types 8 bits or narrower, a footprint (from the
+ * first byte of the operand to the last byte of its last selected lane) leaving
+ * `mem`. A contiguous full-mask instruction runs as one ptort_cvt_run. */
+int ptort_vconv(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
+		ptort_type from, ptort_type to, uint32_t repeat, uint16_t dst_blk_stride,
+		uint16_t src_blk_stride, uint16_t dst_rep_stride, uint16_t src_rep_stride,
+		uint64_t mask_hi, uint64_t mask_lo, ptort_rmode rm, int sat);
+
+/* The deq form (A2A3 i32 -> f16): same geometry as ptort_vconv with from = i32,
+ * to = f16 (64 lanes, mask_lo only); each lane is ptort_deq1_i32_f16(x, scale_f16)
+ * (exact product rounded once, RINT, saturation ON). scale 0x3C00 = 1.0. */
+int ptort_vconv_deq(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
+		    uint32_t repeat, uint16_t dst_blk_stride, uint16_t src_blk_stride,
+		    uint16_t dst_rep_stride, uint16_t src_rep_stride, uint64_t mask_hi,
+		    uint64_t mask_lo, uint16_t scale_f16);
+
+/* ---- 3.3 Vector conversion, A5 vector-register form --------------------------
+ *
+ * Converts `count` contiguous elements: ceil(count / L) steps on 256-byte registers
+ * (L = 2048 / W lanes as above), the last one predicated to the remaining elements.
+ * Element i of the source (at src_addr) goes to element i of the destination (at
+ * dst_addr); nothing beyond `count` elements is touched (for a 4-bit destination
+ * with odd count, the other nibble of the last byte is kept). Each step reads its
+ * source register before writing, steps run in order. Reported: count 0, an
+ * undefined pair or mode, a footprint leaving `mem`. */
+int ptort_vconv_v(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
+		  ptort_type from, ptort_type to, uint32_t count, ptort_rmode rm, int sat);
+
+/* The per-row form: `rows` rows of `cols` elements; row r starts at
+ * src_addr + r * src_pitch and dst_addr + r * dst_pitch (pitches in bytes). Rows are
+ * processed in order, each exactly as ptort_vconv_v on that row. */
+int ptort_vconv_v2d(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
+		    ptort_type from, ptort_type to, uint32_t rows, uint32_t cols,
+		    uint32_t dst_pitch, uint32_t src_pitch, ptort_rmode rm, int sat);
+
+/* ---- 3.4 DMA between GM and on-chip memories (SEMANTICS.md §6.2) ------------
+ *
+ * A GM view: a tensor view (`make_tensor_view`: shape and strides, 5-D and
+ * right-aligned, leading dims 1) and a partition of it (`partition_view`: offsets and
+ * sizes). The partition's element (i0, .., i4) is GM element
+ *     sum_d (offset[d] + i_d) * stride[d]
+ * counted from the kernel argument's pointer (in nibbles for 4-bit types; negative
+ * strides allowed). Only the last two dims are moved: partition sizes of dims 0-2
+ * must be 1 (the caller loops over outer dims, moving offset[0..2]). */
+#define PTORT_GM_RANK 5
+typedef struct ptort_gm_view {
+	uint8_t type;                   /* ptort_type of the GM elements */
+	uint32_t shape[PTORT_GM_RANK];  /* tensor view shape */
+	int64_t stride[PTORT_GM_RANK];  /* tensor view strides, in elements */
+	uint32_t offset[PTORT_GM_RANK]; /* partition offsets */
+	uint32_t size[PTORT_GM_RANK];   /* partition sizes */
+	uint64_t gm_elems;              /* elements the GM buffer holds; 0 = unchecked */
+} ptort_gm_view;
+
+/* Convert/ReLU options of tstore and tmov. */
+#define PTORT_NO_CVT (-1)
+
+/* tload: for r < dst->v_rows, c < dst->v_cols, partition element (r, c) -> tile
+ * element (r, c) at ptort_tile_offset(dst, r, c); the rest of the tile is untouched.
+ * Bit patterns are copied: GM and tile types must have the same width. Reported:
+ * a bad tile or view, a valid region larger than the partition's 2-D size, a
+ * partition outside the tensor view or outside gm_elems, the tile leaving its
+ * memory, outer partition sizes != 1. */
+int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
+		   const ptort_tile *dst);
+
+/* tstore: for r < src->v_rows, c < src->v_cols, tile element (r, c) -> partition
+ * element (r, c). convert_to = PTORT_NO_CVT copies bit patterns (same widths);
+ * otherwise it is a ptort_type equal to view->type and every element converts as
+ * ptort_cvt1(src type, convert_to, x, RINT, SAT_ON) (acc f32 -> f16/bf16). relu != 0
+ * first replaces negative values by +0 (floats: sign set and not NaN, -0 included;
+ * signed integers: < 0); NaN passes. */
+int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const ptort_tile *src,
+		    int convert_to, int relu);
+
+/* ---- 3.5 tmov between tiles (SEMANTICS.md §6.2) ------------------------------
+ *
+ * For r < dst->v_rows, c < dst->v_cols: dst(r, c) = src(r, c), each through
+ * ptort_tile_offset, so any layout moves to any layout in any memory. The region
+ * must fit in src's physical shape. convert_to and relu as for ptort_dma_store
+ * (PTORT_NO_CVT: same element widths). Overlapping tiles read the whole source
+ * region before writing. */
+int ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int convert_to,
+	       int relu);
 
 /* ==== 4. Tile layouts and mmad ========================================== */
 
+/* ---- 4.1 Layouts (SEMANTICS.md §6.1) ----------------------------------------
+ *
+ * Layout codes as in ptort_tile: blayout 0 row_major ("Z"), 1 col_major ("N");
+ * slayout 0 none_box, 1 row_major ("z"), 2 col_major ("n"). ND = (0, 0),
+ * DN = (1, 0), Zz = (0, 1), Nz = (1, 1), Zn = (0, 2), Nn = (1, 2).
+ * Every offset is an element index from the tile's first element (nibbles for 4-bit
+ * types) and has the form f(r) + g(c). */
+
+/* Element index of (r, c) in a rows x cols tile with an explicit box_rows x box_cols
+ * inner box (ignored for none_box; a zero box dimension also means unboxed). */
+size_t ptort_layout_offset(uint32_t rows, uint32_t cols, unsigned blayout, unsigned slayout,
+			   uint32_t box_rows, uint32_t box_cols, uint32_t r, uint32_t c);
+
+/* The inner box of `slayout` for elements of `type` in `fractal`-byte fractals:
+ * slayout 1: 16 x F*8/(16*bits); slayout 2: F*8/(16*bits) x 16; slayout 0: 1 x 1.
+ * Returns 0, or -1 when the type/slayout is unknown or F*8 is not a positive multiple
+ * of 16*bits. (f16 F=512: 16x16; f32 F=1024: 16x16; i8 F=512: 16x32 / 32x16;
+ * fp4 F=512: 16x64; e8m0 F=32: 16x2 / 2x16.) */
+int ptort_layout_box(ptort_type type, unsigned slayout, uint32_t fractal, uint32_t *box_rows,
+		     uint32_t *box_cols);
+
 /* Element index (from the tile's first element) of element (r, c) of `t` under its
- * layout (SEMANTICS.md §6.1). Every data movement and mmad goes through this. */
+ * layout. Every data movement and mmad goes through this. A boxed tile whose box is
+ * invalid is addressed as unboxed (check tiles first with ptort_layout_check). */
 size_t ptort_tile_offset(const ptort_tile *t, uint32_t r, uint32_t c);
 
-/* (declarations of mmad follow; owned by src/layout.c, src/mmad*.c) */
+/* Whether a tile shape is addressable: known codes, nonzero shape, an even column count
+ * for 4-bit types, and for boxed layouts a valid box that divides rows and cols. */
+typedef enum ptort_layout_status {
+	PTORT_LAYOUT_OK = 0,
+	PTORT_LAYOUT_BAD_TYPE,
+	PTORT_LAYOUT_BAD_CODE,
+	PTORT_LAYOUT_EMPTY,
+	PTORT_LAYOUT_ODD_NIBBLES,
+	PTORT_LAYOUT_BAD_FRACTAL,
+	PTORT_LAYOUT_PARTIAL_BOX
+} ptort_layout_status;
+ptort_layout_status ptort_layout_check(ptort_type type, unsigned blayout, unsigned slayout,
+				       uint32_t fractal, uint32_t rows, uint32_t cols);
+/* A short English reason ("rows and columns must be multiples of the fractal box"). */
+const char *ptort_layout_status_text(ptort_layout_status s);
+
+/* ---- 4.2 mmad (SEMANTICS.md §6.3) ---------------------------------------------
+ *
+ * For i < m, j < n (logical elements through ptort_tile_offset):
+ *     acc = init(i, j)      zero: +0 | bias: bias(0, j) | C_in: c_in(i, j)
+ *     for q = 0 .. k-1:  acc = round_f32_RINT(acc + a(i, q) * b(q, j))
+ *     c_out(i, j) = acc
+ * with the product exact and one IEEE rounding per step (gradual underflow, overflow
+ * to inf, NaN/inf by IEEE rules; every NaN result is stored as 0x7FC00000). Integer
+ * triple: exact products, sum modulo 2^32. Elements of c_out outside m x n are left
+ * unchanged. c_in may be c_out itself (in-place accumulation) or any other tile: all
+ * inputs are read before c_out is written.
+ * Type triples (a, b -> c): (i8, i8 -> i32), (f16, f16 -> f32), (bf16, bf16 -> f32),
+ * (f32, f32 -> f32), (f8E4M3FN|f8E5M2, f8E4M3FN|f8E5M2 -> f32), (hif8, hif8 -> f32).
+ * The bias / c_in tile has c_out's type; bias is read from its row 0.
+ * Checked (reported through the context, nothing written): tiles (memory, type,
+ * shape, layout, footprint), m, k, n in [1, 4095], m <= a.rows and c.rows (and
+ * c_in.rows), k <= a.cols and b.rows, n <= b.cols and c.cols (and bias/c_in cols),
+ * the type triple, init. The runtime knows no target: location and layout rules of a
+ * target are the compiler's job. Returns 0, or -1 when reported. */
+#define PTORT_MMAD_INIT_ZERO 0
+#define PTORT_MMAD_INIT_BIAS 1
+#define PTORT_MMAD_INIT_C 2
+int ptort_mmad(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
+	       const ptort_tile *b, uint32_t m, uint32_t k, uint32_t n, int init,
+	       const ptort_tile *bias_or_c_in);
+
+/* MX (A5 tmatmul.mx*): as ptort_mmad with each product scaled,
+ *     a(i, q) * 2^(sa(i, q/32) - 127) * b(q, j) * 2^(sb(q/32, j) - 127),
+ * the scaled product exact before the one rounding of each step. a_scale is the
+ * logical [m][ceil(k/32)] and b_scale the [ceil(k/32)][n] e8m0 tile (any layout; an
+ * e8m0 of 0xFF makes the scaled product NaN). Operands: both fp8 (f8E4M3FN|f8E5M2)
+ * or both fp4 (f4E2M1FN|f4E1M2); c_out and bias/c_in f32. k need not be a multiple
+ * of 64 here (the compiler enforces the target's rule). */
+int ptort_mmad_mx(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
+		  const ptort_tile *a_scale, const ptort_tile *b, const ptort_tile *b_scale,
+		  uint32_t m, uint32_t k, uint32_t n, int init, const ptort_tile *bias_or_c_in);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,198 @@
+/* dma.c: DMA between GM (host memory, through GM views) and the on-chip memories:
+ * ptort_dma_load (tload) and ptort_dma_store (tstore, with the optional f32 -> f16/bf16
+ * conversion and ReLU of accumulator stores). Element (r, c) of the 2-D partition
+ * moves to or from the tile's element (r, c) inside the tile's valid region, through
+ * ptort_tile_offset; ND (DN) tiles are copied row (column) at a time when GM rows
+ * (columns) are contiguous too. SEMANTICS.md §6.2. */
+#include <string.h>
+
+#include "mem_internal.h"
+#include "ptort.h"
+
+/* GM element index of partition element (0, 0) and the index range touched by the
+ * vr x vc region; -1 (reported) when the view is unusable. */
+struct gmspan {
+	int64_t base, s3, s4;
+};
+
+/* a * b + *acc without overflow (|result| < 2^62), else -1 */
+static int addmul(int64_t *acc, int64_t a, int64_t b)
+{
+	const int64_t lim = (int64_t)1 << 62;
+	int64_t ma = a < 0 ? -a : a, mb = b < 0 ? -b : b;
+	if (a <= -lim || b <= -lim || (ma && mb > lim / ma))
+		return -1;
+	if ((*acc > 0 && a * b > lim - *acc) || (*acc < 0 && a * b < -lim - *acc))
+		return -1;
+	*acc += a * b;
+	return 0;
+}
+
+static int view_check(ptort_ctx *ctx, const char *op, const ptort_gm_view *v, const void *gm,
+		      const ptort_tile *t, int convert_to, struct gmspan *sp)
+{
+	int64_t lo, hi;
+	unsigned d;
+	if (!v || !gm) {
+		ptort_report(ctx, "%s: no GM %s", op, v ? "pointer" : "view");
+		return -1;
+	}
+	if (v->type >= PTORT_TYPE_COUNT) {
+		ptort_report(ctx, "%s: GM view has unknown element type %u", op, v->type);
+		return -1;
+	}
+	if (v->size[0] != 1 || v->size[1] != 1 || v->size[2] != 1) {
+		ptort_report(ctx, "%s: partition sizes %ux%ux%u of the outer dims must be 1", op,
+			     v->size[0], v->size[1], v->size[2]);
+		return -1;
+	}
+	for (d = 0; d < PTORT_GM_RANK; d++) {
+		if ((uint64_t)v->offset[d] + v->size[d] > v->shape[d]) {
+			ptort_report(ctx,
+				     "%s: partition [%u, %llu) of dim %u leaves the tensor view "
+				     "(size %u)",
+				     op, v->offset[d], (unsigned long long)v->offset[d] + v->size[d],
+				     d, v->shape[d]);
+			return -1;
+		}
+	}
+	if (t->v_rows > v->size[3] || t->v_cols > v->size[4]) {
+		ptort_report(ctx, "%s: tile valid region %ux%u exceeds the partition %ux%u", op,
+			     t->v_rows, t->v_cols, v->size[3], v->size[4]);
+		return -1;
+	}
+	if (convert_to == PTORT_NO_CVT) {
+		if (ptort_type_bits((ptort_type)v->type) != ptort_type_bits((ptort_type)t->type)) {
+			ptort_report(ctx, "%s: GM type %s and tile type %s differ in width", op,
+				     ptort_type_name((ptort_type)v->type),
+				     ptort_type_name((ptort_type)t->type));
+			return -1;
+		}
+	} else if (convert_to < 0 || convert_to >= PTORT_TYPE_COUNT || convert_to != v->type ||
+		   ptort_cvt_check((ptort_type)t->type, (ptort_type)convert_to, PTORT_RINT)) {
+		ptort_report(ctx, "%s: cannot convert %s tile to %s GM view", op,
+			     ptort_type_name((ptort_type)t->type),
+			     convert_to >= 0 && convert_to < PTORT_TYPE_COUNT
+				     ? ptort_type_name((ptort_type)convert_to)
+				     : "?");
+		return -1;
+	}
+	sp->base = 0;
+	for (d = 0; d < PTORT_GM_RANK; d++)
+		if (addmul(&sp->base, v->offset[d], v->stride[d]))
+			goto overflow;
+	sp->s3 = v->stride[3], sp->s4 = v->stride[4];
+	lo = hi = sp->base;
+	if (addmul(sp->s3 < 0 ? &lo : &hi, (int64_t)t->v_rows - 1, sp->s3) ||
+	    addmul(sp->s4 < 0 ? &lo : &hi, (int64_t)t->v_cols - 1, sp->s4))
+		goto overflow;
+	if (lo < 0 || (v->gm_elems && (uint64_t)hi >= v->gm_elems)) {
+		ptort_report(ctx, "%s: GM elements [%lld, %lld] outside the buffer of %llu", op,
+			     (long long)lo, (long long)hi, (unsigned long long)v->gm_elems);
+		return -1;
+	}
+	return 0;
+overflow:
+	ptort_report(ctx, "%s: GM view offsets/strides overflow", op);
+	return -1;
+}
+
+/* The region as lines contiguous in both the tile and GM: ND tiles from GM rows
+ * (stride[4] = 1), DN tiles from GM columns (stride[3] = 1). Line i starts at tile
+ * element i * tpitch and GM element base + i * gstep. Whole lines back to back on both
+ * sides merge into one. 0 when the region is not made of such lines. */
+struct lines {
+	uint32_t n;
+	size_t len, tpitch;
+	int64_t gstep;
+};
+
+static int find_lines(const ptort_tile *t, const struct gmspan *sp, struct lines *l)
+{
+	if (t->slayout)
+		return 0;
+	if (t->blayout == 0 && sp->s4 == 1)
+		l->n = t->v_rows, l->len = t->v_cols, l->tpitch = t->cols, l->gstep = sp->s3;
+	else if (t->blayout == 1 && sp->s3 == 1)
+		l->n = t->v_cols, l->len = t->v_rows, l->tpitch = t->rows, l->gstep = sp->s4;
+	else
+		return 0;
+	if (l->len == l->tpitch && l->gstep == (int64_t)l->len)
+		l->len *= l->n, l->n = 1;
+	return 1;
+}
+
+int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
+		   const ptort_tile *dst)
+{
+	const char *op = "dma_load";
+	struct gmspan sp;
+	struct lines ln;
+	unsigned bits;
+	uint32_t r, c, i;
+	uint8_t *m;
+	const uint8_t *g = gm;
+	if (ptort_check_tile(ctx, op, "destination", dst) ||
+	    view_check(ctx, op, view, gm, dst, PTORT_NO_CVT, &sp))
+		return -1;
+	bits = ptort_type_bits((ptort_type)dst->type);
+	m = ctx->mem[dst->mem];
+	if (bits >= 8 && find_lines(dst, &sp, &ln)) {
+		size_t eb = bits / 8;
+		for (i = 0; i < ln.n; i++)
+			memcpy(m + dst->addr + i * ln.tpitch * eb, g + (sp.base + i * ln.gstep) * eb,
+			       ln.len * eb);
+		return 0;
+	}
+	for (r = 0; r < dst->v_rows; r++)
+		for (c = 0; c < dst->v_cols; c++) {
+			uint64_t gi = (uint64_t)(sp.base + r * sp.s3 + c * sp.s4);
+			uint64_t ti = ptort_tile_offset(dst, r, c);
+			ptort_st(m, (uint64_t)dst->addr * 8 + ti * bits, bits,
+				 ptort_ld(g, gi * bits, bits));
+		}
+	return 0;
+}
+
+int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const ptort_tile *src,
+		    int convert_to, int relu)
+{
+	const char *op = "dma_store";
+	struct gmspan sp;
+	struct lines ln;
+	unsigned sb, db;
+	ptort_type st, dt;
+	uint32_t r, c, i;
+	const uint8_t *m;
+	uint8_t *g = gm;
+	if (ptort_check_tile(ctx, op, "source", src) ||
+	    view_check(ctx, op, view, gm, src, convert_to, &sp))
+		return -1;
+	st = (ptort_type)src->type;
+	dt = convert_to == PTORT_NO_CVT ? st : (ptort_type)convert_to;
+	sb = ptort_type_bits(st), db = ptort_type_bits(dt);
+	m = ctx->mem[src->mem];
+	if (sb >= 8 && db >= 8 && !relu && find_lines(src, &sp, &ln)) {
+		for (i = 0; i < ln.n; i++) {
+			const uint8_t *s = m + src->addr + i * ln.tpitch * (sb / 8);
+			uint8_t *d = g + (sp.base + i * ln.gstep) * (db / 8);
+			if (convert_to == PTORT_NO_CVT)
+				memcpy(d, s, ln.len * (sb / 8));
+			else
+				ptort_conv_n(st, dt, s, d, ln.len, PTORT_RINT, PTORT_SAT_ON);
+		}
+		return 0;
+	}
+	for (r = 0; r < src->v_rows; r++)
+		for (c = 0; c < src->v_cols; c++) {
+			uint64_t gi = (uint64_t)(sp.base + r * sp.s3 + c * sp.s4);
+			uint64_t ti = ptort_tile_offset(src, r, c);
+			uint64_t x = ptort_ld(m, (uint64_t)src->addr * 8 + ti * sb, sb);
+			if (relu)
+				x = ptort_relu1(st, x);
+			if (convert_to != PTORT_NO_CVT)
+				x = ptort_cvt1(st, dt, x, PTORT_RINT, PTORT_SAT_ON);
+			ptort_st(g, gi * db, db, x);
+		}
+	return 0;
+}

@@ -1,0 +1,224 @@
+/* mem.c: the runtime's memory model. A context owns one zero-filled byte array per
+ * on-chip memory (capacities chosen by the compiler), records the first error an
+ * instruction reports, and offers the checks and element accessors the instruction
+ * executors (vec*.c, dma*.c, tmov.c) share. See ptort.h section 3. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cvt_internal.h"
+#include "mem_internal.h"
+#include "ptort.h"
+
+static const char *const mem_names[PTORT_MEM_COUNT] = {
+	"UB", "L1", "L0A", "L0B", "L0C", "BIAS", "SCALING",
+};
+
+const char *ptort_mem_name(ptort_mem mem)
+{
+	return (unsigned)mem < PTORT_MEM_COUNT ? mem_names[mem] : "?";
+}
+
+ptort_ctx *ptort_ctx_create(const uint32_t capacity[PTORT_MEM_COUNT])
+{
+	ptort_ctx *ctx = calloc(1, sizeof *ctx);
+	unsigned m;
+	if (!ctx)
+		return NULL;
+	for (m = 0; m < PTORT_MEM_COUNT; m++) {
+		ctx->cap[m] = capacity ? capacity[m] : 0;
+		/* at least one byte so that the base pointer is never NULL */
+		ctx->mem[m] = calloc(ctx->cap[m] ? ctx->cap[m] : 1, 1);
+		if (!ctx->mem[m]) {
+			ptort_ctx_destroy(ctx);
+			return NULL;
+		}
+	}
+	return ctx;
+}
+
+void ptort_ctx_destroy(ptort_ctx *ctx)
+{
+	unsigned m;
+	if (!ctx)
+		return;
+	for (m = 0; m < PTORT_MEM_COUNT; m++)
+		free(ctx->mem[m]);
+	free(ctx);
+}
+
+uint8_t *ptort_mem_base(ptort_ctx *ctx, ptort_mem mem)
+{
+	return ctx && (unsigned)mem < PTORT_MEM_COUNT ? ctx->mem[mem] : NULL;
+}
+
+uint32_t ptort_mem_size(const ptort_ctx *ctx, ptort_mem mem)
+{
+	return ctx && (unsigned)mem < PTORT_MEM_COUNT ? ctx->cap[mem] : 0;
+}
+
+const char *ptort_ctx_error(const ptort_ctx *ctx)
+{
+	return ctx && ctx->nerr ? ctx->err : NULL;
+}
+
+unsigned long ptort_ctx_error_count(const ptort_ctx *ctx)
+{
+	return ctx ? ctx->nerr : 0;
+}
+
+void ptort_ctx_clear_error(ptort_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	ctx->nerr = 0;
+	ctx->err[0] = 0;
+}
+
+void ptort_report(ptort_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	if (!ctx)
+		return;
+	if (ctx->nerr++ == 0) {
+		va_start(ap, fmt);
+		vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
+		va_end(ap);
+	}
+}
+
+int ptort_check_range(ptort_ctx *ctx, const char *op, const char *what, unsigned mem,
+		      uint64_t start, uint64_t len)
+{
+	uint64_t cap;
+	if (mem >= PTORT_MEM_COUNT) {
+		ptort_report(ctx, "%s: %s in unknown memory %u", op, what, mem);
+		return -1;
+	}
+	cap = ctx->cap[mem];
+	if (start > cap || len > cap - start) {
+		ptort_report(ctx, "%s: %s range [0x%llx, 0x%llx) exceeds %s capacity 0x%llx", op,
+			     what, (unsigned long long)start, (unsigned long long)(start + len),
+			     mem_names[mem], (unsigned long long)cap);
+		return -1;
+	}
+	return 0;
+}
+
+int ptort_check_tile(ptort_ctx *ctx, const char *op, const char *what, const ptort_tile *t)
+{
+	ptort_layout_status ls;
+	if (!t) {
+		ptort_report(ctx, "%s: %s tile is NULL", op, what);
+		return -1;
+	}
+	if (t->mem >= PTORT_MEM_COUNT) {
+		ptort_report(ctx, "%s: %s tile in unknown memory %u", op, what, t->mem);
+		return -1;
+	}
+	/* type, layout codes, shape, whole fractals (SEMANTICS.md §6.1) */
+	ls = ptort_layout_check((ptort_type)t->type, t->blayout, t->slayout, t->fractal, t->rows,
+				t->cols);
+	if (ls != PTORT_LAYOUT_OK) {
+		ptort_report(ctx, "%s: %s tile (type %u, %ux%u, layout %u/%u, fractal %u): %s", op,
+			     what, t->type, t->rows, t->cols, t->blayout, t->slayout, t->fractal,
+			     ptort_layout_status_text(ls));
+		return -1;
+	}
+	if (!t->v_rows || !t->v_cols || t->v_rows > t->rows || t->v_cols > t->cols) {
+		ptort_report(ctx, "%s: %s tile has shape %ux%u with valid region %ux%u", op, what,
+			     t->rows, t->cols, t->v_rows, t->v_cols);
+		return -1;
+	}
+	return ptort_check_range(ctx, op, what, t->mem, t->addr,
+				 (uint64_t)t->rows * t->cols * ptort_type_bits((ptort_type)t->type) / 8);
+}
+
+uint64_t ptort_ld(const uint8_t *p, uint64_t pos, unsigned bits)
+{
+	const uint8_t *b = p + (pos >> 3);
+	switch (bits) {
+	case 4:
+		return (*b >> (pos & 4)) & 0xF;
+	case 8:
+		return *b;
+	case 16: {
+		uint16_t v;
+		memcpy(&v, b, 2);
+		return v;
+	}
+	case 32: {
+		uint32_t v;
+		memcpy(&v, b, 4);
+		return v;
+	}
+	default: {
+		uint64_t v;
+		memcpy(&v, b, 8);
+		return v;
+	}
+	}
+}
+
+void ptort_st(uint8_t *p, uint64_t pos, unsigned bits, uint64_t v)
+{
+	uint8_t *b = p + (pos >> 3);
+	switch (bits) {
+	case 4: {
+		unsigned sh = (unsigned)(pos & 4);
+		*b = (uint8_t)((*b & ~(0xFu << sh)) | ((v & 0xFu) << sh));
+		return;
+	}
+	case 8:
+		*b = (uint8_t)v;
+		return;
+	case 16: {
+		uint16_t x = (uint16_t)v;
+		memcpy(b, &x, 2);
+		return;
+	}
+	case 32: {
+		uint32_t x = (uint32_t)v;
+		memcpy(b, &x, 4);
+		return;
+	}
+	default:
+		memcpy(b, &v, 8);
+		return;
+	}
+}
+
+void ptort_conv_n(ptort_type from, ptort_type to, const uint8_t *src, uint8_t *dst, size_t n,
+		  ptort_rmode rm, int sat)
+{
+	unsigned fb = ptort_type_bits(from), tb = ptort_type_bits(to);
+	size_t i;
+	/* the kernels read and write through typed pointers: natural alignment only */
+	if (((uintptr_t)src % (fb < 8 ? 1 : fb / 8)) == 0 &&
+	    ((uintptr_t)dst % (tb < 8 ? 1 : tb / 8)) == 0) {
+		ptort_cvt_run(from, to, src, dst, n, rm, sat);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		ptort_st(dst, (uint64_t)i * tb, tb,
+			 ptort_cvt1(from, to, ptort_ld(src, (uint64_t)i * fb, fb), rm, sat));
+}
+
+uint64_t ptort_relu1(ptort_type t, uint64_t x)
+{
+	struct ptort_val v;
+	unsigned bits = ptort_type_bits(t);
+	if (ptort_type_is_float(t)) {
+		ptort_decode(t, x, &v);
+		return (v.cls != VAL_NAN && v.sign) ? 0 : x;
+	}
+	if (ptort_type_is_signed_int(t) && ((x >> (bits - 1)) & 1))
+		return 0;
+	return x;
+}
+
+int ptort_overlap(uint64_t a, uint64_t la, uint64_t b, uint64_t lb)
+{
+	return la && lb && a < b + lb && b < a + la;
+}

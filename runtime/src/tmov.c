@@ -1,0 +1,96 @@
+/* tmov.c: tile-to-tile moves (tmov): mat -> left/right/bias/scaling, vec -> vec, and
+ * acc -> vec/mat with the optional f32 -> f16/bf16 conversion (RINT, saturation ON)
+ * and ReLU. Element (r, c) of the destination's valid region comes from element
+ * (r, c) of the source, both through ptort_tile_offset, so any layout moves to any
+ * layout. SEMANTICS.md §6.2. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem_internal.h"
+#include "ptort.h"
+
+static uint64_t tile_bytes(const ptort_tile *t)
+{
+	return (uint64_t)t->rows * t->cols * ptort_type_bits((ptort_type)t->type) / 8;
+}
+
+static int types_check(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
+		       int convert_to)
+{
+	ptort_type st = (ptort_type)src->type, dt = (ptort_type)dst->type;
+	if (convert_to == PTORT_NO_CVT) {
+		if (ptort_type_bits(st) == ptort_type_bits(dt))
+			return 0;
+		ptort_report(ctx, "tmov: %s and %s tiles differ in width", ptort_type_name(st),
+			     ptort_type_name(dt));
+		return -1;
+	}
+	if (convert_to != (int)dt || ptort_cvt_check(st, dt, PTORT_RINT) != PTORT_CVT_OK) {
+		ptort_report(ctx, "tmov: cannot convert %s tile to %s tile (convert_to %d)",
+			     ptort_type_name(st), ptort_type_name(dt), convert_to);
+		return -1;
+	}
+	return 0;
+}
+
+int ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int convert_to,
+	       int relu)
+{
+	ptort_type st, dt;
+	unsigned sb, db;
+	uint32_t r, c, vr, vc;
+	const uint8_t *sbase;
+	uint8_t *dbase, *copy = NULL;
+	uint64_t saddr; /* in bytes, inside sbase */
+	if (ptort_check_tile(ctx, "tmov", "source", src) ||
+	    ptort_check_tile(ctx, "tmov", "destination", dst) ||
+	    types_check(ctx, src, dst, convert_to))
+		return -1;
+	vr = dst->v_rows, vc = dst->v_cols;
+	if (vr > src->rows || vc > src->cols) {
+		ptort_report(ctx, "tmov: region %ux%u exceeds the %ux%u source tile", vr, vc,
+			     src->rows, src->cols);
+		return -1;
+	}
+	st = (ptort_type)src->type, dt = (ptort_type)dst->type;
+	sb = ptort_type_bits(st), db = ptort_type_bits(dt);
+	sbase = ctx->mem[src->mem], saddr = src->addr;
+	dbase = ctx->mem[dst->mem];
+	/* overlapping tiles: read the whole source first */
+	if (src->mem == dst->mem &&
+	    ptort_overlap(src->addr, tile_bytes(src), dst->addr, tile_bytes(dst))) {
+		copy = malloc((size_t)tile_bytes(src));
+		if (!copy) {
+			ptort_report(ctx, "tmov: out of host memory");
+			return -1;
+		}
+		memcpy(copy, sbase + src->addr, (size_t)tile_bytes(src));
+		sbase = copy, saddr = 0;
+	}
+	if (src->blayout == 0 && src->slayout == 0 && dst->blayout == 0 && dst->slayout == 0 &&
+	    sb >= 8 && db >= 8 && !relu) {
+		/* ND -> ND: row by row */
+		for (r = 0; r < vr; r++) {
+			const uint8_t *s = sbase + saddr + (size_t)r * src->cols * (sb / 8);
+			uint8_t *d = dbase + dst->addr + (size_t)r * dst->cols * (db / 8);
+			if (convert_to == PTORT_NO_CVT)
+				memcpy(d, s, (size_t)vc * (sb / 8));
+			else
+				ptort_conv_n(st, dt, s, d, vc, PTORT_RINT, PTORT_SAT_ON);
+		}
+	} else {
+		for (r = 0; r < vr; r++)
+			for (c = 0; c < vc; c++) {
+				uint64_t x = ptort_ld(sbase, saddr * 8 + ptort_tile_offset(src, r, c) * sb,
+						      sb);
+				if (relu)
+					x = ptort_relu1(st, x);
+				if (convert_to != PTORT_NO_CVT)
+					x = ptort_cvt1(st, dt, x, PTORT_RINT, PTORT_SAT_ON);
+				ptort_st(dbase, (uint64_t)dst->addr * 8 + ptort_tile_offset(dst, r, c) * db,
+					 db, x);
+			}
+	}
+	free(copy);
+	return 0;
+}
