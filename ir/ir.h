@@ -20,6 +20,7 @@
 
 #include "ptoc/ptoc.h"
 #include "ptort.h"
+#include "ctx.h" /* struct ptoc_context (internal) */
 
 typedef ptoc_location ir_loc;
 typedef struct ptoc_context ir_ctx;

@@ -1,0 +1,63 @@
+/* context.c: the public context API (create/destroy, diagnostic handler, error
+ * count) and the module entry points that are not parsing. */
+#include <stdlib.h>
+
+#include "ir/ir.h"
+
+ptoc_context *ptoc_context_create(void)
+{
+	ptoc_context *ctx = calloc(1, sizeof *ctx);
+	if (!ctx)
+		return NULL;
+	ctx->error_limit = 50;
+	return ctx;
+}
+
+void ptoc_context_destroy(ptoc_context *ctx)
+{
+	if (!ctx)
+		return;
+	ir_diag_free(ctx);
+	ir_arena_free(ctx);
+	free(ctx);
+}
+
+void ptoc_context_set_diag_handler(ptoc_context *ctx, ptoc_diag_handler fn, void *user)
+{
+	ctx->diag_fn = fn;
+	ctx->diag_user = user;
+}
+
+unsigned ptoc_context_error_count(const ptoc_context *ctx)
+{
+	return ctx->errors;
+}
+
+void ptoc_context_set_error_limit(ptoc_context *ctx, unsigned limit)
+{
+	ctx->error_limit = limit;
+	ir_diag_reset_limit(ctx);
+}
+
+void ptoc_module_destroy(ptoc_module *m)
+{
+	/* The module lives in its context's arena; the context frees it. */
+	(void)m;
+}
+
+int ptoc_module_verify(ptoc_module *m)
+{
+	return ir_verify(m->ctx, m->op) ? -1 : 0;
+}
+
+static int print_module(ptoc_module *m, ptoc_print_form form, ptoc_write_fn out, void *user)
+{
+	ir_printer_opts o = {0, 0};
+	o.generic = form == PTOC_PRINT_GENERIC;
+	return ir_print_op(m->ctx, m->op, &o, out, user);
+}
+
+int ptoc_module_print(ptoc_module *m, ptoc_print_form form, ptoc_write_fn out, void *user)
+{
+	return print_module(m, form, out, user);
+}
