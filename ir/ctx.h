@@ -50,6 +50,9 @@ struct ptoc_context {
 	unsigned shown;        /* errors passed to the handler since the last reset */
 	unsigned error_limit;  /* 0: no limit */
 	int dropping;          /* the cap was reached: drop until the next reset */
+	/* verify.c */
+	int target;            /* IR_TARGET_*: set by the driver (--target) */
+	unsigned scope_seq;    /* visibility scopes handed out so far */
 };
 
 /* Internal helpers of arena.c used by type.c/attr.c/op.c. */

@@ -208,6 +208,7 @@ struct ir_value {
 	const char *name;    /* interned name hint without '%' (from the source), or NULL */
 	ir_loc loc;
 	ir_operand *uses;    /* singly linked through ir_operand.next_use */
+	unsigned vmark;      /* scratch for verify.c (visibility scope); 0 otherwise */
 };
 
 struct ir_operand {
@@ -301,8 +302,12 @@ struct ptoc_module {
 
 /* ---- verify.c: the structural verifier -------------------------------- */
 
-/* Reports every error found (not only the first). Returns the number of errors. */
+/* Reports every error found (not only the first). Returns the number of errors.
+ * Target-dependent rules (the tmatmul element-type triples) use the context's target
+ * (ir_set_target), else the module's `pto.target_arch` ("a5" = A5), else A2/A3. */
 unsigned ir_verify(ir_ctx *ctx, ir_op *root);
+enum { IR_TARGET_UNSET, IR_TARGET_A2A3, IR_TARGET_A5 };
+void ir_set_target(ir_ctx *ctx, int target);
 
 /* ---- print.c: the printers (custom form and MLIR generic form) -------- */
 
