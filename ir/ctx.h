@@ -42,6 +42,7 @@ struct ptoc_context {
 	/* type.c, attr.c */
 	ir_hset types, attrs;
 	const void *t_none, *t_index;
+	const void *empty_dict;
 	/* diag.c */
 	ir_source *sources;
 	ptoc_diag_handler diag_fn;

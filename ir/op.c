@@ -63,7 +63,12 @@ ir_op *ir_op_create(ir_ctx *ctx, const char *name, ir_loc loc, ir_value *const *
 	op->name = ir_intern(ctx, name, strlen(name));
 	op->code = lookup_interned(op->name);
 	op->loc = loc;
-	op->attrs = attrs ? attrs : ir_attr_dict(ctx, NULL, 0, loc);
+	if (!attrs) {
+		if (!ctx->empty_dict)
+			ctx->empty_dict = ir_attr_dict(ctx, NULL, 0, loc);
+		attrs = ctx->empty_dict;
+	}
+	op->attrs = attrs;
 	if (num_operands) {
 		op->operands = ir_alloc(ctx, num_operands * sizeof *op->operands);
 		op->num_operands = num_operands;
