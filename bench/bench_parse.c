@@ -7,6 +7,7 @@
  *   the ptoc binary doing the same (output to /dev/null),
  *   mlir-opt --allow-unregistered-dialect parsing, verifying and printing the twin.
  * Figures only; nothing is asserted. */
+#define _DEFAULT_SOURCE /* wait4 */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
