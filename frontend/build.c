@@ -4,6 +4,7 @@
  * which operands, attributes and types each op's syntax carries. Every user error is
  * reported through ir_error at the token concerned; the op is then not built and the
  * names it would have defined are poisoned so later uses do not cascade. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -690,6 +691,36 @@ static const char *full_name(fe_parser *p, fe_tok t)
 	return ir_intern(p->ctx, t.s, t.len);
 }
 
+/* `0x7FC00000 : f32`: an integer literal for a float type is its bit pattern (f64, f32,
+ * f16, bf16; other float types keep the integer, which the verifier reports) */
+static const ir_attr *float_bits(fe_parser *p, uint64_t bits, const ir_type *t)
+{
+	double d;
+	uint32_t b32;
+	float f;
+	switch (t->u.f.kind) {
+	case IR_F64:
+		memcpy(&d, &bits, 8);
+		return ir_attr_float(p->ctx, d, t);
+	case PTORT_F32:
+		b32 = (uint32_t)bits;
+		break;
+	case PTORT_BF16:
+		b32 = (uint32_t)(bits & 0xffff) << 16;
+		break;
+	case PTORT_F16: {
+		uint32_t h = (uint32_t)bits & 0xffff, e = (h >> 10) & 31, m = h & 1023;
+		double v = e == 31 ? (m ? NAN : INFINITY)
+			 : e == 0 ? ldexp((double)m, -24) : ldexp((double)(m | 1024), (int)e - 25);
+		return ir_attr_float(p->ctx, (h & 0x8000) ? -v : v, t);
+	}
+	default:
+		return ir_attr_int(p->ctx, (int64_t)bits, t);
+	}
+	memcpy(&f, &b32, 4);
+	return ir_attr_float(p->ctx, (double)f, t);
+}
+
 ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned def0,
 		       unsigned use0, unsigned type0)
 {
@@ -770,6 +801,8 @@ ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned de
 		case FE_P_BRACKET: s.bracket = pc; break;
 		case FE_P_ANGLE: s.angle = pc; break;
 		case FE_P_ATTR:
+			if (!pc->attr)
+				return NULL; /* reported where it was read */
 			if (s.lit) {
 				ir_error(p->ctx, pc->loc, "unexpected attribute in '%s'", name);
 				return NULL;
@@ -889,7 +922,9 @@ ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned de
 				rtypes[nrt++] = ir_type_int(p->ctx, 1, IR_INT_SIGNLESS);
 			} else if (ct == 1) {
 				rtypes[nrt++] = cty[0];
-				if (v->kind == IR_ATTR_INT)
+				if (v->kind == IR_ATTR_INT && cty[0]->kind == IR_TYPE_FLOAT)
+					v = float_bits(p, (uint64_t)v->u.i.v, cty[0]);
+				else if (v->kind == IR_ATTR_INT)
 					v = ir_attr_int(p->ctx, v->u.i.v, cty[0]);
 				else if (v->kind == IR_ATTR_FLOAT)
 					v = ir_attr_float(p->ctx, v->u.f.v, cty[0]);

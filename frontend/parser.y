@@ -11,6 +11,7 @@
 %define api.pure full
 %define api.prefix {fe_yy}
 %define parse.error custom
+%define parse.lac full
 %param {fe_parser *p} {void *scanner}
 
 %code requires {
@@ -184,7 +185,7 @@ ops
 	: %empty
 	| ops op
 	| ops block_label
-	| ops error { yyerrok; fe_recover(p); }
+	| ops error { fe_recover(p); }
 	;
 
 op
