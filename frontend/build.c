@@ -483,9 +483,6 @@ void fe_for_end(fe_parser *p, unsigned def0, unsigned ndefs, unsigned use0, unsi
 	ir_op *op;
 	if (!uses_ok(p, use0, nuse) || nuse != 3 + nres ||
 	    check_result_count(p, "scf.for", def0, ndefs, nres, loc)) {
-		if (nuse != 3 + nres && uses_ok(p, use0, nuse))
-			ir_error(p->ctx, loc, "'scf.for' has %u iter_args but %u result types",
-				 nuse - 3, nres);
 		fe_poison_defs(p, def0);
 		return;
 	}
@@ -693,7 +690,7 @@ static const char *full_name(fe_parser *p, fe_tok t)
 
 /* `0x7FC00000 : f32`: an integer literal for a float type is its bit pattern (f64, f32,
  * f16, bf16; other float types keep the integer, which the verifier reports) */
-static const ir_attr *float_bits(fe_parser *p, uint64_t bits, const ir_type *t)
+const ir_attr *fe_float_bits(fe_parser *p, uint64_t bits, const ir_type *t)
 {
 	double d;
 	uint32_t b32;
@@ -739,6 +736,12 @@ ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned de
 	char tb[256];
 	(void)type0;
 
+	if (code == IR_OP_UNKNOWN) {
+		/* like MLIR: only known ops have a custom form; others use the generic form */
+		ir_error(p->ctx, opname.loc, "custom op '%s' is unknown (use the generic form \"%s\"(...) : (...) -> (...))",
+			 name, name);
+		return NULL;
+	}
 	memset(&s, 0, sizeof s);
 	s.op0 = p->uses.n;
 	/* classify the pieces */
@@ -923,7 +926,7 @@ ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned de
 			} else if (ct == 1) {
 				rtypes[nrt++] = cty[0];
 				if (v->kind == IR_ATTR_INT && cty[0]->kind == IR_TYPE_FLOAT)
-					v = float_bits(p, (uint64_t)v->u.i.v, cty[0]);
+					v = fe_float_bits(p, (uint64_t)v->u.i.v, cty[0]);
 				else if (v->kind == IR_ATTR_INT)
 					v = ir_attr_int(p->ctx, v->u.i.v, cty[0]);
 				else if (v->kind == IR_ATTR_FLOAT)

@@ -187,6 +187,8 @@ ir_op *fe_build_generic(fe_parser *p, fe_tok opname, unsigned use0, unsigned nus
 			const ir_attr *props, const ir_attr *attrs, const ir_type *fn,
 			unsigned nregions, unsigned def0, ir_loc loc);
 void fe_append(fe_parser *p, ir_op *op);
+/* `0x7FC00000 : f32`: the float attribute of a bit pattern (f64, f32, f16, bf16) */
+const ir_attr *fe_float_bits(fe_parser *p, uint64_t bits, const ir_type *t);
 const ir_attr *fe_dict(fe_parser *p, unsigned named0, ir_loc loc);
 
 /* typetext.c: bracketed tokens and literals */

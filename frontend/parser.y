@@ -122,6 +122,8 @@ static const ir_attr *typed_int(fe_parser *p, fe_tok t, const ir_type *ty)
 	int64_t v;
 	if (fe_int_literal(p, t, 0, &v))
 		return NULL;
+	if (ty && ty->kind == IR_TYPE_FLOAT)
+		return fe_float_bits(p, (uint64_t)v, ty); /* 0x7FC00000 : f32 */
 	return ir_attr_int(p->ctx, v, ty);
 }
 
@@ -270,7 +272,7 @@ def
 			d.name = ir_intern(p->ctx, $1.s + 1, $1.len - 1);
 			if (fe_int_literal(p, $3, 0, &n) || n < 1 || n > 65536) {
 				ir_error(p->ctx, $3.loc, "expected a result count between 1 and 65536");
-				n = 1;
+				n = 0;
 			}
 			d.count = (unsigned)n;
 			d.loc = $1.loc;
@@ -339,11 +341,7 @@ bracket_elem
 
 tail
 	: %empty
-	| ':' tail_types arrow_opt to_opt
-	;
-
-tail_types
-	: type_list { piece(p, FE_P_COLON, p->last_loc, p->uses.n, $1, NULL, notok); }
+	| ':' type_list { piece(p, FE_P_COLON, $1.loc, p->uses.n, $2, NULL, notok); } arrow_opt to_opt
 	;
 
 arrow_opt
