@@ -542,20 +542,21 @@ const ir_type *fe_type_text(fe_parser *p, fe_tok t)
 		return tile_buf_compact(&c);
 	}
 	if (prefix(t, "!pto.tile<", &c)) {
-		int64_t dims[2];
+		int64_t dims[16];
 		unsigned rank;
 		const ir_type *elem;
 		ws(&c);
 		if (c.s < c.e && !(*c.s >= '0' && *c.s <= '9') && *c.s != '?')
 			return ir_type_opaque(p->ctx, t.s, t.len); /* keyed variants: kept as text */
-		if (!shape(&c, dims, &rank, 2, &elem))
+		/* any rank: the verifier requires two static dims */
+		if (!shape(&c, dims, &rank, 16, &elem))
 			return NULL;
 		ws(&c);
-		if (rank != 2 || c.s != c.e) {
-			cerr(&c, rank != 2 ? "!pto.tile expects exactly two shape dims" : "expected '>'", NULL, 0);
+		if (c.s != c.e) {
+			cerr(&c, "expected '>'", NULL, 0);
 			return NULL;
 		}
-		return ir_type_shaped(p->ctx, IR_TYPE_TILE, dims, 2, elem);
+		return ir_type_shaped(p->ctx, IR_TYPE_TILE, dims, rank, elem);
 	}
 	if (prefix(t, "!pto.ptr<", &c)) {
 		const ir_type *elem = sub_type(&c);
