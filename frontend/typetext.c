@@ -743,7 +743,7 @@ int fe_float_literal(fe_parser *p, fe_tok t, int neg, double *out)
 const ir_attr *fe_string_attr(fe_parser *p, fe_tok t)
 {
 	/* "..." with MLIR escapes: \n \t \" \\ and \XX hex */
-	char small[256], *buf = small;
+	char small[256] = {0}, *buf = small;
 	size_t n = 0, i;
 	const ir_attr *a;
 	if (t.len < 2)
