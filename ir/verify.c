@@ -243,9 +243,8 @@ static int check_counts(vctx *v, const ir_op *op)
 	if (d->flags & IR_OPF_TILE) {
 		/* min..max cover both forms: SSA (ins only, one result) and DPS (ins + outs). */
 		if (op->num_results > 1 || (op->num_results == 1 && op->code == IR_OP_TSTORE)) {
-			op_error(v, op, "expected %s result%s, but found %u",
-				 op->code == IR_OP_TSTORE ? "0" : "0 or 1",
-				 op->code == IR_OP_TSTORE ? "s" : "", op->num_results);
+			op_error(v, op, "expected %s results, but found %u",
+				 op->code == IR_OP_TSTORE ? "0" : "0 or 1", op->num_results);
 			return -1;
 		}
 		if (op->num_results == 1) {
@@ -439,6 +438,8 @@ static void verify_tcvt(vctx *v, const ir_op *op)
 	verify_mode_attr(v, op, "satmode", 1);
 	if (bad)
 		return;
+	if (dyn(s.rows) || dyn(s.cols) || dyn(d.rows) || dyn(d.cols))
+		return; /* a dynamic !pto.tile shape, reported where it is defined */
 	if (s.rows != d.rows || s.cols != d.cols)
 		op_error(v, op, "expects src and dst to have compatible shapes");
 	else if (!dyn(s.vr) && !dyn(s.vc) && !dyn(d.vr) && !dyn(d.vc) &&
@@ -668,6 +669,9 @@ static void verify_partition_view(vctx *v, const ir_op *op)
 		else if (!dyn(sd) && have_off && off >= 0 && off > sd - sz)
 			op_error(v, op, "offset+size at dim %u (%lld) exceeds static source dim (%lld)", i,
 				 (long long)(off + sz), (long long)sd);
+		else
+			continue;
+		break; /* the first bad dim only */
 	}
 }
 
