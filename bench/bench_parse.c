@@ -1,4 +1,4 @@
-/* bench_parse.c: `ptoc-bench parse [KERNELS]`. Generates (in a temporary directory) a
+/* bench_parse.c: `ptoc-bench parse [KERNELS] [--keep]`. Generates (in a temporary directory) a
  * module of KERNELS (default 10,000) vector kernels shaped like PTOAS's
  * test/basic/tcvt_e2e.pto (pointer -> tensor view -> partition -> alloc_tile -> tload
  * -> tcvt -> tstore), and its MLIR generic-form twin printed by our generic printer.
@@ -6,7 +6,7 @@
  *   ptoc's library parsing + verifying + printing the module in process,
  *   the ptoc binary doing the same (output to /dev/null),
  *   mlir-opt --allow-unregistered-dialect parsing, verifying and printing the twin.
- * Figures only; nothing is asserted. */
+ * Figures only; nothing is asserted. `--keep` keeps the generated files. */
 #define _DEFAULT_SOURCE /* wait4 */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -185,14 +185,21 @@ static void report(const char *what, run r)
 
 int bench_parse(int argc, char **argv)
 {
-	unsigned n = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 10000;
+	unsigned n = 10000;
+	int keep = 0, i;
 	char dir[] = "/tmp/ptoc-bench-parse-XXXXXX", src[128], twin[128], self[4096], ptoc[4200];
 	struct stat sb;
 	ssize_t k;
 	FILE *f;
 	run r;
-	if (!n)
-		n = 10000;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--keep"))
+			keep = 1;
+		else if (!(n = (unsigned)strtoul(argv[i], NULL, 10))) {
+			fprintf(stderr, "usage: ptoc-bench parse [KERNELS] [--keep]\n");
+			return 2;
+		}
+	}
 	if (!mkdtemp(dir)) {
 		perror("ptoc-bench: mkdtemp");
 		return 1;
@@ -235,8 +242,12 @@ int bench_parse(int argc, char **argv)
 	} else {
 		printf("baseline mlir-opt              skipped (no %s)\n", MLIR_OPT);
 	}
-	unlink(src);
-	unlink(twin);
-	rmdir(dir);
+	if (keep) {
+		printf("kept %s\n", dir);
+	} else {
+		unlink(src);
+		unlink(twin);
+		rmdir(dir);
+	}
 	return 0;
 }

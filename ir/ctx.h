@@ -26,7 +26,8 @@ typedef struct ir_chunk ir_chunk;
 /* A registered source buffer (diag.c). */
 typedef struct ir_source {
 	const char *name;      /* interned */
-	char *buf;             /* malloc'd copy */
+	const char *buf;       /* the text (owned copy unless borrowed) */
+	char *owned;           /* malloc'd copy, or NULL when borrowed */
 	size_t len;
 	size_t *lines;         /* offsets of line starts, built on first use */
 	size_t nlines;

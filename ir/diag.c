@@ -10,9 +10,8 @@
 #define DEFAULT_ERROR_LIMIT 50
 #define SHOW_MAX 160 /* longest source excerpt shown under a diagnostic */
 
-const char *ir_add_source(ir_ctx *ctx, const char *filename, const char *buf, size_t len)
+static ir_source *source_slot(ir_ctx *ctx, const char *name)
 {
-	const char *name = ir_intern(ctx, filename, strlen(filename));
 	ir_source *s;
 	for (s = ctx->sources; s; s = s->next)
 		if (s->name == name)
@@ -20,26 +19,44 @@ const char *ir_add_source(ir_ctx *ctx, const char *filename, const char *buf, si
 	if (!s) {
 		s = calloc(1, sizeof *s);
 		if (!s)
-			return name;
+			return NULL;
 		s->next = ctx->sources;
 		ctx->sources = s;
 		s->name = name;
-	} else {
-		free(s->buf);
-		free(s->lines);
-		s->buf = NULL;
-		s->lines = NULL;
-		s->nlines = 0;
 	}
-	s->buf = malloc(len + 1);
-	if (!s->buf) {
-		s->len = 0;
+	free(s->owned);
+	free(s->lines);
+	s->owned = NULL;
+	s->buf = "";
+	s->len = 0;
+	s->lines = NULL;
+	s->nlines = 0;
+	return s;
+}
+
+const char *ir_add_source(ir_ctx *ctx, const char *filename, const char *buf, size_t len)
+{
+	const char *name = ir_intern(ctx, filename, strlen(filename));
+	ir_source *s = source_slot(ctx, name);
+	if (!s || !(s->owned = malloc(len + 1)))
 		return name;
-	}
 	if (len)
-		memcpy(s->buf, buf, len);
-	s->buf[len] = 0;
+		memcpy(s->owned, buf, len);
+	s->owned[len] = 0;
+	s->buf = s->owned;
 	s->len = len;
+	return name;
+}
+
+const char *ir_add_source_borrowed(ir_ctx *ctx, const char *filename, const char *buf,
+				   size_t len)
+{
+	const char *name = ir_intern(ctx, filename, strlen(filename));
+	ir_source *s = source_slot(ctx, name);
+	if (s && buf) {
+		s->buf = buf;
+		s->len = len;
+	}
 	return name;
 }
 
@@ -48,7 +65,7 @@ void ir_diag_free(ir_ctx *ctx)
 	ir_source *s, *n;
 	for (s = ctx->sources; s; s = n) {
 		n = s->next;
-		free(s->buf);
+		free(s->owned);
 		free(s->lines);
 		free(s);
 	}

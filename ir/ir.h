@@ -46,6 +46,10 @@ const char *ir_intern(ir_ctx *ctx, const char *s, size_t len);
  * caret. Returns the interned file name used in locations. The context keeps its own
  * copy of the buffer. */
 const char *ir_add_source(ir_ctx *ctx, const char *filename, const char *buf, size_t len);
+/* The same without a copy: `buf` must stay valid and unchanged until the context is
+ * destroyed (the driver uses it for large inputs). */
+const char *ir_add_source_borrowed(ir_ctx *ctx, const char *filename, const char *buf,
+				   size_t len);
 /* Reports through the context's handler; errors are counted. printf-style. */
 void ir_emit(ir_ctx *ctx, ptoc_severity sev, ir_loc loc, const char *fmt, ...);
 void ir_emitv(ir_ctx *ctx, ptoc_severity sev, ir_loc loc, const char *fmt, va_list ap);

@@ -617,7 +617,7 @@ static void verify_make_tensor_view(vctx *v, const ir_op *op)
 static void verify_partition_view(vctx *v, const ir_op *op)
 {
 	const ir_type *s = vtype(op, 0), *r = op->results[0].type;
-	int64_t seg[3], off, sz;
+	int64_t seg[3], off = 0, sz = 0;
 	unsigned i, rank;
 	if (!r || r->kind != IR_TYPE_PART_VIEW) {
 		op_error(v, op, "result must be a !pto.partition_tensor_view, but got '%s'", tstr(r));

@@ -168,11 +168,20 @@ static int parse_args(int argc, char **argv, opts *o)
 	return -1;
 }
 
-/* Reads all of `f`; returns 0, or -1 with errno set. */
-static int read_all(FILE *f, buf *b)
+/* Reads all of `f`; returns 0, or -1 with errno set. `hint` is the expected size
+ * (a regular file's), so the buffer is allocated once. */
+static int read_all(FILE *f, buf *b, size_t hint)
 {
 	char chunk[65536];
 	size_t n;
+	if (hint) {
+		b->p = malloc(hint + 1);
+		if (!b->p)
+			return -1;
+		b->cap = hint + 1;
+		b->n = fread(b->p, 1, hint, f);
+		b->p[b->n] = 0;
+	}
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
 		if (buf_write(b, chunk, n))
 			return -1;
@@ -446,8 +455,11 @@ static size_t split_input(const char *src, size_t len, int split, chunk **out)
 
 /* ---- output -------------------------------------------------------------------------- */
 
-/* Writes `data` to `path` through a temporary file in the same directory. */
-static int write_atomic(const char *path, const char *data, size_t len)
+static int print_all(const opts *o, ptoc_module **mods, size_t nmods, FILE *f);
+
+/* Prints to `path` through a temporary file in the same directory, renamed over
+ * `path` only when everything was written. */
+static int write_atomic(const char *path, const opts *o, ptoc_module **mods, size_t nmods)
 {
 	size_t n = strlen(path);
 	char *tmp = malloc(n + 16);
@@ -474,7 +486,7 @@ static int write_atomic(const char *path, const char *data, size_t len)
 		free(tmp);
 		return -1;
 	}
-	ok = fwrite(data, 1, len, f) == len;
+	ok = print_all(o, mods, nmods, f) == 0;
 	ok &= fclose(f) == 0;
 	if (ok && rename(tmp, path) != 0) {
 		fprintf(stderr, "ptoc: cannot write '%s': %s\n", path, strerror(errno));
@@ -490,13 +502,17 @@ static int write_atomic(const char *path, const char *data, size_t len)
 
 /* ---- the command ------------------------------------------------------------------- */
 
-static int process(const opts *o, ptoc_context *ctx, state *st, const char *name,
-		   const buf *in, buf *out)
+/* Parses and verifies every chunk; the modules that succeed are kept in `mods`
+ * (NULL for a failed chunk). Returns 0 when every chunk succeeded. */
+static int process(const opts *o, ptoc_context *ctx, const char *name, const buf *in,
+		   ptoc_module ***mods, size_t *nmods)
 {
 	chunk *chunks = NULL;
 	size_t nchunks = split_input(in->p, in->n, o->split, &chunks), i;
 	int failed = 0;
-	if (!nchunks) {
+	*mods = nchunks ? calloc(nchunks, sizeof **mods) : NULL;
+	*nmods = *mods ? nchunks : 0;
+	if (!*mods) {
 		free(chunks);
 		return -1;
 	}
@@ -507,26 +523,44 @@ static int process(const opts *o, ptoc_context *ctx, state *st, const char *name
 		m = fe_parse(ctx, chunks[i].p, chunks[i].len, name, chunks[i].line);
 		if (m && ptoc_context_error_count(ctx) == before)
 			ptoc_module_verify(m);
-		if (!m || ptoc_context_error_count(ctx) != before) {
+		if (!m || ptoc_context_error_count(ctx) != before)
 			failed = 1;
-			continue;
-		}
-		if (out->n && buf_write(out, "// -----\n", 9))
-			failed = 1;
-		if (ptoc_module_print(m, o->generic ? PTOC_PRINT_GENERIC : PTOC_PRINT_CUSTOM,
-				      buf_write, out))
-			failed = 1;
-		ptoc_module_destroy(m);
+		else
+			(*mods)[i] = m;
 	}
 	free(chunks);
-	(void)st;
 	return failed ? -1 : 0;
+}
+
+static int file_write(void *user, const char *data, size_t len)
+{
+	return fwrite(data, 1, len, user) == len ? 0 : -1;
+}
+
+/* Prints the modules that succeeded, separated by `// -----` lines. */
+static int print_all(const opts *o, ptoc_module **mods, size_t nmods, FILE *f)
+{
+	size_t i;
+	int first = 1;
+	for (i = 0; i < nmods; i++) {
+		if (!mods[i])
+			continue;
+		if (!first && fputs("// -----\n", f) == EOF)
+			return -1;
+		first = 0;
+		if (ptoc_module_print(mods[i], o->generic ? PTOC_PRINT_GENERIC : PTOC_PRINT_CUSTOM,
+				      file_write, f))
+			return -1;
+	}
+	return fflush(f) == 0 ? 0 : -1;
 }
 
 int cmd_compile(int argc, char **argv)
 {
 	opts o;
-	buf in = {NULL, 0, 0, 0}, out = {NULL, 0, 0, 0};
+	buf in = {NULL, 0, 0, 0};
+	ptoc_module **mods = NULL;
+	size_t nmods = 0;
 	ptoc_context *ctx;
 	state st;
 	const char *name;
@@ -537,7 +571,7 @@ int cmd_compile(int argc, char **argv)
 		return rc;
 	if (!strcmp(o.input, "-")) {
 		name = "<stdin>";
-		if (read_all(stdin, &in)) {
+		if (read_all(stdin, &in, 0)) {
 			fprintf(stderr, "ptoc: cannot read stdin: %s\n", strerror(errno));
 			free(in.p);
 			return 1;
@@ -546,14 +580,14 @@ int cmd_compile(int argc, char **argv)
 		FILE *f = fopen(o.input, "rb");
 		struct stat sb;
 		name = o.input;
-		if (!f || (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode))) {
+		if (!f || fstat(fileno(f), &sb) != 0 || S_ISDIR(sb.st_mode)) {
 			fprintf(stderr, "ptoc: cannot open '%s': %s\n", o.input,
 				f ? strerror(EISDIR) : strerror(errno));
 			if (f)
 				fclose(f);
 			return 1;
 		}
-		rc = read_all(f, &in);
+		rc = read_all(f, &in, S_ISREG(sb.st_mode) ? (size_t)sb.st_size : 0);
 		fclose(f);
 		if (rc) {
 			fprintf(stderr, "ptoc: cannot read '%s': %s\n", o.input, strerror(errno));
@@ -575,18 +609,20 @@ int cmd_compile(int argc, char **argv)
 		ptoc_context_set_error_limit(ctx, 0);
 	if (o.target)
 		ir_set_target(ctx, o.target);
-	name = ir_add_source(ctx, name, in.p, in.n);
+	name = ir_add_source_borrowed(ctx, name, in.p, in.n); /* `in` outlives ctx */
 	if (o.verify_diags)
 		nex = collect_expectations(in.p, in.n, name, &ex);
-	failed = process(&o, ctx, &st, name, &in, &out) != 0 || out.oom;
+	failed = process(&o, ctx, name, &in, &mods, &nmods) != 0;
 	if (o.verify_diags)
 		failed = check_expectations(&st, ex, nex) != 0;
 	rc = failed ? 1 : 0;
 	if (!failed) {
 		if (o.output && strcmp(o.output, "-"))
-			rc = write_atomic(o.output, out.p ? out.p : "", out.n) ? 1 : 0;
-		else if (out.n && (fwrite(out.p, 1, out.n, stdout) != out.n || fflush(stdout)))
+			rc = write_atomic(o.output, &o, mods, nmods) ? 1 : 0;
+		else if (print_all(&o, mods, nmods, stdout)) {
+			fprintf(stderr, "ptoc: cannot write the output: %s\n", strerror(errno));
 			rc = 1;
+		}
 	}
 	for (i = 0; i < st.ndiags; i++)
 		free(st.diags[i].msg);
@@ -594,8 +630,8 @@ int cmd_compile(int argc, char **argv)
 	for (i = 0; i < nex; i++)
 		free(ex[i].text);
 	free(ex);
-	free(in.p);
-	free(out.p);
+	free(mods);
 	ptoc_context_destroy(ctx);
+	free(in.p);
 	return rc;
 }
