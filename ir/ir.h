@@ -208,10 +208,10 @@ struct ir_value {
 	const ir_type *type;
 	ir_op *def;          /* defining op, or NULL for a block argument */
 	ir_block *owner;     /* the block of a block argument */
-	unsigned index;      /* result number or argument number */
 	const char *name;    /* interned name hint without '%' (from the source), or NULL */
-	ir_loc loc;
 	ir_operand *uses;    /* singly linked through ir_operand.next_use */
+	ir_loc loc;
+	unsigned index;      /* result number or argument number */
 	unsigned vmark;      /* scratch for verify.c (visibility scope); 0 otherwise */
 };
 
@@ -223,17 +223,17 @@ struct ir_operand {
 
 struct ir_op {
 	ir_opcode code;
-	const char *name;      /* interned full name: "pto.tcvt", "func.func", ... */
-	ir_loc loc;
-	ir_operand *operands;
 	unsigned num_operands;
-	ir_value *results;
 	unsigned num_results;
+	unsigned num_regions;
+	const char *name;      /* interned full name: "pto.tcvt", "func.func", ... */
+	ir_operand *operands;
+	ir_value *results;
 	const ir_attr *attrs;  /* a DICT attribute, never NULL */
 	ir_region *regions;
-	unsigned num_regions;
 	ir_block *block;       /* containing block */
 	ir_op *prev, *next;
+	ir_loc loc;
 };
 
 struct ir_block {
