@@ -20,6 +20,7 @@
 
 #include "ptoc/ptoc.h"
 #include "ptort.h"
+#include "ctx.h" /* struct ptoc_context (internal) */
 
 typedef ptoc_location ir_loc;
 typedef struct ptoc_context ir_ctx;
@@ -45,6 +46,10 @@ const char *ir_intern(ir_ctx *ctx, const char *s, size_t len);
  * caret. Returns the interned file name used in locations. The context keeps its own
  * copy of the buffer. */
 const char *ir_add_source(ir_ctx *ctx, const char *filename, const char *buf, size_t len);
+/* The same without a copy: `buf` must stay valid and unchanged until the context is
+ * destroyed (the driver uses it for large inputs). */
+const char *ir_add_source_borrowed(ir_ctx *ctx, const char *filename, const char *buf,
+				   size_t len);
 /* Reports through the context's handler; errors are counted. printf-style. */
 void ir_emit(ir_ctx *ctx, ptoc_severity sev, ir_loc loc, const char *fmt, ...);
 void ir_emitv(ir_ctx *ctx, ptoc_severity sev, ir_loc loc, const char *fmt, va_list ap);
@@ -203,10 +208,11 @@ struct ir_value {
 	const ir_type *type;
 	ir_op *def;          /* defining op, or NULL for a block argument */
 	ir_block *owner;     /* the block of a block argument */
-	unsigned index;      /* result number or argument number */
 	const char *name;    /* interned name hint without '%' (from the source), or NULL */
-	ir_loc loc;
 	ir_operand *uses;    /* singly linked through ir_operand.next_use */
+	ir_loc loc;
+	unsigned index;      /* result number or argument number */
+	unsigned vmark;      /* scratch for verify.c (visibility scope); 0 otherwise */
 };
 
 struct ir_operand {
@@ -217,17 +223,17 @@ struct ir_operand {
 
 struct ir_op {
 	ir_opcode code;
-	const char *name;      /* interned full name: "pto.tcvt", "func.func", ... */
-	ir_loc loc;
-	ir_operand *operands;
 	unsigned num_operands;
-	ir_value *results;
 	unsigned num_results;
+	unsigned num_regions;
+	const char *name;      /* interned full name: "pto.tcvt", "func.func", ... */
+	ir_operand *operands;
+	ir_value *results;
 	const ir_attr *attrs;  /* a DICT attribute, never NULL */
 	ir_region *regions;
-	unsigned num_regions;
 	ir_block *block;       /* containing block */
 	ir_op *prev, *next;
+	ir_loc loc;
 };
 
 struct ir_block {
@@ -300,8 +306,12 @@ struct ptoc_module {
 
 /* ---- verify.c: the structural verifier -------------------------------- */
 
-/* Reports every error found (not only the first). Returns the number of errors. */
+/* Reports every error found (not only the first). Returns the number of errors.
+ * Target-dependent rules (the tmatmul element-type triples) use the context's target
+ * (ir_set_target), else the module's `pto.target_arch` ("a5" = A5), else A2/A3. */
 unsigned ir_verify(ir_ctx *ctx, ir_op *root);
+enum { IR_TARGET_UNSET, IR_TARGET_A2A3, IR_TARGET_A5 };
+void ir_set_target(ir_ctx *ctx, int target);
 
 /* ---- print.c: the printers (custom form and MLIR generic form) -------- */
 

@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
-# Bounded libFuzzer run of the frontend, seeded with the test inputs and the corpus.
+# Bounded libFuzzer run of the frontend (parse, verify, print both forms, re-parse and
+# compare), seeded with the test inputs and the PTOAS corpus. Findings (crash-*,
+# timeout-*, oom-*) are written to $BUILD/fuzz-artifacts/; the exit status is libFuzzer's.
+# usage: scripts/fuzz.sh [BUILD_DIR] [SECONDS]
 set -euo pipefail
 BUILD=${1:-build-fuzz}
 SECONDS_MAX=${2:-120}
 seeds=$(mktemp -d)
-trap 'rm -rf "$seeds"' EXIT
-find test/lit -name '*.pto' -exec cp {} "$seeds"/ \; 2>/dev/null || true
-if [ -d ../shared/corpus/ptoas ]; then
-  find ../shared/corpus/ptoas -name '*.pto' | while read -r f; do cp "$f" "$seeds/corpus_$(basename "$f")"; done
-fi
 work=$(mktemp -d)
-"$BUILD"/bin/ptoc-fuzz-frontend -max_total_time="$SECONDS_MAX" -max_len=65536 -timeout=10 -rss_limit_mb=4096 "$work" "$seeds"
-rm -rf "$work"
+trap 'rm -rf "$seeds" "$work"' EXIT
+i=0
+while IFS= read -r -d '' f; do
+  cp "$f" "$seeds/seed_$i.pto"; i=$((i + 1))
+done < <(find test/lit -name '*.pto' -print0 2>/dev/null)
+if [ -d ../shared/corpus/ptoas ]; then
+  while IFS= read -r -d '' f; do
+    cp "$f" "$seeds/corpus_$i.pto"; i=$((i + 1))
+  done < <(find ../shared/corpus/ptoas -name '*.pto' -print0)
+fi
+mkdir -p "$BUILD/fuzz-artifacts"
+"$BUILD"/bin/ptoc-fuzz-frontend -max_total_time="$SECONDS_MAX" -max_len=65536 -timeout=10 \
+  -rss_limit_mb=4096 -artifact_prefix="$BUILD/fuzz-artifacts/" "$work" "$seeds"

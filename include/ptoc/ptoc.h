@@ -50,6 +50,10 @@ void ptoc_context_destroy(ptoc_context *ctx);
 void ptoc_context_set_diag_handler(ptoc_context *ctx, ptoc_diag_handler fn, void *user);
 /* Number of errors reported through this context so far. */
 unsigned ptoc_context_error_count(const ptoc_context *ctx);
+/* At most `limit` errors reach the handler (default 50; 0: no limit); then one
+ * "too many errors emitted, stopping now" and the rest (with their notes) are dropped,
+ * though still counted. */
+void ptoc_context_set_error_limit(ptoc_context *ctx, unsigned limit);
 /* Renders a diagnostic the way the driver prints it: "file:line:col: error: msg",
  * the source line and a caret, when the context knows the source buffer. */
 int ptoc_context_render_diag(ptoc_context *ctx, ptoc_severity sev, ptoc_location loc,

@@ -1,0 +1,1147 @@
+/* build.c: from parsed pieces to IR. Keeps the value scopes (one hash table per
+ * isolated region, names released when their region closes, as MLIR does), the
+ * regions and blocks being filled, and the per-op interpretation of the custom form:
+ * which operands, attributes and types each op's syntax carries. Every user error is
+ * reported through ir_error at the token concerned; the op is then not built and the
+ * names it would have defined are poisoned so later uses do not cascade. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/frontend.h"
+
+void fe_grow(void **a, unsigned *cap, size_t elem)
+{
+	unsigned n = *cap ? *cap * 2 : 16;
+	void *q = realloc(*a, (size_t)n * elem);
+	if (!q)
+		abort(); /* out of memory: nothing sensible left to do */
+	*a = q;
+	*cap = n;
+}
+
+/* ---- type strings for messages -------------------------------------------- */
+
+typedef struct sbuf { char *p; size_t n, cap; } sbuf;
+
+static int sbuf_write(void *user, const char *data, size_t len)
+{
+	sbuf *b = user;
+	size_t room = b->cap - 1 - b->n;
+	if (len > room)
+		len = room;
+	memcpy(b->p + b->n, data, len);
+	b->n += len;
+	b->p[b->n] = 0;
+	return 0;
+}
+
+static const char *tstr(const ir_type *t, char *buf, size_t cap)
+{
+	sbuf b = {buf, 0, cap};
+	buf[0] = 0;
+	ir_print_type(t, sbuf_write, &b);
+	return buf;
+}
+
+/* ---- scopes ------------------------------------------------------------------ */
+
+static size_t hptr(const void *p)
+{
+	uintptr_t x = (uintptr_t)p;
+	x ^= x >> 17;
+	x *= (uintptr_t)0x9E3779B97F4A7C15ull;
+	return (size_t)(x ^ (x >> 29));
+}
+
+static fe_sym *slot(fe_scope *s, const char *name)
+{
+	size_t i = hptr(name) & (s->cap - 1);
+	while (s->tab[i].name && s->tab[i].name != name)
+		i = (i + 1) & (s->cap - 1);
+	return &s->tab[i];
+}
+
+static void scope_grow(fe_scope *s)
+{
+	fe_sym *old = s->tab;
+	unsigned oldcap = s->cap, i;
+	s->cap = oldcap ? oldcap * 2 : 64;
+	s->tab = calloc(s->cap, sizeof *s->tab);
+	if (!s->tab)
+		abort();
+	for (i = 0; i < oldcap; i++)
+		if (old[i].name)
+			*slot(s, old[i].name) = old[i];
+	free(old);
+}
+
+static void scope_push(fe_parser *p)
+{
+	fe_scope *s = calloc(1, sizeof *s);
+	if (!s)
+		abort();
+	s->outer = p->scope;
+	p->scope = s;
+	scope_grow(s);
+}
+
+static void scope_pop(fe_parser *p)
+{
+	fe_scope *s = p->scope;
+	if (!s)
+		return;
+	p->scope = s->outer;
+	free(s->tab);
+	free(s->defs);
+	free(s->region_marks);
+	free(s);
+}
+
+void fe_region_enter(fe_parser *p)
+{
+	fe_scope *s = p->scope;
+	if (s->nmarks == s->capmarks)
+		fe_grow((void **)&s->region_marks, &s->capmarks, sizeof *s->region_marks);
+	s->region_marks[s->nmarks++] = s->ndefs;
+}
+
+void fe_region_leave(fe_parser *p)
+{
+	fe_scope *s = p->scope;
+	unsigned m;
+	if (!s || !s->nmarks)
+		return;
+	m = s->region_marks[--s->nmarks];
+	while (s->ndefs > m)
+		slot(s, s->defs[--s->ndefs])->live = 0;
+}
+
+static void define_sym(fe_parser *p, const char *name, ir_value *v, ir_loc loc)
+{
+	fe_scope *s = p->scope;
+	fe_sym *e;
+	if ((s->n + 1) * 2 > s->cap)
+		scope_grow(s);
+	e = slot(s, name);
+	if (!e->name)
+		s->n++;
+	e->name = name;
+	e->v = v;
+	e->loc = loc;
+	e->live = 1;
+	if (s->ndefs == s->capdefs)
+		fe_grow((void **)&s->defs, &s->capdefs, sizeof *s->defs);
+	s->defs[s->ndefs++] = name;
+}
+
+int fe_define(fe_parser *p, const char *name, ir_value *v, ir_loc loc)
+{
+	fe_sym *e = slot(p->scope, name);
+	if (e->name && e->live) {
+		ir_error(p->ctx, loc, "redefinition of SSA value '%%%s'", name);
+		ir_note(p->ctx, e->loc, "previously defined here");
+		return -1;
+	}
+	if (v) {
+		v->name = name;
+		v->loc = loc;
+	}
+	define_sym(p, name, v, loc);
+	return 0;
+}
+
+fe_use fe_lookup(fe_parser *p, fe_tok t)
+{
+	fe_use u;
+	const char *hash = memchr(t.s, '#', t.len);
+	uint32_t nlen = hash ? (uint32_t)(hash - t.s) : t.len;
+	fe_sym *e;
+	u.v = NULL;
+	u.loc = t.loc;
+	u.name = ir_intern(p->ctx, t.s + 1, nlen - 1);
+	u.namelen = nlen - 1;
+	e = slot(p->scope, u.name);
+	if (!e->name || !e->live) {
+		ir_error(p->ctx, t.loc, "use of undefined value '%%%s'", u.name);
+		/* report once: later uses of the same name stay quiet */
+		define_sym(p, u.name, NULL, t.loc);
+		return u;
+	}
+	if (!e->v)
+		return u;
+	if (hash) {
+		/* %r#i: result i of the op that defined %r */
+		int64_t i = 0;
+		const char *c;
+		ir_op *def = e->v->def;
+		for (c = hash + 1; c < t.s + t.len && i < 1000000; c++)
+			i = i * 10 + (*c - '0');
+		if (!def || e->v->index != 0 || (uint64_t)i >= def->num_results) {
+			ir_error(p->ctx, t.loc, "invalid result number in '%.*s'", (int)t.len, t.s);
+			return u;
+		}
+		u.v = &def->results[i];
+		return u;
+	}
+	u.v = e->v;
+	return u;
+}
+
+/* The op defining defs [def0, n) failed: their names become quiet placeholders. */
+void fe_poison_defs(fe_parser *p, unsigned def0)
+{
+	unsigned i;
+	for (i = def0; i < p->defs.n; i++) {
+		fe_sym *e = slot(p->scope, p->defs.a[i].name);
+		if (!(e->name && e->live))
+			define_sym(p, p->defs.a[i].name, NULL, p->defs.a[i].loc);
+	}
+}
+
+void fe_recover(fe_parser *p)
+{
+	fe_poison_defs(p, 0);
+	p->defs.n = 0;
+	p->pending_entry = NULL;
+	p->arg_block = NULL;
+	p->next_isolated = 0;
+}
+
+int fe_name_isolated(fe_parser *p, fe_tok name)
+{
+	const ir_attr *s = fe_string_attr(p, name);
+	ir_opcode c;
+	if (!s)
+		return 0;
+	c = ir_opcode_lookup(s->u.str.s, s->u.str.len);
+	return c != IR_OP_UNKNOWN && (ir_opdef_get(c)->flags & IR_OPF_ISOLATED);
+}
+
+/* ---- regions and blocks ------------------------------------------------------ */
+
+static ir_block *cur_block(fe_parser *p)
+{
+	ir_block **b = &p->blocks.a[p->blocks.n - 1];
+	if (!*b) {
+		ir_region *r = p->regions.a[p->regions.n - 1];
+		*b = ir_block_create(p->ctx, p->last_loc);
+		ir_region_append_block(r, *b);
+	}
+	return *b;
+}
+
+void fe_append(fe_parser *p, ir_op *op)
+{
+	ir_block_append_op(cur_block(p), op);
+}
+
+static void define_args(fe_parser *p, ir_block *b)
+{
+	unsigned i;
+	for (i = 0; i < b->num_args; i++)
+		if (b->args[i]->name)
+			fe_define(p, b->args[i]->name, b->args[i], b->args[i]->loc);
+}
+
+ir_region *fe_region_begin(fe_parser *p)
+{
+	ir_region *r = ir_alloc(p->ctx, sizeof *r);
+	int iso = p->next_isolated;
+	p->next_isolated = 0;
+	if (iso)
+		scope_push(p);
+	fe_region_enter(p);
+	FE_PUSH(p, p->regions, r);
+	FE_PUSH(p, p->region_iso, iso);
+	FE_PUSH(p, p->blocks, (ir_block *)NULL);
+	if (p->pending_entry) {
+		ir_region_append_block(r, p->pending_entry);
+		p->blocks.a[p->blocks.n - 1] = p->pending_entry;
+		define_args(p, p->pending_entry);
+		p->pending_entry = NULL;
+	}
+	p->arg_block = NULL;
+	return r;
+}
+
+ir_region *fe_region_end(fe_parser *p)
+{
+	ir_region *r;
+	int iso;
+	if (!p->regions.n)
+		return NULL;
+	r = p->regions.a[--p->regions.n];
+	iso = p->region_iso.a[--p->region_iso.n];
+	p->blocks.n--;
+	fe_region_leave(p);
+	if (iso)
+		scope_pop(p);
+	return r;
+}
+
+void fe_block_label_begin(fe_parser *p, fe_tok label)
+{
+	ir_block *b = ir_block_create(p->ctx, label.loc);
+	b->label = ir_intern(p->ctx, label.s + 1, label.len - 1);
+	p->arg_block = b;
+}
+
+void fe_block_label_end(fe_parser *p)
+{
+	ir_block *b = p->arg_block;
+	ir_region *r;
+	p->arg_block = NULL;
+	if (!b || !p->regions.n)
+		return;
+	r = p->regions.a[p->regions.n - 1];
+	ir_region_append_block(r, b);
+	p->blocks.a[p->blocks.n - 1] = b;
+	define_args(p, b);
+}
+
+/* Moves the blocks of the detached region `from` into `to` (an op's region). */
+static void move_region(ir_region *to, ir_region *from)
+{
+	ir_block *b;
+	if (!from)
+		return;
+	for (b = from->first; b; b = b->next)
+		b->region = to;
+	to->first = from->first;
+	to->last = from->last;
+	from->first = from->last = NULL;
+}
+
+static ir_op *enclosing_op_check(fe_parser *p)
+{
+	(void)p;
+	return NULL;
+}
+
+void fe_module_end(fe_parser *p, ir_loc loc, fe_tok sym, const ir_attr *attrs, ir_region *r)
+{
+	ir_op *m = ir_op_create(p->ctx, "builtin.module", loc, NULL, 0, NULL, 0, attrs, 1);
+	(void)enclosing_op_check;
+	if (sym.len)
+		ir_op_set_attr(p->ctx, m, "sym_name", fe_symbol_attr(p, sym)->kind == IR_ATTR_SYMBOL
+			? ir_attr_string(p->ctx, fe_symbol_attr(p, sym)->u.str.s, fe_symbol_attr(p, sym)->u.str.len)
+			: NULL);
+	move_region(&m->regions[0], r);
+	if (!m->regions[0].first)
+		ir_region_append_block(&m->regions[0], ir_block_create(p->ctx, loc));
+	fe_append(p, m);
+}
+
+void fe_func_begin(fe_parser *p)
+{
+	p->pending_entry = ir_block_create(p->ctx, p->last_loc);
+	p->arg_block = p->pending_entry;
+	p->next_isolated = 1;
+}
+
+void fe_func_arg(fe_parser *p, fe_tok name, const ir_type *t, const ir_attr *attrs)
+{
+	ir_block *b = p->arg_block;
+	ir_value *v;
+	(void)attrs;
+	if (!b)
+		return;
+	v = ir_block_add_arg(p->ctx, b, t, name.len ? name.loc : p->last_loc);
+	if (name.len)
+		v->name = ir_intern(p->ctx, name.s + 1, name.len - 1);
+}
+
+static void add_terminator(fe_parser *p, ir_region *r, const char *name, ir_loc loc)
+{
+	ir_block *b;
+	if (!r->first)
+		ir_region_append_block(r, ir_block_create(p->ctx, loc));
+	b = r->last;
+	if (b->last && b->last->code != IR_OP_UNKNOWN &&
+	    (ir_opdef_get(b->last->code)->flags & IR_OPF_TERMINATOR))
+		return;
+	if (b->last && b->last->code == IR_OP_UNKNOWN)
+		return;
+	ir_block_append_op(b, ir_op_create(p->ctx, name, loc, NULL, 0, NULL, 0, NULL, 0));
+}
+
+void fe_func_end(fe_parser *p, fe_tok vis, fe_tok sym, unsigned res0, const ir_attr *attrs,
+		 ir_region *body, ir_loc loc)
+{
+	ir_block *entry = body ? body->first : p->arg_block;
+	const ir_type *in[256], **inp = in;
+	const ir_type *fnt;
+	ir_op *f;
+	unsigned i, nin = 0;
+	const ir_attr *name = fe_symbol_attr(p, sym);
+	/* function arguments: the entry block's (or the declaration's) */
+	if (!body && !entry)
+		entry = NULL;
+	nin = entry ? entry->num_args : 0;
+	if (nin > 256) {
+		inp = malloc(nin * sizeof *inp);
+		if (!inp)
+			abort();
+	}
+	for (i = 0; i < nin; i++)
+		inp[i] = entry->args[i]->type;
+	fnt = ir_type_func(p->ctx, inp, nin, p->types.a + res0, p->types.n - res0);
+	if (inp != in)
+		free(inp);
+	f = ir_op_create(p->ctx, "func.func", loc, NULL, 0, NULL, 0, attrs, 1);
+	ir_op_set_attr(p->ctx, f, "sym_name", ir_attr_string(p->ctx, name->u.str.s, name->u.str.len));
+	ir_op_set_attr(p->ctx, f, "function_type", ir_attr_type(p->ctx, fnt));
+	if (vis.len)
+		ir_op_set_attr(p->ctx, f, "sym_visibility", ir_attr_string(p->ctx, vis.s, vis.len));
+	move_region(&f->regions[0], body);
+	p->arg_block = NULL;
+	p->pending_entry = NULL;
+	fe_append(p, f);
+}
+
+void fe_for_begin(fe_parser *p, fe_tok iv, unsigned use0, unsigned idef0, unsigned itype0)
+{
+	ir_block *b = ir_block_create(p->ctx, iv.loc);
+	const ir_type *ivt = p->uses.a[use0].v ? p->uses.a[use0].v->type : ir_type_index(p->ctx);
+	ir_value *v = ir_block_add_arg(p->ctx, b, ivt, iv.loc);
+	unsigned i, nit = p->types.n - itype0, ndef = p->defs.n - idef0;
+	v->name = ir_intern(p->ctx, iv.s + 1, iv.len - 1);
+	if (nit != ndef)
+		ir_error(p->ctx, iv.loc, "'scf.for' has %u iter_args but %u result types", ndef, nit);
+	for (i = 0; i < nit; i++) {
+		v = ir_block_add_arg(p->ctx, b, p->types.a[itype0 + i],
+				     i < ndef ? p->defs.a[idef0 + i].loc : iv.loc);
+		if (i < ndef)
+			v->name = p->defs.a[idef0 + i].name;
+	}
+	p->defs.n = idef0;
+	p->pending_entry = b;
+}
+
+static int uses_ok(fe_parser *p, unsigned use0, unsigned n)
+{
+	unsigned i;
+	for (i = 0; i < n; i++)
+		if (!p->uses.a[use0 + i].v)
+			return 0;
+	return 1;
+}
+
+static ir_value **use_values(fe_parser *p, unsigned use0, unsigned n)
+{
+	unsigned i;
+	p->vals.n = 0;
+	for (i = 0; i < n; i++)
+		FE_PUSH(p, p->vals, p->uses.a[use0 + i].v);
+	return p->vals.a;
+}
+
+/* Defines the results of `op` with the names of defs [def0, def0 + ndefs). */
+static int define_results(fe_parser *p, ir_op *op, unsigned def0, unsigned ndefs)
+{
+	unsigned i, k, r = 0;
+	for (i = 0; i < ndefs; i++) {
+		fe_def *d = &p->defs.a[def0 + i];
+		if (r >= op->num_results)
+			break;
+		fe_define(p, d->name, &op->results[r], d->loc);
+		for (k = 0; k < d->count && r < op->num_results; k++, r++) {
+			op->results[r].name = d->name;
+			op->results[r].loc = d->loc;
+		}
+	}
+	return 0;
+}
+
+static unsigned count_defs(fe_parser *p, unsigned def0, unsigned ndefs)
+{
+	unsigned i, n = 0;
+	for (i = 0; i < ndefs; i++)
+		n += p->defs.a[def0 + i].count;
+	return n;
+}
+
+static int check_result_count(fe_parser *p, const char *name, unsigned def0, unsigned ndefs,
+			      unsigned have, ir_loc loc)
+{
+	unsigned want = count_defs(p, def0, ndefs);
+	if (want != have) {
+		ir_error(p->ctx, ndefs ? p->defs.a[def0].loc : loc,
+			 "operation '%s' defines %u results but %u %s given", name, have, want,
+			 want == 1 ? "name was" : "names were");
+		return -1;
+	}
+	return 0;
+}
+
+void fe_for_end(fe_parser *p, unsigned def0, unsigned ndefs, unsigned use0, unsigned itype0,
+		ir_region *body, ir_loc loc)
+{
+	unsigned nuse = p->uses.n - use0, nres = p->types.n - itype0;
+	ir_op *op;
+	if (!uses_ok(p, use0, nuse) || nuse != 3 + nres ||
+	    check_result_count(p, "scf.for", def0, ndefs, nres, loc)) {
+		fe_poison_defs(p, def0);
+		return;
+	}
+	op = ir_op_create(p->ctx, "scf.for", loc, use_values(p, use0, nuse), nuse,
+			  p->types.a + itype0, nres, NULL, 1);
+	move_region(&op->regions[0], body);
+	if (!nres)
+		add_terminator(p, &op->regions[0], "scf.yield", loc);
+	fe_append(p, op);
+	define_results(p, op, def0, ndefs);
+}
+
+void fe_if_end(fe_parser *p, unsigned def0, unsigned use0, unsigned type0, ir_region *then_r,
+	       ir_region *else_r, ir_loc loc)
+{
+	unsigned nres = p->types.n - type0, ndefs = p->defs.n - def0;
+	ir_op *op;
+	if (!uses_ok(p, use0, 1) || check_result_count(p, "scf.if", def0, ndefs, nres, loc)) {
+		fe_poison_defs(p, def0);
+		return;
+	}
+	op = ir_op_create(p->ctx, "scf.if", loc, use_values(p, use0, 1), 1, p->types.a + type0,
+			  nres, NULL, 2);
+	move_region(&op->regions[0], then_r);
+	move_region(&op->regions[1], else_r);
+	if (!nres) {
+		add_terminator(p, &op->regions[0], "scf.yield", loc);
+		if (else_r)
+			add_terminator(p, &op->regions[1], "scf.yield", loc);
+	}
+	fe_append(p, op);
+	define_results(p, op, def0, ndefs);
+}
+
+/* ---- line-oriented PTO-AS --------------------------------------------------- */
+
+void fe_line_arg(fe_parser *p, fe_tok name, const ir_type *t)
+{
+	ir_block *b = p->kernel_entry;
+	ir_value *v = ir_block_add_arg(p->ctx, b, t, name.loc);
+	fe_define(p, ir_intern(p->ctx, name.s + 1, name.len - 1), v, name.loc);
+}
+
+void fe_line_const(fe_parser *p, fe_tok name, const ir_attr *value, const ir_type *t)
+{
+	const ir_attr *a = value;
+	ir_op *op;
+	if (!value) {
+		fe_poison_defs(p, p->defs.n);
+		return;
+	}
+	if (value->kind == IR_ATTR_INT)
+		a = ir_attr_int(p->ctx, value->u.i.v, t);
+	else if (value->kind == IR_ATTR_FLOAT)
+		a = ir_attr_float(p->ctx, value->u.f.v, t);
+	op = ir_op_create(p->ctx, "arith.constant", name.loc, NULL, 0, &t, 1, NULL, 0);
+	ir_op_set_attr(p->ctx, op, "value", a);
+	fe_append(p, op);
+	fe_define(p, ir_intern(p->ctx, name.s + 1, name.len - 1), &op->results[0], name.loc);
+}
+
+/* ---- attributes ----------------------------------------------------------------- */
+
+const ir_attr *fe_dict(fe_parser *p, unsigned named0, ir_loc loc)
+{
+	const ir_attr *d = ir_attr_dict(p->ctx, p->named.a + named0, p->named.n - named0, loc);
+	p->named.n = named0;
+	return d;
+}
+
+static void merge_attrs(fe_parser *p, ir_op *op, const ir_attr *d)
+{
+	unsigned i;
+	if (!d || d->kind != IR_ATTR_DICT)
+		return;
+	for (i = 0; i < d->u.dict.n; i++)
+		ir_op_set_attr(p->ctx, op, d->u.dict.entries[i].name, d->u.dict.entries[i].value);
+}
+
+/* ---- generic form ------------------------------------------------------------- */
+
+ir_op *fe_build_generic(fe_parser *p, fe_tok opname, unsigned use0, unsigned nuses,
+			const ir_attr *props, const ir_attr *attrs, const ir_type *fn,
+			unsigned nregions, unsigned def0, ir_loc loc)
+{
+	const ir_attr *nm = fe_string_attr(p, opname);
+	unsigned ndefs = p->defs.n - def0, i;
+	ir_region **regs = p->regions_done.a + p->regions_done.n - nregions;
+	ir_op *op;
+	char tb[256], tb2[256];
+	p->regions_done.n -= nregions;
+	if (!nm || !uses_ok(p, use0, nuses))
+		return NULL;
+	if (fn->kind != IR_TYPE_FUNC) {
+		ir_error(p->ctx, loc, "expected a function type after ':' in the generic op form");
+		return NULL;
+	}
+	if (fn->u.fn.nin != nuses) {
+		ir_error(p->ctx, loc, "'%.*s' has %u operands but its type lists %u", (int)nm->u.str.len,
+			 nm->u.str.s, nuses, fn->u.fn.nin);
+		return NULL;
+	}
+	for (i = 0; i < nuses; i++) {
+		fe_use *u = &p->uses.a[use0 + i];
+		if (u->v->type != fn->u.fn.in[i]) {
+			ir_error(p->ctx, u->loc,
+				 "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'",
+				 u->name, tstr(fn->u.fn.in[i], tb, sizeof tb),
+				 tstr(u->v->type, tb2, sizeof tb2));
+			ir_note(p->ctx, u->v->loc, "prior use here");
+			return NULL;
+		}
+	}
+	if (check_result_count(p, ir_intern(p->ctx, nm->u.str.s, nm->u.str.len), def0, ndefs,
+			       fn->u.fn.nout, loc))
+		return NULL;
+	op = ir_op_create(p->ctx, ir_intern(p->ctx, nm->u.str.s, nm->u.str.len), loc,
+			  use_values(p, use0, nuses), nuses, fn->u.fn.out, fn->u.fn.nout, attrs,
+			  nregions);
+	merge_attrs(p, op, props);
+	for (i = 0; i < nregions; i++)
+		move_region(&op->regions[i], regs[i]);
+	define_results(p, op, def0, ndefs);
+	return op;
+}
+
+/* ---- custom form ---------------------------------------------------------------- */
+
+typedef struct shape {
+	fe_piece *ins, *outs, *colon, *arrow, *to, *word, *bracket, *angle, *lit, *call;
+	fe_piece *kw[8];
+	unsigned nkw;
+	unsigned noperand;   /* direct operands */
+	unsigned op0;        /* first direct operand use */
+	const ir_attr *dict; /* merged attribute dicts */
+	int bad;
+} shape;
+
+static int tok_is(fe_tok t, const char *s)
+{
+	return t.len == strlen(s) && !memcmp(t.s, s, t.len);
+}
+
+/* Checks the annotated types of uses [u0, u0+n) against types [t0, t0+n). */
+static int check_types(fe_parser *p, unsigned u0, unsigned n, unsigned t0)
+{
+	unsigned i;
+	char tb[256], tb2[256];
+	for (i = 0; i < n; i++) {
+		fe_use *u = &p->uses.a[u0 + i];
+		const ir_type *t = p->types.a[t0 + i];
+		if (u->v && u->v->type != t) {
+			ir_error(p->ctx, u->loc,
+				 "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'",
+				 u->name, tstr(t, tb, sizeof tb), tstr(u->v->type, tb2, sizeof tb2));
+			ir_note(p->ctx, u->v->loc, "prior use here");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int check_group(fe_parser *p, fe_piece *g, const char *what)
+{
+	if (g->tn != g->vn) {
+		ir_error(p->ctx, g->loc, "%s(...) has %u operands but %u types", what, g->vn, g->tn);
+		return -1;
+	}
+	return check_types(p, g->v0, g->vn, g->t0);
+}
+
+static const ir_type *i64(fe_parser *p)
+{
+	return ir_type_int(p->ctx, 64, IR_INT_SIGNLESS);
+}
+
+static const char *const preds[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
+
+static const ir_attr *seg3(fe_parser *p, int64_t a, int64_t b, int64_t c)
+{
+	int64_t v[3];
+	v[0] = a;
+	v[1] = b;
+	v[2] = c;
+	return ir_attr_dense(p->ctx, ir_type_int(p->ctx, 32, IR_INT_SIGNLESS), v, 3);
+}
+
+static const char *full_name(fe_parser *p, fe_tok t)
+{
+	char buf[256];
+	if (tok_is(t, "return"))
+		return ir_intern(p->ctx, "func.return", 11);
+	if (!memchr(t.s, '.', t.len) || (p->line_mode && t.len > 7 && !memchr(t.s, '.', 4) &&
+					   ir_opcode_lookup(t.s, t.len) == IR_OP_UNKNOWN &&
+					   (t.len < 4 || memcmp(t.s, "pto.", 4)))) {
+		/* a bare PTO-AS opcode: tcvt, tmatmul.acc */
+		if (t.len + 4 < sizeof buf && (t.len < 4 || memcmp(t.s, "pto.", 4))) {
+			memcpy(buf, "pto.", 4);
+			memcpy(buf + 4, t.s, t.len);
+			return ir_intern(p->ctx, buf, t.len + 4);
+		}
+	}
+	return ir_intern(p->ctx, t.s, t.len);
+}
+
+/* `0x7FC00000 : f32`: an integer literal for a float type is its bit pattern (f64, f32,
+ * f16, bf16; other float types keep the integer, which the verifier reports) */
+const ir_attr *fe_float_bits(fe_parser *p, uint64_t bits, const ir_type *t)
+{
+	double d;
+	uint32_t b32;
+	float f;
+	switch (t->u.f.kind) {
+	case IR_F64:
+		memcpy(&d, &bits, 8);
+		return ir_attr_float(p->ctx, d, t);
+	case PTORT_F32:
+		b32 = (uint32_t)bits;
+		break;
+	case PTORT_BF16:
+		b32 = (uint32_t)(bits & 0xffff) << 16;
+		break;
+	case PTORT_F16: {
+		uint32_t h = (uint32_t)bits & 0xffff, e = (h >> 10) & 31, m = h & 1023;
+		double v = e == 31 ? (m ? NAN : INFINITY)
+			 : e == 0 ? ldexp((double)m, -24) : ldexp((double)(m | 1024), (int)e - 25);
+		return ir_attr_float(p->ctx, (h & 0x8000) ? -v : v, t);
+	}
+	default:
+		return ir_attr_int(p->ctx, (int64_t)bits, t);
+	}
+	memcpy(&f, &b32, 4);
+	return ir_attr_float(p->ctx, (double)f, t);
+}
+
+ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned def0,
+		       unsigned use0, unsigned type0)
+{
+	const char *name = full_name(p, opname);
+	ir_opcode code = ir_opcode_lookup(name, strlen(name));
+	unsigned ndefs = p->defs.n - def0, nres = count_defs(p, def0, ndefs);
+	unsigned i, nops = 0;
+	shape s;
+	ir_op *op;
+	const ir_type *rt[64], **rtypes = rt;
+	unsigned nrt = 0;
+	ir_value **ops;
+	const ir_attr *extra[4] = {0};
+	const char *extra_name[4] = {0};
+	unsigned nextra = 0;
+	char tb[256];
+	(void)type0;
+
+	if (code == IR_OP_UNKNOWN) {
+		/* like MLIR: only known ops have a custom form; others use the generic form */
+		ir_error(p->ctx, opname.loc, "custom op '%s' is unknown (use the generic form \"%s\"(...) : (...) -> (...))",
+			 name, name);
+		return NULL;
+	}
+	memset(&s, 0, sizeof s);
+	s.op0 = p->uses.n;
+	/* classify the pieces */
+	for (i = piece0; i < p->pieces.n; i++) {
+		fe_piece *pc = &p->pieces.a[i];
+		switch (pc->kind) {
+		case FE_P_OPERAND:
+			if (!s.noperand)
+				s.op0 = pc->v0;
+			if (s.ins || s.nkw || s.colon) {
+				ir_error(p->ctx, pc->loc, "unexpected operand in '%s'", name);
+				return NULL;
+			}
+			s.noperand++;
+			break;
+		case FE_P_WORD: s.word = pc; break;
+		case FE_P_INS:
+			if (s.ins) {
+				ir_error(p->ctx, pc->loc, "duplicate ins(...) in '%s'", name);
+				return NULL;
+			}
+			s.ins = pc;
+			break;
+		case FE_P_OUTS:
+			if (s.outs) {
+				ir_error(p->ctx, pc->loc, "duplicate outs(...) in '%s'", name);
+				return NULL;
+			}
+			s.outs = pc;
+			break;
+		case FE_P_KWLIST:
+			if (pc->key.len == 1 && pc->key.s[0] == '(') {
+				s.call = pc;
+				break;
+			}
+			/* fallthrough */
+		case FE_P_KWVAL:
+			if (s.nkw == 8) {
+				ir_error(p->ctx, pc->loc, "too many keyword operands in '%s'", name);
+				return NULL;
+			}
+			s.kw[s.nkw++] = pc;
+			break;
+		case FE_P_ATTRS:
+		case FE_P_PROPS:
+			s.dict = s.dict ? s.dict : pc->attr;
+			if (s.dict != pc->attr) {
+				/* two dicts: merge into one */
+				unsigned k, n0 = p->named.n;
+				for (k = 0; k < s.dict->u.dict.n; k++)
+					FE_PUSH(p, p->named, s.dict->u.dict.entries[k]);
+				for (k = 0; k < pc->attr->u.dict.n; k++)
+					FE_PUSH(p, p->named, pc->attr->u.dict.entries[k]);
+				s.dict = fe_dict(p, n0, pc->loc);
+			}
+			break;
+		case FE_P_COLON: s.colon = pc; break;
+		case FE_P_ARROW: s.arrow = pc; break;
+		case FE_P_TO: s.to = pc; break;
+		case FE_P_BRACKET: s.bracket = pc; break;
+		case FE_P_ANGLE: s.angle = pc; break;
+		case FE_P_ATTR:
+			if (!pc->attr)
+				return NULL; /* reported where it was read */
+			if (s.lit) {
+				ir_error(p->ctx, pc->loc, "unexpected attribute in '%s'", name);
+				return NULL;
+			}
+			s.lit = pc;
+			break;
+		}
+	}
+	if (!uses_ok(p, use0, p->uses.n - use0))
+		return NULL;
+	if (s.ins && check_group(p, s.ins, "ins"))
+		return NULL;
+	if (s.outs && check_group(p, s.outs, "outs"))
+		return NULL;
+	if (s.ins && s.ins->attr) {
+		if (s.dict) {
+			unsigned k, n0 = p->named.n;
+			for (k = 0; k < s.dict->u.dict.n; k++)
+				FE_PUSH(p, p->named, s.dict->u.dict.entries[k]);
+			for (k = 0; k < s.ins->attr->u.dict.n; k++)
+				FE_PUSH(p, p->named, s.ins->attr->u.dict.entries[k]);
+			s.dict = fe_dict(p, n0, s.ins->loc);
+		} else {
+			s.dict = s.ins->attr;
+		}
+	}
+
+	/* operands, in the op's canonical order */
+	p->vals.n = 0;
+	if (code == IR_OP_ALLOC_TILE) {
+		static const char *const keys[3] = {"addr", "valid_row", "valid_col"};
+		int64_t seg[3] = {0, 0, 0};
+		unsigned k, j;
+		for (k = 0; k < s.nkw; k++) {
+			for (j = 0; j < 3; j++)
+				if (tok_is(s.kw[k]->key, keys[j]))
+					break;
+			if (j == 3 || s.kw[k]->kind != FE_P_KWVAL || seg[j]) {
+				ir_error(p->ctx, s.kw[k]->loc,
+					 "expected 'addr = %%a', 'valid_row = %%r' or 'valid_col = %%c' in 'pto.alloc_tile'");
+				return NULL;
+			}
+			seg[j] = 1;
+		}
+		for (j = 0; j < 3; j++)
+			for (k = 0; k < s.nkw; k++)
+				if (tok_is(s.kw[k]->key, keys[j]))
+					FE_PUSH(p, p->vals, p->uses.a[s.kw[k]->v0].v);
+		extra_name[nextra] = "operandSegmentSizes";
+		extra[nextra++] = seg3(p, seg[0], seg[1], seg[2]);
+	} else if (code == IR_OP_MAKE_TENSOR_VIEW || code == IR_OP_PARTITION_VIEW) {
+		const char *k0 = code == IR_OP_MAKE_TENSOR_VIEW ? "shape" : "offsets";
+		const char *k1 = code == IR_OP_MAKE_TENSOR_VIEW ? "strides" : "sizes";
+		fe_piece *a = NULL, *b = NULL;
+		unsigned k;
+		for (k = 0; k < s.nkw; k++) {
+			if (tok_is(s.kw[k]->key, k0) && !a && s.kw[k]->kind == FE_P_KWLIST)
+				a = s.kw[k];
+			else if (tok_is(s.kw[k]->key, k1) && !b && s.kw[k]->kind == FE_P_KWLIST)
+				b = s.kw[k];
+			else {
+				ir_error(p->ctx, s.kw[k]->loc, "unexpected '%.*s' in '%s'",
+					 (int)s.kw[k]->key.len, s.kw[k]->key.s, name);
+				return NULL;
+			}
+		}
+		if (s.noperand != 1 || !a || !b) {
+			ir_error(p->ctx, opname.loc, "expected '%s %%src, %s = [...], %s = [...]'", name,
+				 k0, k1);
+			return NULL;
+		}
+		FE_PUSH(p, p->vals, p->uses.a[s.op0].v);
+		for (k = 0; k < a->vn; k++)
+			FE_PUSH(p, p->vals, p->uses.a[a->v0 + k].v);
+		for (k = 0; k < b->vn; k++)
+			FE_PUSH(p, p->vals, p->uses.a[b->v0 + k].v);
+		extra_name[nextra] = "operandSegmentSizes";
+		extra[nextra++] = seg3(p, 1, a->vn, b->vn);
+	} else {
+		unsigned k;
+		if (s.nkw) {
+			ir_error(p->ctx, s.kw[0]->loc, "unexpected '%.*s = ...' in '%s'",
+				 (int)s.kw[0]->key.len, s.kw[0]->key.s, name);
+			return NULL;
+		}
+		for (k = 0; k < s.noperand; k++)
+			FE_PUSH(p, p->vals, p->uses.a[s.op0 + k].v);
+		if (s.call)
+			for (k = 0; k < s.call->vn; k++)
+				FE_PUSH(p, p->vals, p->uses.a[s.call->v0 + k].v);
+		if (s.ins)
+			for (k = 0; k < s.ins->vn; k++)
+				FE_PUSH(p, p->vals, p->uses.a[s.ins->v0 + k].v);
+		if (s.outs)
+			for (k = 0; k < s.outs->vn; k++)
+				FE_PUSH(p, p->vals, p->uses.a[s.outs->v0 + k].v);
+		if (s.bracket && s.bracket->vn)
+			for (k = 0; k < s.bracket->vn; k++)
+				FE_PUSH(p, p->vals, p->uses.a[s.bracket->v0 + k].v);
+	}
+	ops = p->vals.a;
+	nops = p->vals.n;
+
+	/* types: what `: ... [-> ...] [to T]` means for this op */
+	{
+		unsigned ct = s.colon ? s.colon->tn : 0;
+		const ir_type *const *cty = s.colon ? p->types.a + s.colon->t0 : NULL;
+		const ir_type *fn = ct == 1 && cty[0]->kind == IR_TYPE_FUNC && !s.arrow ? cty[0] : NULL;
+		switch (code) {
+		case IR_OP_CONSTANT: {
+			const ir_attr *v = s.lit ? s.lit->attr : NULL;
+			if (!v || s.noperand) {
+				ir_error(p->ctx, opname.loc, "expected 'arith.constant <literal> : <type>'");
+				return NULL;
+			}
+			if (v->kind == IR_ATTR_BOOL) {
+				rtypes[nrt++] = ir_type_int(p->ctx, 1, IR_INT_SIGNLESS);
+			} else if (ct == 1) {
+				rtypes[nrt++] = cty[0];
+				if (v->kind == IR_ATTR_INT && cty[0]->kind == IR_TYPE_FLOAT)
+					v = fe_float_bits(p, (uint64_t)v->u.i.v, cty[0]);
+				else if (v->kind == IR_ATTR_INT)
+					v = ir_attr_int(p->ctx, v->u.i.v, cty[0]);
+				else if (v->kind == IR_ATTR_FLOAT)
+					v = ir_attr_float(p->ctx, v->u.f.v, cty[0]);
+				if (v->kind == IR_ATTR_FLOAT && cty[0]->kind != IR_TYPE_FLOAT) {
+					ir_error(p->ctx, s.colon->loc, "floating point value not valid for type '%s'",
+						 tstr(cty[0], tb, sizeof tb));
+					return NULL;
+				}
+			} else if (v->kind == IR_ATTR_INT && v->u.i.type) {
+				rtypes[nrt++] = v->u.i.type;
+			} else if (v->kind == IR_ATTR_FLOAT && v->u.f.type) {
+				rtypes[nrt++] = v->u.f.type;
+			} else if (v->kind == IR_ATTR_INT || v->kind == IR_ATTR_FLOAT) {
+				ir_error(p->ctx, opname.loc, "expected ':' and the type of the constant");
+				return NULL;
+			} else {
+				rtypes[nrt++] = ct == 1 ? cty[0] : ir_type_none(p->ctx);
+			}
+			extra_name[nextra] = "value";
+			extra[nextra++] = v;
+			s.lit = NULL;
+			break;
+		}
+		case IR_OP_CMPI: {
+			unsigned k;
+			if (!s.word) {
+				ir_error(p->ctx, opname.loc, "expected a comparison predicate (eq, ne, slt, ...)");
+				return NULL;
+			}
+			for (k = 0; k < 10; k++)
+				if (tok_is(s.word->key, preds[k]))
+					break;
+			if (k == 10) {
+				ir_error(p->ctx, s.word->loc,
+					 "unknown comparison predicate '%.*s' (expected eq, ne, slt, sle, sgt, sge, ult, ule, ugt or uge)",
+					 (int)s.word->key.len, s.word->key.s);
+				return NULL;
+			}
+			extra_name[nextra] = "predicate";
+			extra[nextra++] = ir_attr_int(p->ctx, (int64_t)k, i64(p));
+			s.word = NULL;
+			if (ct != 1) {
+				ir_error(p->ctx, opname.loc, "expected ': <type>' after the operands of 'arith.cmpi'");
+				return NULL;
+			}
+			for (k = 0; k < nops; k++)
+				if (ops[k]->type != cty[0])
+					goto mismatch_same;
+			rtypes[nrt++] = ir_type_int(p->ctx, 1, IR_INT_SIGNLESS);
+			break;
+		}
+		case IR_OP_ADDI: case IR_OP_SUBI: case IR_OP_MULI: case IR_OP_DIVSI:
+		case IR_OP_REMSI: case IR_OP_MINSI: case IR_OP_MAXSI: case IR_OP_ANDI:
+		case IR_OP_ORI: case IR_OP_XORI: case IR_OP_SELECT: {
+			unsigned k = code == IR_OP_SELECT ? 1 : 0;
+			if (ct != 1 || fn) {
+				ir_error(p->ctx, opname.loc, "expected ': <type>' after the operands of '%s'", name);
+				return NULL;
+			}
+			for (; k < nops; k++)
+				if (ops[k]->type != cty[0])
+					goto mismatch_same;
+			rtypes[nrt++] = cty[0];
+			break;
+		}
+		mismatch_same: {
+			unsigned k;
+			for (k = 0; k < nops; k++)
+				if (ops[k]->type != cty[0] && !(code == IR_OP_SELECT && k == 0)) {
+					fe_use *u = NULL;
+					unsigned j;
+					for (j = use0; j < p->uses.n; j++)
+						if (p->uses.a[j].v == ops[k])
+							u = &p->uses.a[j];
+					ir_error(p->ctx, u ? u->loc : opname.loc,
+						 "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'",
+						 u ? u->name : "?", tstr(cty[0], tb, sizeof tb),
+						 tstr(ops[k]->type, tb + 128, 128));
+					ir_note(p->ctx, ops[k]->loc, "prior use here");
+					return NULL;
+				}
+			return NULL;
+		}
+		case IR_OP_INDEX_CAST:
+			if (ct != 1 || !s.to || nops != 1) {
+				ir_error(p->ctx, opname.loc, "expected 'arith.index_cast %%v : <type> to <type>'");
+				return NULL;
+			}
+			if (check_types(p, s.op0, 1, s.colon->t0))
+				return NULL;
+			rtypes[nrt++] = p->types.a[s.to->t0];
+			break;
+		case IR_OP_MAKE_TENSOR_VIEW:
+		case IR_OP_ALLOC_TILE:
+		case IR_OP_GET_BLOCK_IDX: case IR_OP_GET_BLOCK_NUM:
+		case IR_OP_GET_SUBBLOCK_IDX: case IR_OP_GET_SUBBLOCK_NUM:
+			if (ct > 1 || fn || s.arrow) {
+				ir_error(p->ctx, s.colon ? s.colon->loc : opname.loc,
+					 "expected ': <result type>' for '%s'", name);
+				return NULL;
+			}
+			if (ct == 1)
+				rtypes[nrt++] = cty[0];
+			else if (code >= IR_OP_GET_BLOCK_IDX)
+				rtypes[nrt++] = i64(p);
+			else {
+				ir_error(p->ctx, opname.loc, "expected ': <result type>' for '%s'", name);
+				return NULL;
+			}
+			break;
+		default:
+			if (fn) {
+				if (fn->u.fn.nin != s.noperand + (s.call ? s.call->vn : 0)) {
+					ir_error(p->ctx, s.colon->loc, "'%s' has %u operands but its type lists %u",
+						 name, s.noperand + (s.call ? s.call->vn : 0), fn->u.fn.nin);
+					return NULL;
+				}
+				for (i = 0; i < fn->u.fn.nin; i++) {
+					fe_use *u = &p->uses.a[(s.call && !s.noperand ? s.call->v0 : s.op0) + i];
+					if (u->v->type != fn->u.fn.in[i]) {
+						ir_error(p->ctx, u->loc,
+							 "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'",
+							 u->name, tstr(fn->u.fn.in[i], tb, sizeof tb),
+							 tstr(u->v->type, tb + 128, 128));
+						ir_note(p->ctx, u->v->loc, "prior use here");
+						return NULL;
+					}
+				}
+				rtypes = (const ir_type **)fn->u.fn.out;
+				nrt = fn->u.fn.nout;
+			} else if (s.arrow) {
+				unsigned n = ct < s.noperand ? ct : s.noperand;
+				if (ct > s.noperand) {
+					ir_error(p->ctx, s.colon->loc, "'%s' has %u operands but %u types", name,
+						 s.noperand, ct);
+					return NULL;
+				}
+				if (check_types(p, s.op0, n, s.colon->t0))
+					return NULL;
+				rtypes = (const ir_type **)p->types.a + s.arrow->t0;
+				nrt = s.arrow->tn;
+			} else if (nres && s.colon) {
+				rtypes = (const ir_type **)cty;
+				nrt = ct;
+			} else if (s.colon) {
+				if (ct != s.noperand) {
+					ir_error(p->ctx, s.colon->loc, "'%s' has %u operands but %u types", name,
+						 s.noperand, ct);
+					return NULL;
+				}
+				if (check_types(p, s.op0, ct, s.colon->t0))
+					return NULL;
+			} else if (s.noperand && !s.ins) {
+				ir_error(p->ctx, opname.loc, "expected ':' and the operand types of '%s'", name);
+				return NULL;
+			}
+			break;
+		}
+		if (code == IR_OP_PARTITION_VIEW) {
+			if (ct != 1 || !s.arrow || s.arrow->tn != 1) {
+				ir_error(p->ctx, opname.loc, "expected ': <source type> -> <result type>' for '%s'", name);
+				return NULL;
+			}
+		}
+	}
+
+	/* attributes the syntax carries outside the dict */
+	if (s.word) {
+		ir_error(p->ctx, s.word->loc, "unexpected '%.*s' in '%s'", (int)s.word->key.len,
+			 s.word->key.s, name);
+		return NULL;
+	}
+	if (s.bracket) {
+		const ir_attr *a = s.bracket->attr;
+		if ((code == IR_OP_SET_FLAG || code == IR_OP_WAIT_FLAG) && a->u.array.n == 3 &&
+		    !s.bracket->vn) {
+			static const char *const names[3] = {"src_pipe", "dst_pipe", "event_id"};
+			unsigned k;
+			for (k = 0; k < 3; k++) {
+				const ir_attr *e = a->u.array.elems[k];
+				if (e->kind != IR_ATTR_STRING) {
+					ir_error(p->ctx, s.bracket->loc, "expected '[<PIPE_A>, <PIPE_B>, <EVENT_IDn>]'");
+					return NULL;
+				}
+				extra_name[nextra] = names[k];
+				extra[nextra++] = ir_attr_pto(p->ctx, k == 2 ? "event" : "pipe",
+							      ir_intern(p->ctx, e->u.str.s, e->u.str.len),
+							      IR_PTO_DOTTED);
+			}
+		} else if (!s.bracket->vn || a->u.array.n) {
+			extra_name[nextra] = "args";
+			extra[nextra++] = a;
+		}
+	}
+	if (s.angle) {
+		extra_name[nextra] = code == IR_OP_BARRIER ? "pipe" : "arg";
+		extra[nextra++] = ir_attr_pto(p->ctx, "pipe", ir_intern(p->ctx, s.angle->key.s, s.angle->key.len),
+					      IR_PTO_DOTTED);
+	}
+	if (s.lit) {
+		extra_name[nextra] = code == IR_OP_BARRIER ? "pipe" : code == IR_OP_CALL ? "callee" : "value";
+		extra[nextra++] = s.lit->attr;
+	}
+
+	if (nres != nrt) {
+		ir_error(p->ctx, ndefs ? p->defs.a[def0].loc : opname.loc,
+			 "operation '%s' defines %u results but %u %s given", name, nrt, nres,
+			 nres == 1 ? "name was" : "names were");
+		return NULL;
+	}
+	op = ir_op_create(p->ctx, name, opname.loc, ops, nops, rtypes, nrt, s.dict, 0);
+	for (i = 0; i < nextra; i++)
+		if (extra[i])
+			ir_op_set_attr(p->ctx, op, extra_name[i], extra[i]);
+	define_results(p, op, def0, ndefs);
+	return op;
+}

@@ -1,0 +1,797 @@
+/* typetext.c: the insides of bracketed tokens and literals. The lexer returns
+ * `!pto.tile_buf<...>`, `#pto<round_mode RINT>`, `array<i32: 1, 2>` and the like as one
+ * token; this file parses their bodies with a small cursor (PTOAS's keyed and compact
+ * tile_buf forms, tile/ptr/view shapes) and turns integer, float and string literals
+ * into values, reporting at the exact column inside the token. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/frontend.h"
+
+/* ---- scalar types ------------------------------------------------------------- */
+
+static int all_digits(const char *s, size_t n)
+{
+	size_t i;
+	if (!n || n > 7)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
+static unsigned to_uint(const char *s, size_t n)
+{
+	unsigned v = 0;
+	size_t i;
+	for (i = 0; i < n; i++)
+		v = v * 10 + (unsigned)(s[i] - '0');
+	return v;
+}
+
+static int eqn(const char *s, size_t n, const char *lit)
+{
+	return strlen(lit) == n && !memcmp(s, lit, n);
+}
+
+const ir_type *fe_scalar_type(ir_ctx *ctx, const char *s, size_t n)
+{
+	static const char *const mlir_only[] = {
+		"f8E4M3FNUZ", "f8E5M2FNUZ", "f8E4M3B11FNUZ", "f8E3M4", "tf32", "f80", "f128", "f6E2M3FN",
+		"f6E3M2FN",
+	};
+	ptort_type t;
+	unsigned k;
+	if (!n)
+		return NULL;
+	switch (s[0]) {
+	case 'i':
+		if (eqn(s, n, "index"))
+			return ir_type_index(ctx);
+		if (all_digits(s + 1, n - 1) && to_uint(s + 1, n - 1) >= 1 && to_uint(s + 1, n - 1) <= 65535)
+			return ir_type_int(ctx, to_uint(s + 1, n - 1), IR_INT_SIGNLESS);
+		break;
+	case 's':
+		if (n > 2 && s[1] == 'i' && all_digits(s + 2, n - 2) && to_uint(s + 2, n - 2) >= 1 &&
+		    to_uint(s + 2, n - 2) <= 65535)
+			return ir_type_int(ctx, to_uint(s + 2, n - 2), IR_INT_SIGNED);
+		break;
+	case 'u':
+		if (n > 2 && s[1] == 'i' && all_digits(s + 2, n - 2) && to_uint(s + 2, n - 2) >= 1 &&
+		    to_uint(s + 2, n - 2) <= 65535)
+			return ir_type_int(ctx, to_uint(s + 2, n - 2), IR_INT_UNSIGNED);
+		break;
+	case 'n':
+		if (eqn(s, n, "none"))
+			return ir_type_none(ctx);
+		return NULL;
+	case 'f':
+		if (eqn(s, n, "f64"))
+			return ir_type_float(ctx, IR_F64);
+		break;
+	default:
+		break;
+	}
+	if (s[0] != 'f' && s[0] != 'b' && s[0] != 'e' && s[0] != 'h' && s[0] != 'i')
+		return NULL;
+	if (!ptort_type_parse(s, n, &t))
+		return ir_type_elem(ctx, t);
+	for (k = 0; k < sizeof mlir_only / sizeof mlir_only[0]; k++)
+		if (eqn(s, n, mlir_only[k]))
+			return ir_type_opaque(ctx, s, n);
+	return NULL;
+}
+
+/* ---- a cursor over the body of a bracketed token ---------------------------------- */
+
+typedef struct cur {
+	fe_parser *p;
+	fe_tok t;
+	const char *s, *e; /* position, end of the body (before the final '>') */
+	int failed;
+} cur;
+
+static ir_loc loc_at(cur *c, const char *at)
+{
+	ir_loc l = c->t.loc;
+	const char *q;
+	for (q = c->t.s; q < at && q < c->t.s + c->t.len; q++) {
+		if (*q == '\n') {
+			l.line++;
+			l.col = 1;
+		} else {
+			l.col++;
+		}
+	}
+	return l;
+}
+
+static void cerr(cur *c, const char *msg, const char *arg, size_t alen)
+{
+	if (c->failed)
+		return;
+	c->failed = 1;
+	if (arg)
+		ir_error(c->p->ctx, loc_at(c, c->s), "%s%.*s", msg, (int)alen, arg);
+	else
+		ir_error(c->p->ctx, loc_at(c, c->s), "%s", msg);
+}
+
+static void ws(cur *c)
+{
+	while (c->s < c->e && (*c->s == ' ' || *c->s == '\t' || *c->s == '\n' || *c->s == '\r'))
+		c->s++;
+}
+
+static int peek(cur *c, char ch)
+{
+	ws(c);
+	return c->s < c->e && *c->s == ch;
+}
+
+static int eat(cur *c, char ch)
+{
+	if (peek(c, ch)) {
+		c->s++;
+		return 1;
+	}
+	return 0;
+}
+
+static int expect(cur *c, char ch)
+{
+	char m[16] = "expected ' '";
+	if (eat(c, ch))
+		return 1;
+	m[10] = ch;
+	cerr(c, m, NULL, 0);
+	return 0;
+}
+
+static int isidc(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '_' || ch == '.' || ch == '$';
+}
+
+/* an identifier or a quoted string (quotes stripped) */
+static int word(cur *c, const char **w, size_t *n)
+{
+	ws(c);
+	if (c->s < c->e && *c->s == '"') {
+		const char *q = c->s + 1;
+		while (q < c->e && *q != '"')
+			q++;
+		if (q >= c->e) {
+			cerr(c, "unterminated string", NULL, 0);
+			return 0;
+		}
+		*w = c->s + 1;
+		*n = (size_t)(q - c->s - 1);
+		c->s = q + 1;
+		return 1;
+	}
+	*w = c->s;
+	while (c->s < c->e && isidc(*c->s) && !(c->s > *w && 0))
+		c->s++;
+	*n = (size_t)(c->s - *w);
+	if (!*n) {
+		cerr(c, "expected a name", NULL, 0);
+		return 0;
+	}
+	return 1;
+}
+
+/* an integer; `?` gives IR_DYN when allowed */
+static int integer(cur *c, int64_t *v, int dyn_ok)
+{
+	int neg = 0;
+	uint64_t x = 0;
+	const char *st;
+	ws(c);
+	if (dyn_ok && c->s < c->e && *c->s == '?') {
+		c->s++;
+		*v = IR_DYN;
+		return 1;
+	}
+	if (c->s < c->e && *c->s == '-') {
+		neg = 1;
+		c->s++;
+	}
+	st = c->s;
+	while (c->s < c->e && *c->s >= '0' && *c->s <= '9') {
+		if (x > (uint64_t)INT64_MAX / 10) {
+			c->s = st;
+			cerr(c, "integer too large", NULL, 0);
+			return 0;
+		}
+		x = x * 10 + (uint64_t)(*c->s - '0');
+		c->s++;
+	}
+	if (c->s == st) {
+		cerr(c, "expected integer value", NULL, 0);
+		return 0;
+	}
+	if (x > (uint64_t)INT64_MAX) {
+		c->s = st;
+		cerr(c, "integer too large", NULL, 0);
+		return 0;
+	}
+	*v = neg ? -(int64_t)x : (int64_t)x;
+	return 1;
+}
+
+static const ir_type *sub_type(cur *c);
+
+/* the text of a nested type: up to a ',' or '>' at depth 0 */
+static const ir_type *sub_type(cur *c)
+{
+	const char *st, *q;
+	int depth = 0;
+	fe_tok t;
+	const ir_type *ty;
+	ws(c);
+	st = c->s;
+	for (q = st; q < c->e; q++) {
+		if (*q == '<' || *q == '(' || *q == '[' || *q == '{')
+			depth++;
+		else if ((*q == '>' || *q == ')' || *q == ']' || *q == '}') && depth > 0)
+			depth--;
+		else if (depth == 0 && (*q == ',' || *q == '>' || *q == ' ' || *q == '\n' || *q == '\t'))
+			break;
+		if (*q == '-' && q + 1 < c->e && q[1] == '>')
+			q++;
+	}
+	if (q == st) {
+		cerr(c, "expected a type", NULL, 0);
+		return NULL;
+	}
+	t.s = st;
+	t.len = (uint32_t)(q - st);
+	t.loc = loc_at(c, st);
+	c->s = q;
+	ty = fe_type_text(c->p, t);
+	if (!ty)
+		c->failed = 1;
+	return ty;
+}
+
+/* `16x16xf32` / `?x?xf32`: dims then the element type */
+static int shape(cur *c, int64_t *dims, unsigned *rank, unsigned max, const ir_type **elem)
+{
+	*rank = 0;
+	ws(c);
+	while (c->s < c->e && ((*c->s >= '0' && *c->s <= '9') || *c->s == '?')) {
+		int64_t d;
+		if (*c->s == '?') {
+			c->s++;
+			d = IR_DYN;
+		} else if (!integer(c, &d, 0)) {
+			return 0;
+		}
+		if (*rank == max) {
+			cerr(c, "too many dimensions", NULL, 0);
+			return 0;
+		}
+		dims[(*rank)++] = d;
+		if (c->s >= c->e || *c->s != 'x') {
+			cerr(c, "expected 'x' in shape", NULL, 0);
+			return 0;
+		}
+		c->s++;
+	}
+	*elem = sub_type(c);
+	return *elem != NULL;
+}
+
+/* ---- !pto.tile_buf<...> ----------------------------------------------------------- */
+
+static int enum_val(cur *c, const char *const *names, unsigned n, const char *what)
+{
+	const char *w;
+	size_t len;
+	unsigned k;
+	const char *at;
+	ws(c);
+	at = c->s;
+	if (!word(c, &w, &len))
+		return -1;
+	for (k = 0; k < n; k++)
+		if (eqn(w, len, names[k]))
+			return (int)k;
+	c->s = at;
+	cerr(c, what, w, len);
+	return -1;
+}
+
+static const char *const blayouts[] = {"row_major", "col_major"};
+static const char *const slayouts[] = {"none_box", "row_major", "col_major"};
+
+static int loc_val(cur *c, ir_mem *m)
+{
+	const char *w, *at;
+	size_t len;
+	ws(c);
+	at = c->s;
+	if (!word(c, &w, &len))
+		return 0;
+	if (ir_mem_parse(w, len, m)) {
+		c->s = at;
+		cerr(c, "unknown loc: ", w, len);
+		return 0;
+	}
+	return 1;
+}
+
+static int key(cur *c, const char *want)
+{
+	const char *w, *at;
+	size_t n;
+	char m[64];
+	ws(c);
+	at = c->s;
+	if (!word(c, &w, &n) || !eqn(w, n, want)) {
+		c->s = at;
+		c->failed = 0;
+		snprintf(m, sizeof m, "expected '%s'", want);
+		cerr(c, m, NULL, 0);
+		return 0;
+	}
+	return expect(c, '=');
+}
+
+static const ir_type *tile_buf_keyed(cur *c)
+{
+	ir_type tb;
+	int k;
+	memset(&tb, 0, sizeof tb);
+	tb.kind = IR_TYPE_TILE_BUF;
+	tb.u.tb.compact = 0;
+	if (!key(c, "loc") || !loc_val(c, &tb.u.tb.mem) || !expect(c, ','))
+		return NULL;
+	if (!key(c, "dtype") || !(tb.u.tb.elem = sub_type(c)) || !expect(c, ','))
+		return NULL;
+	if (!key(c, "rows") || !integer(c, &tb.u.tb.rows, 0) || !expect(c, ','))
+		return NULL;
+	if (!key(c, "cols") || !integer(c, &tb.u.tb.cols, 0) || !expect(c, ','))
+		return NULL;
+	if (tb.u.tb.rows < 0 || tb.u.tb.cols < 0) {
+		cerr(c, "rows/cols must be non-negative", NULL, 0);
+		return NULL;
+	}
+	if (!key(c, "v_row") || !integer(c, &tb.u.tb.v_row, 1) || !expect(c, ','))
+		return NULL;
+	if (!key(c, "v_col") || !integer(c, &tb.u.tb.v_col, 1) || !expect(c, ','))
+		return NULL;
+	if (tb.u.tb.v_row == -1)
+		tb.u.tb.v_row = IR_DYN;
+	if (tb.u.tb.v_col == -1)
+		tb.u.tb.v_col = IR_DYN;
+	if ((tb.u.tb.v_row < 0 && tb.u.tb.v_row != IR_DYN) ||
+	    (tb.u.tb.v_col < 0 && tb.u.tb.v_col != IR_DYN)) {
+		cerr(c, "v_row/v_col must be non-negative, '?' or -1", NULL, 0);
+		return NULL;
+	}
+	if (!key(c, "blayout") || (k = enum_val(c, blayouts, 2, "unknown blayout: ")) < 0 ||
+	    !expect(c, ','))
+		return NULL;
+	tb.u.tb.blayout = (unsigned)k;
+	if (!key(c, "slayout") || (k = enum_val(c, slayouts, 3, "unknown slayout: ")) < 0 ||
+	    !expect(c, ','))
+		return NULL;
+	tb.u.tb.slayout = (unsigned)k;
+	if (!key(c, "fractal") || !integer(c, &tb.u.tb.fractal, 0) || !expect(c, ','))
+		return NULL;
+	if (!key(c, "pad") || !integer(c, &tb.u.tb.pad, 0))
+		return NULL;
+	if (eat(c, ',')) {
+		if (!key(c, "compact") || !integer(c, &tb.u.tb.compact, 0))
+			return NULL;
+	}
+	ws(c);
+	if (c->s != c->e) {
+		cerr(c, "expected '>'", NULL, 0);
+		return NULL;
+	}
+	return ir_type_tile_buf(c->p->ctx, &tb);
+}
+
+static const ir_type *tile_buf_compact(cur *c)
+{
+	ir_type tb;
+	int64_t dims[8];
+	unsigned rank;
+	unsigned seen = 0;
+	const char *at;
+	memset(&tb, 0, sizeof tb);
+	tb.kind = IR_TYPE_TILE_BUF;
+	if (!loc_val(c, &tb.u.tb.mem) || !expect(c, ','))
+		return NULL;
+	ws(c);
+	at = c->s;
+	if (!shape(c, dims, &rank, 8, &tb.u.tb.elem))
+		return NULL;
+	if (rank != 2) {
+		c->s = at;
+		cerr(c, "tile_buf compact syntax expects exactly two shape dims", NULL, 0);
+		return NULL;
+	}
+	tb.u.tb.rows = dims[0];
+	tb.u.tb.cols = dims[1];
+	tb.u.tb.v_row = dims[0];
+	tb.u.tb.v_col = dims[1];
+	tb.u.tb.blayout = IR_BLAYOUT_ROW_MAJOR;
+	tb.u.tb.slayout = IR_SLAYOUT_NONE_BOX;
+	tb.u.tb.fractal = 512;
+	while (eat(c, ',')) {
+		static const char *const keys[] = {"valid", "blayout", "slayout", "fractal", "pad", "compact"};
+		const char *w;
+		size_t n;
+		unsigned k;
+		int e;
+		ws(c);
+		at = c->s;
+		if (!word(c, &w, &n))
+			return NULL;
+		for (k = 0; k < 6; k++)
+			if (eqn(w, n, keys[k]))
+				break;
+		if (k == 6) {
+			c->s = at;
+			cerr(c, "unknown key in tile_buf compact syntax: ", w, n);
+			return NULL;
+		}
+		if (seen & (1u << k)) {
+			char m[96];
+			c->s = at;
+			snprintf(m, sizeof m, "duplicate %s in tile_buf compact syntax", keys[k]);
+			cerr(c, m, NULL, 0);
+			return NULL;
+		}
+		seen |= 1u << k;
+		if (!expect(c, '='))
+			return NULL;
+		switch (k) {
+		case 0:
+			if (!integer(c, &tb.u.tb.v_row, 1))
+				return NULL;
+			if (c->s >= c->e || *c->s != 'x') {
+				cerr(c, "expected 'x' in valid=RxC", NULL, 0);
+				return NULL;
+			}
+			c->s++;
+			if (!integer(c, &tb.u.tb.v_col, 1))
+				return NULL;
+			break;
+		case 1:
+			if ((e = enum_val(c, blayouts, 2, "unknown blayout: ")) < 0)
+				return NULL;
+			tb.u.tb.blayout = (unsigned)e;
+			break;
+		case 2:
+			if ((e = enum_val(c, slayouts, 3, "unknown slayout: ")) < 0)
+				return NULL;
+			tb.u.tb.slayout = (unsigned)e;
+			break;
+		case 3:
+			if (!integer(c, &tb.u.tb.fractal, 0))
+				return NULL;
+			break;
+		case 4:
+			if (!integer(c, &tb.u.tb.pad, 0))
+				return NULL;
+			break;
+		default:
+			if (!integer(c, &tb.u.tb.compact, 0))
+				return NULL;
+			break;
+		}
+	}
+	ws(c);
+	if (c->s != c->e) {
+		cerr(c, "expected ',' or '>'", NULL, 0);
+		return NULL;
+	}
+	return ir_type_tile_buf(c->p->ctx, &tb);
+}
+
+/* ---- types --------------------------------------------------------------------------- */
+
+static int prefix(fe_tok t, const char *pre, cur *c)
+{
+	size_t n = strlen(pre);
+	if (t.len < n + 1 || memcmp(t.s, pre, n) || t.s[t.len - 1] != '>')
+		return 0;
+	c->s = t.s + n;
+	c->e = t.s + t.len - 1;
+	return 1;
+}
+
+const ir_type *fe_type_text(fe_parser *p, fe_tok t)
+{
+	cur c;
+	const ir_type *ty;
+	memset(&c, 0, sizeof c);
+	c.p = p;
+	c.t = t;
+	if (!t.len)
+		return NULL;
+	if (t.s[0] != '!') {
+		if ((ty = fe_scalar_type(p->ctx, t.s, t.len)))
+			return ty;
+		if (memchr(t.s, '<', t.len))
+			return ir_type_opaque(p->ctx, t.s, t.len);
+		ir_error(p->ctx, t.loc, "unknown type '%.*s'", (int)(t.len > 64 ? 64 : t.len), t.s);
+		return NULL;
+	}
+	if (prefix(t, "!pto.tile_buf<", &c)) {
+		const char *q;
+		/* keyed when the first word is followed by '=' */
+		ws(&c);
+		for (q = c.s; q < c.e && isidc(*q); q++)
+			;
+		while (q < c.e && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < c.e && *q == '=')
+			return tile_buf_keyed(&c);
+		return tile_buf_compact(&c);
+	}
+	if (prefix(t, "!pto.tile<", &c)) {
+		int64_t dims[16];
+		unsigned rank;
+		const ir_type *elem;
+		ws(&c);
+		if (c.s < c.e && !(*c.s >= '0' && *c.s <= '9') && *c.s != '?')
+			return ir_type_opaque(p->ctx, t.s, t.len); /* keyed variants: kept as text */
+		/* any rank: the verifier requires two static dims */
+		if (!shape(&c, dims, &rank, 16, &elem))
+			return NULL;
+		ws(&c);
+		if (c.s != c.e) {
+			cerr(&c, "expected '>'", NULL, 0);
+			return NULL;
+		}
+		return ir_type_shaped(p->ctx, IR_TYPE_TILE, dims, rank, elem);
+	}
+	if (prefix(t, "!pto.ptr<", &c)) {
+		const ir_type *elem = sub_type(&c);
+		if (!elem)
+			return NULL;
+		ws(&c);
+		if (c.s != c.e) {
+			cerr(&c, "!pto.ptr no longer accepts address space; use !pto.ptr<elem>", NULL, 0);
+			return NULL;
+		}
+		return ir_type_ptr(p->ctx, elem);
+	}
+	if (prefix(t, "!pto.tensor_view<", &c) || prefix(t, "!pto.partition_tensor_view<", &c)) {
+		int64_t dims[16];
+		unsigned rank;
+		const ir_type *elem;
+		if (!shape(&c, dims, &rank, 16, &elem))
+			return NULL;
+		ws(&c);
+		if (c.s != c.e) {
+			cerr(&c, "expected '>'", NULL, 0);
+			return NULL;
+		}
+		return ir_type_shaped(p->ctx, t.s[5] == 't' ? IR_TYPE_TENSOR_VIEW : IR_TYPE_PART_VIEW,
+				      dims, rank, elem);
+	}
+	return ir_type_opaque(p->ctx, t.s, t.len);
+}
+
+/* ---- attributes ------------------------------------------------------------------------ */
+
+static const char *trim(const char *s, const char *e, size_t *n)
+{
+	while (s < e && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+		s++;
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+		e--;
+	*n = (size_t)(e - s);
+	return s;
+}
+
+const ir_attr *fe_attr_text(fe_parser *p, fe_tok t)
+{
+	cur c;
+	memset(&c, 0, sizeof c);
+	c.p = p;
+	c.t = t;
+	if (prefix(t, "#pto<", &c)) {
+		/* #pto<round_mode RINT> */
+		const char *w, *v;
+		size_t wn, vn;
+		ws(&c);
+		w = c.s;
+		while (c.s < c.e && isidc(*c.s))
+			c.s++;
+		wn = (size_t)(c.s - w);
+		v = trim(c.s, c.e, &vn);
+		if (!wn) {
+			cerr(&c, "expected an attribute kind in '#pto<kind value>'", NULL, 0);
+			return NULL;
+		}
+		return ir_attr_pto(p->ctx, ir_intern(p->ctx, w, wn), ir_intern(p->ctx, v, vn), IR_PTO_ANGLE);
+	}
+	if (t.len > 5 && !memcmp(t.s, "#pto.", 5) && t.s[t.len - 1] == '>') {
+		const char *lt = memchr(t.s, '<', t.len), *v;
+		size_t vn;
+		v = trim(lt + 1, t.s + t.len - 1, &vn);
+		return ir_attr_pto(p->ctx, ir_intern(p->ctx, t.s + 5, (size_t)(lt - t.s - 5)),
+				   ir_intern(p->ctx, v, vn), IR_PTO_DOTTED);
+	}
+	if (prefix(t, "array<", &c)) {
+		const ir_type *elem = NULL;
+		int64_t buf[64], *vals = buf;
+		unsigned n = 0, cap = 64;
+		const ir_attr *a;
+		const char *q;
+		ws(&c);
+		for (q = c.s; q < c.e && isidc(*q); q++)
+			;
+		elem = fe_scalar_type(p->ctx, c.s, (size_t)(q - c.s));
+		if (!elem || elem->kind != IR_TYPE_INT)
+			return ir_attr_opaque(p->ctx, t.s, t.len);
+		c.s = q;
+		if (eat(&c, ':')) {
+			do {
+				int64_t v;
+				ws(&c);
+				if (c.s < c.e && (*c.s == 't' || *c.s == 'f')) {
+					const char *w;
+					size_t wn;
+					word(&c, &w, &wn);
+					v = eqn(w, wn, "true");
+				} else if (!integer(&c, &v, 0)) {
+					break;
+				}
+				if (n == cap) {
+					int64_t *nv = malloc(sizeof *nv * cap * 2);
+					if (!nv)
+						abort();
+					memcpy(nv, vals, sizeof *nv * n);
+					if (vals != buf)
+						free(vals);
+					vals = nv;
+					cap *= 2;
+				}
+				vals[n++] = v;
+			} while (eat(&c, ','));
+		}
+		ws(&c);
+		if (!c.failed && c.s != c.e)
+			cerr(&c, "expected ',' or '>'", NULL, 0);
+		a = c.failed ? NULL : ir_attr_dense(p->ctx, elem, vals, n);
+		if (vals != buf)
+			free(vals);
+		return a;
+	}
+	return ir_attr_opaque(p->ctx, t.s, t.len);
+}
+
+/* ---- literals ------------------------------------------------------------------------------ */
+
+int fe_int_literal(fe_parser *p, fe_tok t, int neg, int64_t *out)
+{
+	const char *s = t.s, *e = t.s + t.len;
+	uint64_t x = 0;
+	if (s < e && *s == '-') {
+		neg = !neg;
+		s++;
+	}
+	if (e - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		for (s += 2; s < e; s++) {
+			unsigned d = *s <= '9' ? (unsigned)(*s - '0') : (unsigned)((*s | 0x20) - 'a' + 10);
+			if (x >> 60) {
+				ir_error(p->ctx, t.loc, "integer literal out of range: '%.*s'",
+					 (int)(t.len > 40 ? 40 : t.len), t.s);
+				return -1;
+			}
+			x = x << 4 | d;
+		}
+		/* hex: a 64-bit pattern */
+		if (neg)
+			x = 0 - x;
+		memcpy(out, &x, sizeof *out);
+		return 0;
+	}
+	for (; s < e; s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (x > ((uint64_t)INT64_MAX + 1 - d) / 10) {
+			ir_error(p->ctx, t.loc, "integer literal out of range for a 64-bit integer: '%.*s'",
+				 (int)(t.len > 40 ? 40 : t.len), t.s);
+			return -1;
+		}
+		x = x * 10 + d;
+	}
+	if (!neg && x > (uint64_t)INT64_MAX) {
+		ir_error(p->ctx, t.loc, "integer literal out of range for a 64-bit integer: '%.*s'",
+			 (int)(t.len > 40 ? 40 : t.len), t.s);
+		return -1;
+	}
+	*out = neg ? (int64_t)(0 - x) : (int64_t)x;
+	return 0;
+}
+
+int fe_float_literal(fe_parser *p, fe_tok t, int neg, double *out)
+{
+	char buf[128], *end;
+	double v;
+	if (t.len >= sizeof buf) {
+		ir_error(p->ctx, t.loc, "floating point literal too long");
+		return -1;
+	}
+	memcpy(buf, t.s, t.len);
+	buf[t.len] = 0;
+	errno = 0;
+	v = strtod(buf, &end);
+	if (end != buf + t.len) {
+		ir_error(p->ctx, t.loc, "invalid floating point literal");
+		return -1;
+	}
+	*out = neg ? -v : v;
+	return 0;
+}
+
+const ir_attr *fe_string_attr(fe_parser *p, fe_tok t)
+{
+	/* "..." with MLIR escapes: \n \t \" \\ and \XX hex */
+	char small[256] = {0}, *buf = small;
+	size_t n = 0, i;
+	const ir_attr *a;
+	if (t.len < 2)
+		return NULL;
+	if (t.len > sizeof small) {
+		buf = malloc(t.len);
+		if (!buf)
+			abort();
+	}
+	for (i = 1; i + 1 < t.len; i++) {
+		char ch = t.s[i];
+		if (ch == '\\' && i + 2 < t.len) {
+			char d = t.s[++i];
+			if (d == 'n') ch = '\n';
+			else if (d == 't') ch = '\t';
+			else if (d == '"' || d == '\\') ch = d;
+			else if (i + 2 < t.len && isxdigit((unsigned char)d) &&
+				 isxdigit((unsigned char)t.s[i + 1])) {
+				int hi = d <= '9' ? d - '0' : (d | 0x20) - 'a' + 10;
+				char d2 = t.s[++i];
+				int lo = d2 <= '9' ? d2 - '0' : (d2 | 0x20) - 'a' + 10;
+				ch = (char)(hi << 4 | lo);
+			} else {
+				ir_loc l = t.loc;
+				l.col += (uint32_t)i;
+				ir_error(p->ctx, l, "unknown escape in string literal");
+				if (buf != small)
+					free(buf);
+				return NULL;
+			}
+		}
+		buf[n++] = ch;
+	}
+	a = ir_attr_string(p->ctx, buf, n);
+	if (buf != small)
+		free(buf);
+	return a;
+}
+
+const ir_attr *fe_symbol_attr(fe_parser *p, fe_tok t)
+{
+	fe_tok s = t;
+	const ir_attr *a;
+	if (t.len > 1 && t.s[1] == '"') {
+		s.s++;
+		s.len--;
+		a = fe_string_attr(p, s);
+		return a ? ir_attr_symbol(p->ctx, a->u.str.s, a->u.str.len) : ir_attr_symbol(p->ctx, "", 0);
+	}
+	return ir_attr_symbol(p->ctx, t.s + 1, t.len - 1);
+}

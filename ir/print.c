@@ -1,0 +1,1316 @@
+/* print.c: the printers. The custom form is the syntax the frontend reads (PTOAS's
+ * spellings: keyed tile_buf types, DPS tile ops as `ins(...) outs(...)` with tcvt's
+ * attributes inside ins, tile SSA ops as `%d = pto.tcvt %s {...} : T -> T`); any op
+ * whose shape has no custom spelling prints in MLIR's generic form, so every module
+ * round-trips. The generic form (opts->generic) prints every op as
+ * `"name"(%a) ({...}) {attrs} : (T) -> (R)`, which mlir-opt accepts.
+ *
+ * Names: a value keeps its source name when that name is free in its scope (names
+ * are per isolated region and released when their region closes, as in the parser),
+ * else it gets the first free `name_N`; unnamed values get `%N` / `%argN`. Output is
+ * buffered and written through the caller's ptoc_write_fn in large chunks. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+
+/* ---- buffered output -------------------------------------------------------- */
+
+typedef struct wr {
+	ptoc_write_fn out;
+	void *user;
+	int err;
+	size_t n;
+	char buf[1 << 16];
+} wr;
+
+static void flush(wr *w)
+{
+	if (w->n && !w->err)
+		w->err = w->out(w->user, w->buf, w->n);
+	w->n = 0;
+}
+
+static void put(wr *w, const char *s, size_t n)
+{
+	if (n > sizeof w->buf - w->n) {
+		flush(w);
+		if (n > sizeof w->buf) {
+			if (!w->err)
+				w->err = w->out(w->user, s, n);
+			return;
+		}
+	}
+	memcpy(w->buf + w->n, s, n);
+	w->n += n;
+}
+
+static void puts_(wr *w, const char *s)
+{
+	put(w, s, strlen(s));
+}
+
+static void putc_(wr *w, char c)
+{
+	if (w->n == sizeof w->buf)
+		flush(w);
+	w->buf[w->n++] = c;
+}
+
+static void put_i64(wr *w, int64_t v)
+{
+	char b[24];
+	int n = 0;
+	uint64_t x = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	do
+		b[n++] = (char)('0' + x % 10);
+	while ((x /= 10));
+	if (v < 0)
+		putc_(w, '-');
+	while (n)
+		putc_(w, b[--n]);
+}
+
+static void put_u(wr *w, uint64_t x)
+{
+	put_i64(w, (int64_t)(x > INT64_MAX ? 0 : x));
+}
+
+/* ---- types ------------------------------------------------------------------- */
+
+static void pr_type(wr *w, const ir_type *t);
+
+static void pr_dim(wr *w, int64_t d)
+{
+	if (d == IR_DYN)
+		putc_(w, '?');
+	else
+		put_i64(w, d);
+}
+
+static const char *const blayout_names[] = {"row_major", "col_major"};
+static const char *const slayout_names[] = {"none_box", "row_major", "col_major"};
+
+static void pr_fn_results(wr *w, const ir_type *const *out, unsigned n)
+{
+	unsigned i;
+	if (n == 1 && out[0]->kind != IR_TYPE_FUNC) {
+		pr_type(w, out[0]);
+		return;
+	}
+	putc_(w, '(');
+	for (i = 0; i < n; i++) {
+		if (i)
+			puts_(w, ", ");
+		pr_type(w, out[i]);
+	}
+	putc_(w, ')');
+}
+
+static void pr_type(wr *w, const ir_type *t)
+{
+	unsigned i;
+	if (!t) {
+		puts_(w, "<<null type>>");
+		return;
+	}
+	switch (t->kind) {
+	case IR_TYPE_NONE: puts_(w, "none"); break;
+	case IR_TYPE_INDEX: puts_(w, "index"); break;
+	case IR_TYPE_INT:
+		puts_(w, t->u.i.signedness == IR_INT_SIGNED ? "si"
+			 : t->u.i.signedness == IR_INT_UNSIGNED ? "ui" : "i");
+		put_u(w, t->u.i.bits);
+		break;
+	case IR_TYPE_FLOAT:
+		puts_(w, t->u.f.kind == IR_F64 ? "f64" : ptort_type_name((ptort_type)t->u.f.kind));
+		break;
+	case IR_TYPE_FUNC:
+		putc_(w, '(');
+		for (i = 0; i < t->u.fn.nin; i++) {
+			if (i)
+				puts_(w, ", ");
+			pr_type(w, t->u.fn.in[i]);
+		}
+		puts_(w, ") -> ");
+		pr_fn_results(w, t->u.fn.out, t->u.fn.nout);
+		break;
+	case IR_TYPE_PTR:
+		puts_(w, "!pto.ptr<");
+		pr_type(w, t->u.ptr.elem);
+		putc_(w, '>');
+		break;
+	case IR_TYPE_TENSOR_VIEW:
+	case IR_TYPE_PART_VIEW:
+	case IR_TYPE_TILE:
+		puts_(w, t->kind == IR_TYPE_TENSOR_VIEW ? "!pto.tensor_view<"
+			 : t->kind == IR_TYPE_PART_VIEW ? "!pto.partition_tensor_view<" : "!pto.tile<");
+		for (i = 0; i < t->u.shaped.rank; i++) {
+			pr_dim(w, t->u.shaped.dims[i]);
+			putc_(w, 'x');
+		}
+		pr_type(w, t->u.shaped.elem);
+		putc_(w, '>');
+		break;
+	case IR_TYPE_TILE_BUF:
+		puts_(w, "!pto.tile_buf<loc=");
+		puts_(w, ir_mem_name(t->u.tb.mem));
+		puts_(w, ", dtype=");
+		pr_type(w, t->u.tb.elem);
+		puts_(w, ", rows=");
+		put_i64(w, t->u.tb.rows);
+		puts_(w, ", cols=");
+		put_i64(w, t->u.tb.cols);
+		puts_(w, ", v_row=");
+		pr_dim(w, t->u.tb.v_row);
+		puts_(w, ", v_col=");
+		pr_dim(w, t->u.tb.v_col);
+		puts_(w, ", blayout=");
+		puts_(w, blayout_names[t->u.tb.blayout < 2 ? t->u.tb.blayout : 0]);
+		puts_(w, ", slayout=");
+		puts_(w, slayout_names[t->u.tb.slayout < 3 ? t->u.tb.slayout : 0]);
+		puts_(w, ", fractal=");
+		put_i64(w, t->u.tb.fractal);
+		puts_(w, ", pad=");
+		put_i64(w, t->u.tb.pad);
+		if (t->u.tb.compact) {
+			puts_(w, ", compact=");
+			put_i64(w, t->u.tb.compact);
+		}
+		putc_(w, '>');
+		break;
+	case IR_TYPE_OPAQUE:
+		puts_(w, t->u.opaque.text);
+		break;
+	}
+}
+
+/* ---- attributes ----------------------------------------------------------------- */
+
+static int bare_id(const char *s, size_t n)
+{
+	size_t i;
+	if (!n || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_'))
+		return 0;
+	for (i = 1; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '$' || s[i] == '.'))
+			return 0;
+	return 1;
+}
+
+static void pr_string(wr *w, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t i, run = 0;
+	putc_(w, '"');
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			run++;
+			continue;
+		}
+		put(w, s + i - run, run);
+		run = 0;
+		putc_(w, '\\');
+		if (c == '"' || c == '\\') {
+			putc_(w, (char)c);
+		} else if (c == '\n') {
+			putc_(w, 'n');
+		} else if (c == '\t') {
+			putc_(w, 't');
+		} else {
+			putc_(w, hex[c >> 4]);
+			putc_(w, hex[c & 15]);
+		}
+	}
+	put(w, s + n - run, run);
+	putc_(w, '"');
+}
+
+static void pr_attr(wr *w, const ir_attr *a);
+
+static void pr_float(wr *w, double v, const ir_type *t)
+{
+	char b[40];
+	int prec;
+	if (!isfinite(v)) {
+		uint64_t bits;
+		char h[24];
+		if (t && t->kind == IR_TYPE_FLOAT && t->u.f.kind != IR_F64) {
+			float f = (float)v;
+			uint32_t b32;
+			memcpy(&b32, &f, 4);
+			bits = b32;
+			if (t->u.f.kind == PTORT_BF16)
+				bits = b32 >> 16;
+			else if (t->u.f.kind == PTORT_F16)
+				bits = (b32 >> 16 & 0x8000) | (isnan(v) ? 0x7E00 : 0x7C00);
+		} else {
+			memcpy(&bits, &v, 8);
+		}
+		snprintf(h, sizeof h, "0x%llX", (unsigned long long)bits);
+		puts_(w, h);
+		return;
+	}
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(b, sizeof b, "%.*g", prec, v);
+		if (strtod(b, NULL) == v)
+			break;
+	}
+	if (!strpbrk(b, ".e")) {
+		strcat(b, ".0");
+	} else if (!strchr(b, '.')) {
+		/* 1e+20 -> 1.0e+20 */
+		char *e = strchr(b, 'e');
+		memmove(e + 2, e, strlen(e) + 1);
+		e[0] = '.';
+		e[1] = '0';
+	}
+	puts_(w, b);
+}
+
+static void pr_named_key(wr *w, const char *name)
+{
+	size_t n = strlen(name);
+	if (bare_id(name, n))
+		put(w, name, n);
+	else
+		pr_string(w, name, n);
+}
+
+static void pr_dict_body(wr *w, const ir_attr *d, const char *const *skip, unsigned nskip)
+{
+	unsigned i, k, first = 1;
+	for (i = 0; i < d->u.dict.n; i++) {
+		const ir_named_attr *e = &d->u.dict.entries[i];
+		for (k = 0; k < nskip; k++)
+			if (!strcmp(e->name, skip[k]))
+				break;
+		if (k < nskip)
+			continue;
+		if (!first)
+			puts_(w, ", ");
+		first = 0;
+		pr_named_key(w, e->name);
+		if (e->value->kind != IR_ATTR_UNIT) {
+			puts_(w, " = ");
+			pr_attr(w, e->value);
+		}
+	}
+}
+
+static void pr_attr(wr *w, const ir_attr *a)
+{
+	unsigned i;
+	if (!a) {
+		puts_(w, "unit");
+		return;
+	}
+	switch (a->kind) {
+	case IR_ATTR_UNIT: puts_(w, "unit"); break;
+	case IR_ATTR_BOOL: puts_(w, a->u.i.v ? "true" : "false"); break;
+	case IR_ATTR_INT:
+		if (a->u.i.type && a->u.i.type->kind == IR_TYPE_FLOAT) {
+			char h[24];
+			snprintf(h, sizeof h, "0x%llX", (unsigned long long)(uint64_t)a->u.i.v);
+			puts_(w, h);
+		} else {
+			put_i64(w, a->u.i.v);
+		}
+		if (a->u.i.type) {
+			puts_(w, " : ");
+			pr_type(w, a->u.i.type);
+		}
+		break;
+	case IR_ATTR_FLOAT:
+		pr_float(w, a->u.f.v, a->u.f.type);
+		if (a->u.f.type) {
+			puts_(w, " : ");
+			pr_type(w, a->u.f.type);
+		}
+		break;
+	case IR_ATTR_STRING: pr_string(w, a->u.str.s, a->u.str.len); break;
+	case IR_ATTR_TYPE: pr_type(w, a->u.type); break;
+	case IR_ATTR_ARRAY:
+		putc_(w, '[');
+		for (i = 0; i < a->u.array.n; i++) {
+			if (i)
+				puts_(w, ", ");
+			pr_attr(w, a->u.array.elems[i]);
+		}
+		putc_(w, ']');
+		break;
+	case IR_ATTR_DENSE:
+		puts_(w, "array<");
+		pr_type(w, a->u.dense.elem);
+		for (i = 0; i < a->u.dense.n; i++) {
+			puts_(w, i ? ", " : ": ");
+			put_i64(w, a->u.dense.v[i]);
+		}
+		putc_(w, '>');
+		break;
+	case IR_ATTR_DICT:
+		putc_(w, '{');
+		pr_dict_body(w, a, NULL, 0);
+		putc_(w, '}');
+		break;
+	case IR_ATTR_SYMBOL:
+		putc_(w, '@');
+		if (bare_id(a->u.str.s, a->u.str.len))
+			put(w, a->u.str.s, a->u.str.len);
+		else
+			pr_string(w, a->u.str.s, a->u.str.len);
+		break;
+	case IR_ATTR_PTO:
+		if (a->u.pto.style == IR_PTO_ANGLE) {
+			puts_(w, "#pto<");
+			puts_(w, a->u.pto.kind);
+			if (a->u.pto.value[0]) {
+				putc_(w, ' ');
+				puts_(w, a->u.pto.value);
+			}
+			putc_(w, '>');
+		} else {
+			puts_(w, "#pto.");
+			puts_(w, a->u.pto.kind);
+			putc_(w, '<');
+			puts_(w, a->u.pto.value);
+			putc_(w, '>');
+		}
+		break;
+	case IR_ATTR_OPAQUE: puts_(w, a->u.opaque.text); break;
+	}
+}
+
+/* ---- names ------------------------------------------------------------------------ */
+
+typedef struct nslot { const char *name; int live; } nslot;
+typedef struct vslot { const ir_value *v; const char *name; } vslot;
+
+typedef struct nscope {
+	nslot *tab;
+	unsigned cap, n;
+	const char **defs;
+	unsigned ndefs, capdefs;
+	unsigned *marks;
+	unsigned nmarks, capmarks;
+	unsigned next_num, next_arg;
+	struct nscope *outer;
+} nscope;
+
+typedef struct pr {
+	wr w;
+	ir_ctx *ctx;
+	int generic;
+	nscope *scope;
+	vslot *vals;
+	unsigned vcap, vn;
+	char tmp[256];
+} pr;
+
+static void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz);
+	if (!p)
+		abort(); /* out of memory */
+	return p;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		abort();
+	return p;
+}
+
+static size_t hp(const void *p)
+{
+	uintptr_t x = (uintptr_t)p;
+	x ^= x >> 17;
+	x *= (uintptr_t)0x9E3779B97F4A7C15ull;
+	return (size_t)(x ^ (x >> 29));
+}
+
+static nslot *nfind(nscope *s, const char *name)
+{
+	size_t i = hp(name) & (s->cap - 1);
+	while (s->tab[i].name && s->tab[i].name != name)
+		i = (i + 1) & (s->cap - 1);
+	return &s->tab[i];
+}
+
+static void ngrow(nscope *s)
+{
+	nslot *old = s->tab;
+	unsigned oc = s->cap, i;
+	s->cap = oc ? oc * 2 : 64;
+	s->tab = xcalloc(s->cap, sizeof *s->tab);
+	for (i = 0; i < oc; i++)
+		if (old[i].name)
+			*nfind(s, old[i].name) = old[i];
+	free(old);
+}
+
+static void scope_push(pr *p)
+{
+	nscope *s = xcalloc(1, sizeof *s);
+	s->outer = p->scope;
+	p->scope = s;
+	ngrow(s);
+}
+
+static void scope_pop(pr *p)
+{
+	nscope *s = p->scope;
+	p->scope = s->outer;
+	free(s->tab);
+	free(s->defs);
+	free(s->marks);
+	free(s);
+}
+
+static void region_enter(pr *p)
+{
+	nscope *s = p->scope;
+	if (s->nmarks == s->capmarks) {
+		s->capmarks = s->capmarks ? s->capmarks * 2 : 16;
+		s->marks = xrealloc(s->marks, s->capmarks * sizeof *s->marks);
+	}
+	s->marks[s->nmarks++] = s->ndefs;
+}
+
+static void region_leave(pr *p)
+{
+	nscope *s = p->scope;
+	unsigned m = s->marks[--s->nmarks];
+	while (s->ndefs > m)
+		nfind(s, s->defs[--s->ndefs])->live = 0;
+}
+
+static int taken(pr *p, const char *name)
+{
+	nslot *e = nfind(p->scope, name);
+	return e->name && e->live;
+}
+
+static void take(pr *p, const char *name)
+{
+	nscope *s = p->scope;
+	nslot *e;
+	if ((s->n + 1) * 2 > s->cap)
+		ngrow(s);
+	e = nfind(s, name);
+	if (!e->name)
+		s->n++;
+	e->name = name;
+	e->live = 1;
+	if (s->ndefs == s->capdefs) {
+		s->capdefs = s->capdefs ? s->capdefs * 2 : 64;
+		s->defs = xrealloc(s->defs, s->capdefs * sizeof *s->defs);
+	}
+	s->defs[s->ndefs++] = name;
+}
+
+static vslot *vfind(pr *p, const ir_value *v)
+{
+	size_t i = hp(v) & (p->vcap - 1);
+	while (p->vals[i].v && p->vals[i].v != v)
+		i = (i + 1) & (p->vcap - 1);
+	return &p->vals[i];
+}
+
+static void vput(pr *p, const ir_value *v, const char *name)
+{
+	vslot *e;
+	if ((p->vn + 1) * 2 > p->vcap) {
+		vslot *old = p->vals;
+		unsigned oc = p->vcap, i;
+		p->vcap = oc ? oc * 2 : 1024;
+		p->vals = xcalloc(p->vcap, sizeof *p->vals);
+		for (i = 0; i < oc; i++)
+			if (old[i].v)
+				*vfind(p, old[i].v) = old[i];
+		free(old);
+	}
+	e = vfind(p, v);
+	if (!e->v)
+		p->vn++;
+	e->v = v;
+	e->name = name;
+}
+
+static int good_hint(const char *s)
+{
+	size_t i, n = strlen(s);
+	if (!n || n > 200)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '$' || s[i] == '.' ||
+		      s[i] == '-'))
+			return 0;
+	return 1;
+}
+
+static int all_num(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+/* Gives `v` its printed name (without '%') in the current scope. */
+static const char *name_value(pr *p, const ir_value *v, int is_arg)
+{
+	const char *n = NULL;
+	char buf[256];
+	unsigned k;
+	if (v->name && good_hint(v->name) && !all_num(v->name)) {
+		if (!taken(p, v->name)) {
+			n = v->name;
+		} else {
+			for (k = 1;; k++) {
+				snprintf(buf, sizeof buf, "%s_%u", v->name, k);
+				n = ir_intern(p->ctx, buf, strlen(buf));
+				if (!taken(p, n))
+					break;
+			}
+		}
+	} else {
+		for (;;) {
+			if (is_arg)
+				snprintf(buf, sizeof buf, "arg%u", p->scope->next_arg++);
+			else
+				snprintf(buf, sizeof buf, "%u", p->scope->next_num++);
+			n = ir_intern(p->ctx, buf, strlen(buf));
+			if (!taken(p, n))
+				break;
+		}
+	}
+	take(p, n);
+	vput(p, v, n);
+	return n;
+}
+
+static void pr_value(pr *p, const ir_value *v)
+{
+	vslot *e = p->vcap ? vfind(p, v) : NULL;
+	const char *n = e && e->v ? e->name : name_value(p, v, v->def == NULL);
+	putc_(&p->w, '%');
+	puts_(&p->w, n);
+}
+
+/* ---- ops -------------------------------------------------------------------------- */
+
+static void pr_op(pr *p, const ir_op *op, unsigned ind);
+
+static void indent(pr *p, unsigned ind)
+{
+	static const char sp[] = "                                                                ";
+	ind *= 2;
+	while (ind > 64) {
+		put(&p->w, sp, 64);
+		ind -= 64;
+	}
+	put(&p->w, sp, ind);
+}
+
+static void pr_values(pr *p, const ir_operand *ops, unsigned n)
+{
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		if (i)
+			puts_(&p->w, ", ");
+		pr_value(p, ops[i].value);
+	}
+}
+
+static void pr_types_of(pr *p, const ir_operand *ops, unsigned n)
+{
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		if (i)
+			puts_(&p->w, ", ");
+		pr_type(&p->w, ops[i].value->type);
+	}
+}
+
+static void pr_results(pr *p, const ir_op *op)
+{
+	unsigned i;
+	for (i = 0; i < op->num_results; i++)
+		(void)name_value(p, &op->results[i], 0);
+	for (i = 0; i < op->num_results; i++) {
+		if (i)
+			puts_(&p->w, ", ");
+		pr_value(p, &op->results[i]);
+	}
+	if (op->num_results)
+		puts_(&p->w, " = ");
+}
+
+static void pr_block_args(pr *p, const ir_block *b, int with_types)
+{
+	unsigned i;
+	for (i = 0; i < b->num_args; i++) {
+		if (i)
+			puts_(&p->w, ", ");
+		pr_value(p, b->args[i]);
+		if (with_types) {
+			puts_(&p->w, ": ");
+			pr_type(&p->w, b->args[i]->type);
+		}
+	}
+}
+
+static int is_implicit_yield(const ir_op *op)
+{
+	return op && op->code == IR_OP_SCF_YIELD && op->num_operands == 0 && !op->attrs->u.dict.n;
+}
+
+/* Prints `{ ... }` of a region. `entry_args_shown`: the entry block's arguments are
+ * printed by the op (func, for), so its label is omitted. */
+static void pr_region(pr *p, const ir_region *r, unsigned ind, int entry_args_shown,
+		      int elide_yield, int isolated)
+{
+	const ir_block *b;
+	unsigned bn = 0;
+	if (isolated)
+		scope_push(p);
+	region_enter(p);
+	puts_(&p->w, "{\n");
+	/* name all block arguments first: blocks may refer to later blocks' args */
+	for (b = r->first; b; b = b->next) {
+		unsigned i;
+		for (i = 0; i < b->num_args; i++)
+			if (!p->vcap || !vfind(p, b->args[i])->v)
+				(void)name_value(p, b->args[i], 1);
+	}
+	for (b = r->first; b; b = b->next, bn++) {
+		const ir_op *op;
+		int label = b != r->first || (b->num_args && !entry_args_shown);
+		if (label) {
+			char lb[32];
+			indent(p, ind);
+			snprintf(lb, sizeof lb, "^bb%u", bn);
+			puts_(&p->w, lb);
+			if (b->num_args) {
+				putc_(&p->w, '(');
+				pr_block_args(p, b, 1);
+				putc_(&p->w, ')');
+			}
+			puts_(&p->w, ":\n");
+		}
+		for (op = b->first; op; op = op->next) {
+			if (elide_yield && !p->generic && !op->next && !b->next && is_implicit_yield(op))
+				break;
+			pr_op(p, op, ind + 1);
+		}
+	}
+	indent(p, ind);
+	putc_(&p->w, '}');
+	region_leave(p);
+	if (isolated)
+		scope_pop(p);
+}
+
+static int op_isolated(const ir_op *op)
+{
+	return op->code != IR_OP_UNKNOWN && (ir_opdef_get(op->code)->flags & IR_OPF_ISOLATED);
+}
+
+static void pr_generic(pr *p, const ir_op *op, unsigned ind)
+{
+	unsigned i;
+	pr_results(p, op);
+	pr_string(&p->w, op->name, strlen(op->name));
+	putc_(&p->w, '(');
+	pr_values(p, op->operands, op->num_operands);
+	putc_(&p->w, ')');
+	if (op->num_regions) {
+		puts_(&p->w, " (");
+		for (i = 0; i < op->num_regions; i++) {
+			if (i)
+				puts_(&p->w, ", ");
+			pr_region(p, &op->regions[i], ind, 0, 0, op_isolated(op));
+		}
+		putc_(&p->w, ')');
+	}
+	if (op->attrs->u.dict.n) {
+		putc_(&p->w, ' ');
+		pr_attr(&p->w, op->attrs);
+	}
+	puts_(&p->w, " : (");
+	pr_types_of(p, op->operands, op->num_operands);
+	puts_(&p->w, ") -> ");
+	if (op->num_results == 1 && op->results[0].type->kind != IR_TYPE_FUNC) {
+		pr_type(&p->w, op->results[0].type);
+	} else {
+		putc_(&p->w, '(');
+		for (i = 0; i < op->num_results; i++) {
+			if (i)
+				puts_(&p->w, ", ");
+			pr_type(&p->w, op->results[i].type);
+		}
+		putc_(&p->w, ')');
+	}
+}
+
+/* attrs other than `skip` as ` {...}`; returns how many were printed */
+static void pr_extra_attrs(pr *p, const ir_op *op, const char *const *skip, unsigned nskip,
+			   const char *prefix)
+{
+	unsigned i, k, n = 0;
+	for (i = 0; i < op->attrs->u.dict.n; i++) {
+		for (k = 0; k < nskip; k++)
+			if (!strcmp(op->attrs->u.dict.entries[i].name, skip[k]))
+				break;
+		if (k == nskip)
+			n++;
+	}
+	if (!n)
+		return;
+	puts_(&p->w, prefix);
+	putc_(&p->w, '{');
+	pr_dict_body(&p->w, op->attrs, skip, nskip);
+	putc_(&p->w, '}');
+}
+
+static unsigned nattrs(const ir_op *op)
+{
+	return op->attrs->u.dict.n;
+}
+
+static int same_types(const ir_op *op, unsigned from, const ir_type *t)
+{
+	unsigned i;
+	for (i = from; i < op->num_operands; i++)
+		if (op->operands[i].value->type != t)
+			return 0;
+	return 1;
+}
+
+static const int64_t *segments(const ir_op *op, unsigned n)
+{
+	const ir_attr *a = ir_op_get_attr(op, "operandSegmentSizes");
+	int64_t sum = 0;
+	unsigned i;
+	if (!a || a->kind != IR_ATTR_DENSE || a->u.dense.n != n)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (a->u.dense.v[i] < 0)
+			return NULL;
+		sum += a->u.dense.v[i];
+	}
+	return sum == op->num_operands ? a->u.dense.v : NULL;
+}
+
+static const char *const seg_skip[] = {"operandSegmentSizes"};
+static const char *const preds[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
+
+static void pr_list(pr *p, const ir_operand *ops, unsigned n)
+{
+	putc_(&p->w, '[');
+	pr_values(p, ops, n);
+	putc_(&p->w, ']');
+}
+
+/* The custom form; returns 0 when `op` has none (the caller prints it generically). */
+static int pr_custom(pr *p, const ir_op *op, unsigned ind)
+{
+	const ir_opdef *d = op->code == IR_OP_UNKNOWN ? NULL : ir_opdef_get(op->code);
+	wr *w = &p->w;
+	unsigned i;
+	if (!d)
+		return 0;
+	switch (op->code) {
+	case IR_OP_MODULE: {
+		const ir_attr *sym = ir_op_get_attr(op, "sym_name");
+		static const char *const skip[] = {"sym_name"};
+		if (op->num_regions != 1 || op->num_operands || op->num_results ||
+		    (sym && sym->kind != IR_ATTR_STRING) || !op->regions[0].first ||
+		    op->regions[0].first->next || op->regions[0].first->num_args)
+			return 0;
+		puts_(w, "module");
+		if (sym) {
+			puts_(w, " @");
+			if (bare_id(sym->u.str.s, sym->u.str.len))
+				put(w, sym->u.str.s, sym->u.str.len);
+			else
+				pr_string(w, sym->u.str.s, sym->u.str.len);
+		}
+		pr_extra_attrs(p, op, skip, 1, " attributes ");
+		putc_(w, ' ');
+		pr_region(p, &op->regions[0], ind, 0, 0, 1);
+		return 1;
+	}
+	case IR_OP_FUNC: {
+		const ir_attr *sym = ir_op_get_attr(op, "sym_name");
+		const ir_attr *ft = ir_op_get_attr(op, "function_type");
+		const ir_attr *vis = ir_op_get_attr(op, "sym_visibility");
+		static const char *const skip[] = {"sym_name", "function_type", "sym_visibility"};
+		const ir_type *fn;
+		const ir_block *entry = op->num_regions == 1 ? op->regions[0].first : NULL;
+		if (!sym || sym->kind != IR_ATTR_STRING || !ft || ft->kind != IR_ATTR_TYPE ||
+		    ft->u.type->kind != IR_TYPE_FUNC || op->num_regions != 1 || op->num_operands ||
+		    op->num_results || (vis && (vis->kind != IR_ATTR_STRING || !bare_id(vis->u.str.s, vis->u.str.len))))
+			return 0;
+		fn = ft->u.type;
+		if (entry) {
+			if (entry->num_args != fn->u.fn.nin)
+				return 0;
+			for (i = 0; i < fn->u.fn.nin; i++)
+				if (entry->args[i]->type != fn->u.fn.in[i])
+					return 0;
+		}
+		puts_(w, "func.func ");
+		if (vis) {
+			put(w, vis->u.str.s, vis->u.str.len);
+			putc_(w, ' ');
+		}
+		putc_(w, '@');
+		if (bare_id(sym->u.str.s, sym->u.str.len))
+			put(w, sym->u.str.s, sym->u.str.len);
+		else
+			pr_string(w, sym->u.str.s, sym->u.str.len);
+		putc_(w, '(');
+		if (entry) {
+			scope_push(p);
+			region_enter(p);
+			for (i = 0; i < entry->num_args; i++)
+				(void)name_value(p, entry->args[i], 1);
+			pr_block_args(p, entry, 1);
+		} else {
+			for (i = 0; i < fn->u.fn.nin; i++) {
+				if (i)
+					puts_(w, ", ");
+				pr_type(w, fn->u.fn.in[i]);
+			}
+		}
+		putc_(w, ')');
+		if (fn->u.fn.nout) {
+			puts_(w, " -> ");
+			pr_fn_results(w, fn->u.fn.out, fn->u.fn.nout);
+		}
+		pr_extra_attrs(p, op, skip, 3, " attributes ");
+		if (entry) {
+			putc_(w, ' ');
+			/* args already named in this scope: print the body without a new scope */
+			pr_region(p, &op->regions[0], ind, 1, 0, 0);
+			region_leave(p);
+			scope_pop(p);
+		}
+		return 1;
+	}
+	case IR_OP_RETURN:
+	case IR_OP_SCF_YIELD:
+		if (nattrs(op) || op->num_results)
+			return 0;
+		puts_(w, op->code == IR_OP_RETURN ? "return" : "scf.yield");
+		if (op->num_operands) {
+			putc_(w, ' ');
+			pr_values(p, op->operands, op->num_operands);
+			puts_(w, " : ");
+			pr_types_of(p, op->operands, op->num_operands);
+		}
+		return 1;
+	case IR_OP_CALL: {
+		const ir_attr *callee = ir_op_get_attr(op, "callee");
+		if (!callee || callee->kind != IR_ATTR_SYMBOL || nattrs(op) != 1)
+			return 0;
+		pr_results(p, op);
+		puts_(w, "func.call ");
+		pr_attr(w, callee);
+		putc_(w, '(');
+		pr_values(p, op->operands, op->num_operands);
+		puts_(w, ") : (");
+		pr_types_of(p, op->operands, op->num_operands);
+		puts_(w, ") -> ");
+		putc_(w, '(');
+		for (i = 0; i < op->num_results; i++) {
+			if (i)
+				puts_(w, ", ");
+			pr_type(w, op->results[i].type);
+		}
+		putc_(w, ')');
+		return 1;
+	}
+	case IR_OP_CONSTANT: {
+		const ir_attr *v = ir_op_get_attr(op, "value");
+		if (!v || nattrs(op) != 1 || op->num_results != 1 || op->num_operands)
+			return 0;
+		if (v->kind == IR_ATTR_BOOL) {
+			const ir_type *t = op->results[0].type;
+			if (t->kind != IR_TYPE_INT || t->u.i.bits != 1 || t->u.i.signedness)
+				return 0;
+			pr_results(p, op);
+			puts_(w, v->u.i.v ? "arith.constant true" : "arith.constant false");
+			return 1;
+		}
+		if ((v->kind == IR_ATTR_INT && v->u.i.type == op->results[0].type &&
+		     v->u.i.type->kind != IR_TYPE_FLOAT) ||
+		    (v->kind == IR_ATTR_FLOAT && v->u.f.type == op->results[0].type)) {
+			pr_results(p, op);
+			puts_(w, "arith.constant ");
+			if (v->kind == IR_ATTR_INT)
+				put_i64(w, v->u.i.v);
+			else
+				pr_float(w, v->u.f.v, v->u.f.type);
+			puts_(w, " : ");
+			pr_type(w, op->results[0].type);
+			return 1;
+		}
+		return 0;
+	}
+	case IR_OP_ADDI: case IR_OP_SUBI: case IR_OP_MULI: case IR_OP_DIVSI: case IR_OP_REMSI:
+	case IR_OP_MINSI: case IR_OP_MAXSI: case IR_OP_ANDI: case IR_OP_ORI: case IR_OP_XORI:
+	case IR_OP_SELECT: {
+		unsigned first = op->code == IR_OP_SELECT;
+		if (nattrs(op) || op->num_results != 1 || op->num_operands != 2 + first ||
+		    !same_types(op, first, op->results[0].type))
+			return 0;
+		pr_results(p, op);
+		puts_(w, op->name);
+		putc_(w, ' ');
+		pr_values(p, op->operands, op->num_operands);
+		puts_(w, " : ");
+		pr_type(w, op->results[0].type);
+		return 1;
+	}
+	case IR_OP_CMPI: {
+		const ir_attr *pa = ir_op_get_attr(op, "predicate");
+		const ir_type *rt;
+		if (!pa || pa->kind != IR_ATTR_INT || pa->u.i.v < 0 || pa->u.i.v > 9 || nattrs(op) != 1 ||
+		    !pa->u.i.type || pa->u.i.type->kind != IR_TYPE_INT || pa->u.i.type->u.i.bits != 64 ||
+		    pa->u.i.type->u.i.signedness || op->num_operands != 2 || op->num_results != 1 ||
+		    !same_types(op, 0, op->operands[0].value->type))
+			return 0;
+		rt = op->results[0].type;
+		if (rt->kind != IR_TYPE_INT || rt->u.i.bits != 1 || rt->u.i.signedness)
+			return 0;
+		pr_results(p, op);
+		puts_(w, "arith.cmpi ");
+		puts_(w, preds[pa->u.i.v]);
+		puts_(w, ", ");
+		pr_values(p, op->operands, 2);
+		puts_(w, " : ");
+		pr_type(w, op->operands[0].value->type);
+		return 1;
+	}
+	case IR_OP_INDEX_CAST:
+		if (nattrs(op) || op->num_operands != 1 || op->num_results != 1)
+			return 0;
+		pr_results(p, op);
+		puts_(w, "arith.index_cast ");
+		pr_values(p, op->operands, 1);
+		puts_(w, " : ");
+		pr_type(w, op->operands[0].value->type);
+		puts_(w, " to ");
+		pr_type(w, op->results[0].type);
+		return 1;
+	case IR_OP_SCF_FOR: {
+		const ir_block *b = op->num_regions == 1 ? op->regions[0].first : NULL;
+		unsigned nit = op->num_operands >= 3 ? op->num_operands - 3 : 0;
+		if (!b || nattrs(op) || op->num_operands < 3 || op->num_results != nit ||
+		    b->num_args != 1 + nit)
+			return 0;
+		for (i = 0; i < nit; i++)
+			if (op->results[i].type != b->args[1 + i]->type)
+				return 0;
+		pr_results(p, op);
+		puts_(w, "scf.for ");
+		region_enter(p);
+		for (i = 0; i < b->num_args; i++)
+			(void)name_value(p, b->args[i], 1);
+		pr_value(p, b->args[0]);
+		puts_(w, " = ");
+		pr_values(p, op->operands, 1);
+		puts_(w, " to ");
+		pr_values(p, op->operands + 1, 1);
+		puts_(w, " step ");
+		pr_values(p, op->operands + 2, 1);
+		if (nit) {
+			puts_(w, " iter_args(");
+			for (i = 0; i < nit; i++) {
+				if (i)
+					puts_(w, ", ");
+				pr_value(p, b->args[1 + i]);
+				puts_(w, " = ");
+				pr_value(p, op->operands[3 + i].value);
+			}
+			puts_(w, ") -> (");
+			for (i = 0; i < nit; i++) {
+				if (i)
+					puts_(w, ", ");
+				pr_type(w, op->results[i].type);
+			}
+			putc_(w, ')');
+		}
+		putc_(w, ' ');
+		pr_region(p, &op->regions[0], ind, 1, 1, 0);
+		region_leave(p);
+		return 1;
+	}
+	case IR_OP_SCF_IF:
+		if (nattrs(op) || op->num_operands != 1 || op->num_regions != 2 ||
+		    !op->regions[0].first || (op->regions[0].first->num_args) ||
+		    (op->regions[1].first && op->regions[1].first->num_args))
+			return 0;
+		pr_results(p, op);
+		puts_(w, "scf.if ");
+		pr_values(p, op->operands, 1);
+		if (op->num_results) {
+			puts_(w, " -> (");
+			for (i = 0; i < op->num_results; i++) {
+				if (i)
+					puts_(w, ", ");
+				pr_type(w, op->results[i].type);
+			}
+			putc_(w, ')');
+		}
+		putc_(w, ' ');
+		pr_region(p, &op->regions[0], ind, 0, 1, 0);
+		if (op->regions[1].first) {
+			puts_(w, " else ");
+			pr_region(p, &op->regions[1], ind, 0, 1, 0);
+		}
+		return 1;
+	case IR_OP_MAKE_TENSOR_VIEW:
+	case IR_OP_PARTITION_VIEW: {
+		const int64_t *seg = segments(op, 3);
+		int mtv = op->code == IR_OP_MAKE_TENSOR_VIEW;
+		if (!seg || seg[0] != 1 || op->num_results != 1)
+			return 0;
+		pr_results(p, op);
+		puts_(w, op->name);
+		putc_(w, ' ');
+		pr_values(p, op->operands, 1);
+		puts_(w, mtv ? ", shape = " : ", offsets = ");
+		pr_list(p, op->operands + 1, (unsigned)seg[1]);
+		puts_(w, mtv ? ", strides = " : ", sizes = ");
+		pr_list(p, op->operands + 1 + seg[1], (unsigned)seg[2]);
+		pr_extra_attrs(p, op, seg_skip, 1, " ");
+		puts_(w, " : ");
+		if (!mtv) {
+			pr_type(w, op->operands[0].value->type);
+			puts_(w, " -> ");
+		}
+		pr_type(w, op->results[0].type);
+		return 1;
+	}
+	case IR_OP_ALLOC_TILE: {
+		const int64_t *seg = segments(op, 3);
+		static const char *const keys[3] = {" addr = ", " valid_row = ", " valid_col = "};
+		unsigned k = 0;
+		if (!seg || op->num_results != 1 || seg[0] > 1 || seg[1] > 1 || seg[2] > 1)
+			return 0;
+		pr_results(p, op);
+		puts_(w, "pto.alloc_tile");
+		for (i = 0; i < 3; i++)
+			if (seg[i]) {
+				puts_(w, keys[i]);
+				pr_value(p, op->operands[k++].value);
+			}
+		pr_extra_attrs(p, op, seg_skip, 1, " ");
+		puts_(w, " : ");
+		pr_type(w, op->results[0].type);
+		return 1;
+	}
+	case IR_OP_TASSIGN:
+		if (op->num_operands != 2 || op->num_results > 1)
+			return 0;
+		pr_results(p, op);
+		puts_(w, "pto.tassign ");
+		pr_values(p, op->operands, 2);
+		pr_extra_attrs(p, op, NULL, 0, " ");
+		puts_(w, " : ");
+		pr_type(w, op->operands[0].value->type);
+		if (op->num_results) {
+			puts_(w, " -> ");
+			pr_type(w, op->results[0].type);
+		} else {
+			puts_(w, ", ");
+			pr_type(w, op->operands[1].value->type);
+		}
+		return 1;
+	case IR_OP_SET_FLAG:
+	case IR_OP_WAIT_FLAG: {
+		static const char *const names[3] = {"src_pipe", "dst_pipe", "event_id"};
+		if (nattrs(op) != 3 || op->num_operands || op->num_results)
+			return 0;
+		for (i = 0; i < 3; i++) {
+			const ir_attr *a = ir_op_get_attr(op, names[i]);
+			if (!a || a->kind != IR_ATTR_PTO || a->u.pto.style != IR_PTO_DOTTED ||
+			    strcmp(a->u.pto.kind, i == 2 ? "event" : "pipe") ||
+			    !bare_id(a->u.pto.value, strlen(a->u.pto.value)))
+				return 0;
+		}
+		puts_(w, op->name);
+		putc_(w, '[');
+		for (i = 0; i < 3; i++) {
+			if (i)
+				puts_(w, ", ");
+			putc_(w, '<');
+			puts_(w, ir_op_get_attr(op, names[i])->u.pto.value);
+			putc_(w, '>');
+		}
+		putc_(w, ']');
+		return 1;
+	}
+	case IR_OP_BARRIER: {
+		const ir_attr *a = ir_op_get_attr(op, "pipe");
+		if (nattrs(op) != 1 || !a || a->kind != IR_ATTR_PTO || a->u.pto.style != IR_PTO_DOTTED ||
+		    strcmp(a->u.pto.kind, "pipe") || !bare_id(a->u.pto.value, strlen(a->u.pto.value)) ||
+		    op->num_operands || op->num_results)
+			return 0;
+		puts_(w, "pto.barrier <");
+		puts_(w, a->u.pto.value);
+		putc_(w, '>');
+		return 1;
+	}
+	case IR_OP_GET_BLOCK_IDX: case IR_OP_GET_BLOCK_NUM:
+	case IR_OP_GET_SUBBLOCK_IDX: case IR_OP_GET_SUBBLOCK_NUM: {
+		const ir_type *t;
+		if (nattrs(op) || op->num_operands || op->num_results != 1)
+			return 0;
+		t = op->results[0].type;
+		pr_results(p, op);
+		puts_(w, op->name);
+		if (!(t->kind == IR_TYPE_INT && t->u.i.bits == 64 && !t->u.i.signedness)) {
+			puts_(w, " : ");
+			pr_type(w, t);
+		}
+		return 1;
+	}
+	default:
+		break;
+	}
+	if ((d->flags & IR_OPF_TILE) || op->code == IR_OP_TPRINT) {
+		int tcvt = op->code == IR_OP_TCVT;
+		if (op->num_results && d->num_outs >= 0 && (d->flags & IR_OPF_TILE)) {
+			/* tile SSA: %d = pto.tcvt %s {...} : T -> R */
+			if (!op->num_operands)
+				return 0;
+			pr_results(p, op);
+			puts_(w, op->name);
+			putc_(w, ' ');
+			pr_values(p, op->operands, op->num_operands);
+			pr_extra_attrs(p, op, NULL, 0, " ");
+			puts_(w, " : ");
+			if (op->num_operands == 1) {
+				pr_type(w, op->operands[0].value->type);
+			} else {
+				putc_(w, '(');
+				pr_types_of(p, op->operands, op->num_operands);
+				putc_(w, ')');
+			}
+			puts_(w, " -> ");
+			if (op->num_results == 1) {
+				pr_type(w, op->results[0].type);
+			} else {
+				putc_(w, '(');
+				for (i = 0; i < op->num_results; i++) {
+					if (i)
+						puts_(w, ", ");
+					pr_type(w, op->results[i].type);
+				}
+				putc_(w, ')');
+			}
+			return 1;
+		}
+		if (d->num_outs < 0 || op->num_operands <= (unsigned)d->num_outs || op->num_results)
+			return 0;
+		{
+			unsigned nin = op->num_operands - (unsigned)d->num_outs;
+			puts_(w, op->name);
+			puts_(w, " ins(");
+			pr_values(p, op->operands, nin);
+			if (tcvt)
+				pr_extra_attrs(p, op, NULL, 0, " ");
+			puts_(w, " : ");
+			pr_types_of(p, op->operands, nin);
+			putc_(w, ')');
+			if (d->num_outs) {
+				puts_(w, " outs(");
+				pr_values(p, op->operands + nin, (unsigned)d->num_outs);
+				puts_(w, " : ");
+				pr_types_of(p, op->operands + nin, (unsigned)d->num_outs);
+				putc_(w, ')');
+			}
+			if (!tcvt)
+				pr_extra_attrs(p, op, NULL, 0, " ");
+		}
+		return 1;
+	}
+	return 0;
+}
+
+static void pr_op(pr *p, const ir_op *op, unsigned ind)
+{
+	size_t mark;
+	indent(p, ind);
+	mark = p->w.n;
+	if (p->generic || !pr_custom(p, op, ind)) {
+		/* pr_custom prints nothing before deciding, except through pr_results after
+		 * every check passed; a 0 return never leaves partial text */
+		(void)mark;
+		pr_generic(p, op, ind);
+	}
+	putc_(&p->w, '\n');
+}
+
+/* ---- entry points ------------------------------------------------------------------- */
+
+int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts, ptoc_write_fn out,
+		void *user)
+{
+	pr *p = xcalloc(1, sizeof *p);
+	int err;
+	p->w.out = out;
+	p->w.user = user;
+	p->ctx = ctx;
+	p->generic = opts && opts->generic;
+	scope_push(p);
+	region_enter(p);
+	pr_op(p, op, 0);
+	region_leave(p);
+	scope_pop(p);
+	flush(&p->w);
+	err = p->w.err;
+	free(p->vals);
+	free(p);
+	return err;
+}
+
+int ir_print_type(const ir_type *t, ptoc_write_fn out, void *user)
+{
+	wr *w = xcalloc(1, sizeof *w);
+	int err;
+	w->out = out;
+	w->user = user;
+	pr_type(w, t);
+	flush(w);
+	err = w->err;
+	free(w);
+	return err;
+}
+
+int ir_print_attr(const ir_attr *a, ptoc_write_fn out, void *user)
+{
+	wr *w = xcalloc(1, sizeof *w);
+	int err;
+	w->out = out;
+	w->user = user;
+	pr_attr(w, a);
+	flush(w);
+	err = w->err;
+	free(w);
+	return err;
+}

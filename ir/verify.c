@@ -1,0 +1,1069 @@
+/* verify.c: the structural verifier. Reports every error it finds (it does not stop at
+ * the first), each at the location of the op concerned, with PTOAS's wording where
+ * PTOAS has a message for the rule ("'pto.tcvt' op expects src and dst to have
+ * compatible shapes").
+ *
+ * Checked: operand/result/region counts from ops.def; SSA dominance within blocks and
+ * isolation of func.func/builtin.module; terminators and what they yield; the fields
+ * of tile_buf types; per-op rules of alloc_tile, tassign, tload/tstore, tcvt, tmov,
+ * the tmatmul family, views, arith and scf ops, func.func/func.return.
+ * Not checked here: target legality of conversions (passes/), memory capacities. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ir/ir.h"
+
+#define MAX_DEPTH 1000 /* nested regions; the parser caps nesting well below this */
+
+typedef struct vctx {
+	ir_ctx *ctx;
+	unsigned errors;
+	unsigned scope;   /* the visibility scope of the current isolated op */
+	int a5;           /* the target is A5 */
+	unsigned depth;
+} vctx;
+
+void ir_set_target(ir_ctx *ctx, int target)
+{
+	ctx->target = target;
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+static void op_error(vctx *v, const ir_op *op, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	v->errors++;
+	ir_error(v->ctx, op->loc, "'%s' op %s", op->name, msg);
+}
+
+static void op_note(vctx *v, ir_loc loc, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	ir_note(v->ctx, loc, "%s", msg);
+}
+
+typedef struct { char *p; size_t n, cap; } tbuf;
+
+static int tbuf_write(void *user, const char *data, size_t len)
+{
+	tbuf *b = user;
+	size_t room = b->cap - 1 - b->n;
+	if (len > room)
+		len = room;
+	memcpy(b->p + b->n, data, len);
+	b->n += len;
+	b->p[b->n] = 0;
+	return 0;
+}
+
+/* The printed form of a type (truncated), in one of four rotating buffers. */
+static const char *tstr(const ir_type *t)
+{
+	static char bufs[4][256];
+	static unsigned k;
+	tbuf b;
+	b.p = bufs[k++ % 4];
+	b.n = 0;
+	b.cap = sizeof bufs[0];
+	b.p[0] = 0;
+	if (!t)
+		return "<null>";
+	ir_print_type(t, tbuf_write, &b);
+	return b.p;
+}
+
+/* ---- small helpers on types ------------------------------------------------ */
+
+static const ir_type *vtype(const ir_op *op, unsigned i)
+{
+	return i < op->num_operands && op->operands[i].value ? op->operands[i].value->type : NULL;
+}
+
+static int is_int_or_index(const ir_type *t)
+{
+	return t && (t->kind == IR_TYPE_INT || t->kind == IR_TYPE_INDEX);
+}
+
+static int is_i1(const ir_type *t)
+{
+	return t && t->kind == IR_TYPE_INT && t->u.i.bits == 1;
+}
+
+/* Shape and valid shape of a tile type (a level-1 tile's valid shape is its shape). */
+typedef struct tinfo {
+	const ir_type *t;
+	const ir_type *elem;
+	ir_mem mem;
+	int64_t rows, cols, vr, vc;
+	int buf; /* a tile_buf */
+} tinfo;
+
+static int tile_info(const ir_type *t, tinfo *ti)
+{
+	memset(ti, 0, sizeof *ti);
+	ti->t = t;
+	if (!t)
+		return -1;
+	if (t->kind == IR_TYPE_TILE_BUF) {
+		ti->elem = t->u.tb.elem;
+		ti->mem = t->u.tb.mem;
+		ti->rows = t->u.tb.rows;
+		ti->cols = t->u.tb.cols;
+		ti->vr = t->u.tb.v_row;
+		ti->vc = t->u.tb.v_col;
+		ti->buf = 1;
+		return 0;
+	}
+	if (t->kind == IR_TYPE_TILE && t->u.shaped.rank == 2) {
+		ti->elem = t->u.shaped.elem;
+		ti->mem = IR_MEM_NONE;
+		ti->rows = ti->vr = t->u.shaped.dims[0];
+		ti->cols = ti->vc = t->u.shaped.dims[1];
+		return 0;
+	}
+	return -1;
+}
+
+static int dyn(int64_t d)
+{
+	return d == IR_DYN || d < 0;
+}
+
+/* ---- type checks at definitions ------------------------------------------- */
+
+static int valid_fractal(int64_t f)
+{
+	return f == 16 || f == 32 || f == 512 || f == 1024;
+}
+
+/* The fields of a tile_buf or tile type defined by `op` (result) or a block
+ * argument; `what` names the value ("result #0", "block argument #1"). */
+static void check_type_fields(vctx *v, const ir_op *op, ir_loc loc, const char *what,
+			      const ir_type *t)
+{
+	char pre[300];
+	if (!t)
+		return;
+	if (t->kind == IR_TYPE_TILE) {
+		unsigned i;
+		if (t->u.shaped.rank != 2) {
+			snprintf(pre, sizeof pre, "%s: !pto.tile must have exactly two dims (got %u)",
+				 what, t->u.shaped.rank);
+			goto report;
+		}
+		for (i = 0; i < 2; i++)
+			if (t->u.shaped.dims[i] < 0) {
+				snprintf(pre, sizeof pre, "%s: !pto.tile dims must be static and non-negative", what);
+				goto report;
+			}
+		return;
+	}
+	if (t->kind != IR_TYPE_TILE_BUF)
+		return;
+	if (t->u.tb.mem == IR_MEM_NONE || t->u.tb.mem >= IR_MEM_COUNT)
+		snprintf(pre, sizeof pre, "%s: tile_buf loc must be one of vec, mat, left, right, acc, bias, scaling", what);
+	else if (t->u.tb.blayout > IR_BLAYOUT_COL_MAJOR)
+		snprintf(pre, sizeof pre, "%s: unknown blayout: %u", what, t->u.tb.blayout);
+	else if (t->u.tb.slayout > IR_SLAYOUT_COL_MAJOR)
+		snprintf(pre, sizeof pre, "%s: unknown slayout: %u", what, t->u.tb.slayout);
+	else if (!valid_fractal(t->u.tb.fractal))
+		snprintf(pre, sizeof pre, "%s: fractal must be one of 16, 32, 512, 1024 (got %lld)",
+			 what, (long long)t->u.tb.fractal);
+	else if (t->u.tb.pad < 0 || t->u.tb.pad > 3)
+		snprintf(pre, sizeof pre, "%s: unknown pad: %lld", what, (long long)t->u.tb.pad);
+	else if (t->u.tb.compact < 0 || t->u.tb.compact > 2)
+		snprintf(pre, sizeof pre, "%s: unknown compact: %lld", what, (long long)t->u.tb.compact);
+	else if (t->u.tb.rows < 0 || t->u.tb.cols < 0)
+		snprintf(pre, sizeof pre, "%s: rows/cols must be non-negative", what);
+	else if ((t->u.tb.v_row < 0 && t->u.tb.v_row != IR_DYN) ||
+		 (t->u.tb.v_col < 0 && t->u.tb.v_col != IR_DYN))
+		snprintf(pre, sizeof pre, "%s: v_row/v_col must be non-negative or ?", what);
+	else if (!t->u.tb.elem || (t->u.tb.elem->kind != IR_TYPE_INT &&
+				   t->u.tb.elem->kind != IR_TYPE_FLOAT))
+		snprintf(pre, sizeof pre, "%s: tile_buf dtype must be an integer or float type", what);
+	else
+		return;
+report:
+	v->errors++;
+	if (op)
+		ir_error(v->ctx, loc, "'%s' op %s", op->name, pre);
+	else
+		ir_error(v->ctx, loc, "%s", pre);
+}
+
+/* PTOAS's verifyTileBufCommon: a rank-2 tile whose static valid shape fits its shape. */
+static int check_tile_use(vctx *v, const ir_op *op, const ir_type *t, const char *role, tinfo *ti)
+{
+	if (tile_info(t, ti)) {
+		op_error(v, op, "expects %s to be a rank-2 tile_buf, but got '%s'", role, tstr(t));
+		return -1;
+	}
+	if (!dyn(ti->vr) && ti->vr > ti->rows) {
+		op_error(v, op, "expects %s to satisfy valid_shape[0] <= shape[0]", role);
+		return -1;
+	}
+	if (!dyn(ti->vc) && ti->vc > ti->cols) {
+		op_error(v, op, "expects %s to satisfy valid_shape[1] <= shape[1]", role);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- counts from ops.def ----------------------------------------------------- */
+
+static void count_error(vctx *v, const ir_op *op, const char *what, int lo, int hi,
+			unsigned found, const char *form)
+{
+	if (lo == hi)
+		op_error(v, op, "expected %d %s%s, but found %u", lo, what, form, found);
+	else if (hi < 0)
+		op_error(v, op, "expected at least %d %s%s, but found %u", lo, what, form, found);
+	else
+		op_error(v, op, "expected between %d and %d %s%s, but found %u", lo, hi, what, form,
+			 found);
+}
+
+/* Returns 0 when the counts allow the per-op rules to look at operand roles. */
+static int check_counts(vctx *v, const ir_op *op)
+{
+	const ir_opdef *d = ir_opdef_get(op->code);
+	int lo = d->min_operands, hi = d->max_operands, bad = 0;
+	const char *form = "";
+	if (op->code == IR_OP_UNKNOWN)
+		return 0;
+	if (d->flags & IR_OPF_TILE) {
+		/* min..max cover both forms: SSA (ins only, one result) and DPS (ins + outs). */
+		if (op->num_results > 1 || (op->num_results == 1 && op->code == IR_OP_TSTORE)) {
+			op_error(v, op, "expected %s results, but found %u",
+				 op->code == IR_OP_TSTORE ? "0" : "0 or 1", op->num_results);
+			return -1;
+		}
+		if (op->num_results == 1) {
+			hi -= d->num_outs;
+			form = " in tile SSA form";
+		} else {
+			lo += d->num_outs;
+			form = " in destination-passing form";
+		}
+	} else if (d->num_results >= 0 && op->num_results != (unsigned)d->num_results) {
+		count_error(v, op, "results", d->num_results, d->num_results, op->num_results, "");
+		bad = 1;
+	}
+	if ((int)op->num_operands < lo || (hi >= 0 && (int)op->num_operands > hi)) {
+		count_error(v, op, "operands", lo, hi, op->num_operands, form);
+		bad = 1;
+	}
+	if (d->num_regions >= 0 && op->num_regions != (unsigned)d->num_regions) {
+		op_error(v, op, "requires %d region%s, but found %u", d->num_regions,
+			 d->num_regions == 1 ? "" : "s", op->num_regions);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
+/* The destination of a tile op: the last operand (DPS) or the result (SSA). */
+static const ir_type *dst_type(const ir_op *op)
+{
+	if (op->num_results == 1)
+		return op->results[0].type;
+	return vtype(op, op->num_operands - 1);
+}
+
+/* Number of `ins` operands of a tile op. */
+static unsigned num_ins(const ir_op *op)
+{
+	const ir_opdef *d = ir_opdef_get(op->code);
+	return op->num_results == 1 ? op->num_operands : op->num_operands - (unsigned)d->num_outs;
+}
+
+/* ---- pto ops ------------------------------------------------------------------- */
+
+static const ir_attr *seg_sizes(const ir_op *op, unsigned want, int64_t *out)
+{
+	const ir_attr *a = ir_op_get_attr(op, "operandSegmentSizes");
+	unsigned i;
+	if (!a || a->kind != IR_ATTR_DENSE || a->u.dense.n != want)
+		return NULL;
+	for (i = 0; i < want; i++)
+		out[i] = a->u.dense.v[i];
+	return a;
+}
+
+static void verify_alloc_tile(vctx *v, const ir_op *op)
+{
+	int64_t seg[3] = {0, 0, 0};
+	const ir_type *t = op->results[0].type;
+	unsigned i, k = 0;
+	static const char *const names[3] = {"addr", "valid_row", "valid_col"};
+	if (!t || t->kind != IR_TYPE_TILE_BUF) {
+		op_error(v, op, "result must be a !pto.tile_buf, but got '%s'", tstr(t));
+		return;
+	}
+	if (!seg_sizes(op, 3, seg)) {
+		if (op->num_operands) {
+			op_error(v, op, "requires attribute 'operandSegmentSizes' (array<i32: addr, valid_row, valid_col>)");
+			return;
+		}
+	}
+	for (i = 0; i < 3; i++)
+		if (seg[i] < 0 || seg[i] > 1) {
+			op_error(v, op, "operandSegmentSizes entry for '%s' must be 0 or 1", names[i]);
+			return;
+		}
+	if ((unsigned)(seg[0] + seg[1] + seg[2]) != op->num_operands) {
+		op_error(v, op, "operandSegmentSizes sums to %lld but the op has %u operands",
+			 (long long)(seg[0] + seg[1] + seg[2]), op->num_operands);
+		return;
+	}
+	if (seg[0] && !is_int_or_index(vtype(op, k)))
+		op_error(v, op, "expects addr to be an integer or index, but got '%s'", tstr(vtype(op, k)));
+	k += (unsigned)seg[0];
+	for (i = 1; i < 3; i++) {
+		int64_t tv = i == 1 ? t->u.tb.v_row : t->u.tb.v_col;
+		const char *fld = i == 1 ? "v_row" : "v_col";
+		if (tv == IR_DYN && !seg[i])
+			op_error(v, op, "%s operand is required because result type %s is ?", names[i], fld);
+		else if (tv != IR_DYN && seg[i])
+			op_error(v, op, "%s operand must be absent because result type %s is %lld",
+				 names[i], fld, (long long)tv);
+		if (seg[i]) {
+			if (!is_int_or_index(vtype(op, k)))
+				op_error(v, op, "expects %s to be an integer or index, but got '%s'", names[i],
+					 tstr(vtype(op, k)));
+			k++;
+		}
+	}
+}
+
+static void verify_tassign(vctx *v, const ir_op *op)
+{
+	const ir_type *t = vtype(op, 0), *a = vtype(op, 1);
+	if (!ir_type_is_tile(t))
+		op_error(v, op, "expects tile to be a tile, but got '%s'", tstr(t));
+	if (!is_int_or_index(a))
+		op_error(v, op, "expects addr to be an integer, but got '%s'", tstr(a));
+	if (op->num_results > 1)
+		op_error(v, op, "expected 0 or 1 results, but found %u", op->num_results);
+	else if (op->num_results == 1 && op->results[0].type != t)
+		op_error(v, op, "result type must match tile operand type");
+}
+
+/* Product of static dims; -1 when any is dynamic. */
+static int64_t static_count(const int64_t *d, unsigned n)
+{
+	int64_t p = 1;
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		if (d[i] < 0)
+			return -1;
+		if (d[i] && p > INT64_MAX / d[i])
+			return -1;
+		p *= d[i];
+	}
+	return p;
+}
+
+/* tload: view -> tile; tstore: tile -> view. */
+static void verify_transfer(vctx *v, const ir_op *op, int load)
+{
+	const ir_type *view = load ? vtype(op, 0) : dst_type(op);
+	const ir_type *tile = load ? dst_type(op) : vtype(op, 0);
+	const char *vr = load ? "src" : "dst", *tr = load ? "dst" : "src";
+	tinfo ti;
+	int64_t vn, tn, vd[2];
+	unsigned i;
+	if (!view || view->kind != IR_TYPE_PART_VIEW) {
+		op_error(v, op, "expects %s to be a !pto.partition_tensor_view, but got '%s'", vr, tstr(view));
+		view = NULL;
+	}
+	if (check_tile_use(v, op, tile, tr, &ti))
+		return;
+	if (!view)
+		return;
+	for (i = 0; i < view->u.shaped.rank; i++)
+		if (!dyn(view->u.shaped.dims[i]) && view->u.shaped.dims[i] <= 0) {
+			op_error(v, op, "expects %s dims to be positive", vr);
+			return;
+		}
+	if ((!dyn(ti.vr) && ti.vr <= 0) || (!dyn(ti.vc) && ti.vc <= 0)) {
+		op_error(v, op, "expects %s valid_shape dims to be positive", tr);
+		return;
+	}
+	if (view->u.shaped.elem != ti.elem)
+		op_error(v, op, "expects %s and %s to have the same element type, but got '%s' and '%s'",
+			 vr, tr, tstr(view->u.shaped.elem), tstr(ti.elem));
+	vd[0] = ti.vr;
+	vd[1] = ti.vc;
+	vn = static_count(view->u.shaped.dims, view->u.shaped.rank);
+	tn = dyn(ti.vr) || dyn(ti.vc) ? -1 : static_count(vd, 2);
+	if (vn >= 0 && tn >= 0 && vn != tn)
+		op_error(v, op, "expects %s static element count (%lld) to match %s valid_shape static element count (%lld)",
+			 vr, (long long)vn, tr, (long long)tn);
+}
+
+static void verify_mode_attr(vctx *v, const ir_op *op, const char *name, int sat)
+{
+	const ir_attr *a = ir_op_get_attr(op, name);
+	ptort_rmode rm;
+	if (!a)
+		return;
+	if (sat) {
+		if (ir_attr_satmode(a) < 0)
+			op_error(v, op, "expects '%s' to be #pto<saturation_mode ON> or #pto<saturation_mode OFF>", name);
+	} else if (ir_attr_rmode(a, &rm) < 0) {
+		op_error(v, op, "expects 'rmode' to be a #pto<round_mode X> attribute with X one of NONE, RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT");
+	}
+}
+
+static void verify_tcvt(vctx *v, const ir_op *op)
+{
+	tinfo s, d, t;
+	int bad = 0;
+	unsigned nin = num_ins(op);
+	bad |= check_tile_use(v, op, vtype(op, 0), "src", &s);
+	bad |= check_tile_use(v, op, dst_type(op), "dst", &d);
+	if (nin == 2)
+		bad |= check_tile_use(v, op, vtype(op, 1), "tmp", &t);
+	verify_mode_attr(v, op, "rmode", 0);
+	verify_mode_attr(v, op, "sat_mode", 1);
+	verify_mode_attr(v, op, "satmode", 1);
+	if (bad)
+		return;
+	if (dyn(s.rows) || dyn(s.cols) || dyn(d.rows) || dyn(d.cols))
+		return; /* a dynamic !pto.tile shape, reported where it is defined */
+	if (s.rows != d.rows || s.cols != d.cols)
+		op_error(v, op, "expects src and dst to have compatible shapes");
+	else if (!dyn(s.vr) && !dyn(s.vc) && !dyn(d.vr) && !dyn(d.vc) &&
+		 (s.vr != d.vr || s.vc != d.vc))
+		op_error(v, op, "expects src and dst to have the same valid_shape");
+}
+
+static void verify_tmov(vctx *v, const ir_op *op)
+{
+	tinfo s, d;
+	int bad = check_tile_use(v, op, vtype(op, 0), "src", &s), ok;
+	bad |= check_tile_use(v, op, dst_type(op), "dst", &d);
+	if (bad || !s.buf || !d.buf)
+		return;
+	switch (s.mem) {
+	case IR_MEM_MAT:
+		ok = d.mem == IR_MEM_LEFT || d.mem == IR_MEM_RIGHT || d.mem == IR_MEM_BIAS ||
+		     d.mem == IR_MEM_SCALING || (v->a5 && d.mem == IR_MEM_MAT);
+		break;
+	case IR_MEM_VEC:
+		ok = d.mem == IR_MEM_VEC || (v->a5 && d.mem == IR_MEM_MAT);
+		break;
+	case IR_MEM_ACC:
+		ok = d.mem == IR_MEM_MAT || d.mem == IR_MEM_VEC;
+		break;
+	default:
+		ok = 0;
+	}
+	if (!ok) {
+		op_error(v, op, "expects a supported tmov address-space pair for this target (got %s -> %s)",
+			 ir_mem_name(s.mem), ir_mem_name(d.mem));
+		return;
+	}
+	if ((s.mem == IR_MEM_MAT || !v->a5) && (s.rows != d.rows || s.cols != d.cols))
+		op_error(v, op, "expects src and dst to have the same shape");
+}
+
+/* The (dst, lhs, rhs) element types of tmatmul/tmatmul.bias. */
+static int matmul_triple_ok(vctx *v, const ir_type *d, const ir_type *l, const ir_type *r)
+{
+	if (!d || !l || l != r)
+		return 0;
+	if (d->kind == IR_TYPE_INT)
+		return d->u.i.bits == 32 && d->u.i.signedness != IR_INT_UNSIGNED &&
+		       l->kind == IR_TYPE_INT && l->u.i.bits == 8;
+	if (d->kind != IR_TYPE_FLOAT || d->u.f.kind != PTORT_F32 || l->kind != IR_TYPE_FLOAT)
+		return 0;
+	switch (l->u.f.kind) {
+	case PTORT_F16: case PTORT_BF16: case PTORT_F32:
+		return 1;
+	case PTORT_F8E4M3FN: case PTORT_F8E5M2: case PTORT_HIF8:
+		return v->a5;
+	default:
+		return 0;
+	}
+}
+
+static void verify_matmul(vctx *v, const ir_op *op)
+{
+	/* operand roles: index of acc_in, lhs, lhs scale, rhs, rhs scale, bias (-1 absent) */
+	int acc = -1, a = 0, as = -1, b = 1, bs = -1, bias = -1;
+	tinfo ta, tb_, td, tx;
+	int bad = 0;
+	switch (op->code) {
+	case IR_OP_TMATMUL: break;
+	case IR_OP_TMATMUL_ACC: acc = 0; a = 1; b = 2; break;
+	case IR_OP_TMATMUL_BIAS: bias = 2; break;
+	case IR_OP_TMATMUL_MX: as = 1; b = 2; bs = 3; break;
+	case IR_OP_TMATMUL_MX_ACC: acc = 0; a = 1; as = 2; b = 3; bs = 4; break;
+	case IR_OP_TMATMUL_MX_BIAS: as = 1; b = 2; bs = 3; bias = 4; break;
+	default: return;
+	}
+	bad |= check_tile_use(v, op, vtype(op, (unsigned)a), "lhs", &ta);
+	bad |= check_tile_use(v, op, vtype(op, (unsigned)b), "rhs", &tb_);
+	bad |= check_tile_use(v, op, dst_type(op), "dst", &td);
+	if (bad)
+		return;
+	if (td.buf && td.mem != IR_MEM_ACC)
+		op_error(v, op, "expects dst to be in the acc address space");
+	else if ((ta.buf && ta.mem != IR_MEM_LEFT) || (tb_.buf && tb_.mem != IR_MEM_RIGHT))
+		op_error(v, op, "expects lhs, rhs, and dst to use the left, right, and acc address spaces");
+	if (ta.rows != td.rows || tb_.cols != td.cols || ta.cols != tb_.rows)
+		op_error(v, op, "expects static matmul tile shapes lhs[M,K], rhs[K,N], and dst[M,N]");
+	else if ((!dyn(ta.vr) && (ta.vr < 1 || ta.vr > 4095)) ||
+		 (!dyn(ta.vc) && (ta.vc < 1 || ta.vc > 4095)) ||
+		 (!dyn(tb_.vc) && (tb_.vc < 1 || tb_.vc > 4095)))
+		op_error(v, op, "expects m, k, and n valid sizes to be in [1, 4095]");
+	else if ((!dyn(ta.vc) && !dyn(tb_.vr) && ta.vc != tb_.vr) ||
+		 (!dyn(ta.vr) && !dyn(td.vr) && ta.vr != td.vr) ||
+		 (!dyn(tb_.vc) && !dyn(td.vc) && tb_.vc != td.vc))
+		op_error(v, op, "expects valid shapes lhs[m,k], rhs[k,n], and dst[m,n] (got %lldx%lld, %lldx%lld, %lldx%lld)",
+			 (long long)ta.vr, (long long)ta.vc, (long long)tb_.vr, (long long)tb_.vc,
+			 (long long)td.vr, (long long)td.vc);
+	if ((op->code == IR_OP_TMATMUL || op->code == IR_OP_TMATMUL_BIAS) &&
+	    !matmul_triple_ok(v, td.elem, ta.elem, tb_.elem))
+		op_error(v, op, "expects (dst, lhs, rhs) element types to match one of (i32, i8, i8), (f32, f16, f16), (f32, bf16, bf16), (f32, f32, f32)%s",
+			 v->a5 ? ", or an A5-supported fp8 pair" : "");
+	if (bias >= 0 && !check_tile_use(v, op, vtype(op, (unsigned)bias), "bias", &tx)) {
+		if (tx.buf && tx.mem != IR_MEM_BIAS)
+			op_error(v, op, "expects bias to be in the bias address space");
+		if (tx.rows != 1)
+			op_error(v, op, "expects bias to have 1 row");
+		if (tx.elem != td.elem)
+			op_error(v, op, "expects bias and dst to have the same element type");
+		if (tx.cols != td.cols)
+			op_error(v, op, "expects bias to have as many columns as dst (%lld vs %lld)",
+				 (long long)tx.cols, (long long)td.cols);
+	}
+	if (acc >= 0 && !check_tile_use(v, op, vtype(op, (unsigned)acc), "acc_in", &tx)) {
+		if (tx.buf && tx.mem != IR_MEM_ACC)
+			op_error(v, op, "expects acc_in to be in the acc address space");
+		else if (tx.elem != td.elem || tx.rows != td.rows || tx.cols != td.cols ||
+			 tx.vr != td.vr || tx.vc != td.vc)
+			op_error(v, op, "expects acc_in and dst to have the same shape, valid_shape and element type");
+	}
+	if (as >= 0 && !check_tile_use(v, op, vtype(op, (unsigned)as), "a_scale", &tx) &&
+	    tx.buf && tx.mem != IR_MEM_SCALING)
+		op_error(v, op, "expects a_scale to be in the scaling address space");
+	if (bs >= 0 && !check_tile_use(v, op, vtype(op, (unsigned)bs), "b_scale", &tx) &&
+	    tx.buf && tx.mem != IR_MEM_SCALING)
+		op_error(v, op, "expects b_scale to be in the scaling address space");
+}
+
+/* Value of an index/integer operand defined by arith.constant, if any. */
+static int const_operand(const ir_op *op, unsigned i, int64_t *out)
+{
+	const ir_value *val = i < op->num_operands ? op->operands[i].value : NULL;
+	const ir_attr *a;
+	if (!val || !val->def || val->def->code != IR_OP_CONSTANT)
+		return 0;
+	a = ir_op_get_attr(val->def, "value");
+	if (!a || a->kind != IR_ATTR_INT)
+		return 0;
+	*out = a->u.i.v;
+	return 1;
+}
+
+static void verify_make_tensor_view(vctx *v, const ir_op *op)
+{
+	const ir_type *p = vtype(op, 0), *r = op->results[0].type;
+	int64_t seg[3];
+	unsigned i;
+	if (!r || r->kind != IR_TYPE_TENSOR_VIEW) {
+		op_error(v, op, "result must be a !pto.tensor_view, but got '%s'", tstr(r));
+		return;
+	}
+	if (!p || p->kind != IR_TYPE_PTR)
+		op_error(v, op, "expects ptr to be a !pto.ptr, but got '%s'", tstr(p));
+	else if (p->u.ptr.elem != r->u.shaped.elem)
+		op_error(v, op, "ptr element type must match tensor_view element type");
+	if (!seg_sizes(op, 3, seg)) {
+		seg[0] = 1;
+		seg[1] = seg[2] = (int64_t)(op->num_operands - 1) / 2;
+		if (op->num_operands % 2 == 0) {
+			op_error(v, op, "requires attribute 'operandSegmentSizes' (array<i32: 1, rank, rank>)");
+			return;
+		}
+	}
+	if (seg[0] != 1 || seg[1] < 0 || seg[2] < 0 || 1 + seg[1] + seg[2] != (int64_t)op->num_operands) {
+		op_error(v, op, "operandSegmentSizes does not match the operands");
+		return;
+	}
+	if (seg[1] != r->u.shaped.rank || seg[2] != r->u.shaped.rank) {
+		op_error(v, op, "shape/strides operand counts must match tensor_view rank=%u", r->u.shaped.rank);
+		return;
+	}
+	for (i = 1; i < op->num_operands; i++)
+		if (!is_int_or_index(vtype(op, i))) {
+			op_error(v, op, "expects shape and strides to be index values, but operand #%u is '%s'",
+				 i, tstr(vtype(op, i)));
+			return;
+		}
+}
+
+static void verify_partition_view(vctx *v, const ir_op *op)
+{
+	const ir_type *s = vtype(op, 0), *r = op->results[0].type;
+	int64_t seg[3], off = 0, sz = 0;
+	unsigned i, rank;
+	if (!r || r->kind != IR_TYPE_PART_VIEW) {
+		op_error(v, op, "result must be a !pto.partition_tensor_view, but got '%s'", tstr(r));
+		return;
+	}
+	if (!s || (s->kind != IR_TYPE_TENSOR_VIEW && s->kind != IR_TYPE_PART_VIEW)) {
+		op_error(v, op, "expects source to be a !pto.tensor_view, but got '%s'", tstr(s));
+		return;
+	}
+	if (s->u.shaped.elem != r->u.shaped.elem)
+		op_error(v, op, "expects source and result to have the same element type");
+	rank = s->u.shaped.rank;
+	if (!seg_sizes(op, 3, seg)) {
+		seg[0] = 1;
+		seg[1] = seg[2] = (int64_t)(op->num_operands - 1) / 2;
+	}
+	if (seg[0] != 1 || seg[1] < 0 || seg[2] < 0 || 1 + seg[1] + seg[2] != (int64_t)op->num_operands) {
+		op_error(v, op, "operandSegmentSizes does not match the operands");
+		return;
+	}
+	if (seg[1] != rank) {
+		op_error(v, op, "offset count (%lld) must match source rank (%u)", (long long)seg[1], rank);
+		return;
+	}
+	if (seg[2] != rank) {
+		op_error(v, op, "size count (%lld) must match source rank (%u)", (long long)seg[2], rank);
+		return;
+	}
+	if (r->u.shaped.rank != rank) {
+		op_error(v, op, "result rank (%u) must match source rank (%u)", r->u.shaped.rank, rank);
+		return;
+	}
+	for (i = 0; i < rank; i++) {
+		int have_off = const_operand(op, 1 + i, &off);
+		int have_sz = const_operand(op, 1 + rank + i, &sz);
+		int64_t sd = s->u.shaped.dims[i], rd = r->u.shaped.dims[i];
+		if (have_off && off < 0)
+			op_error(v, op, "offset at dim %u must be non-negative (got %lld)", i, (long long)off);
+		if (!have_sz)
+			continue;
+		if (sz <= 0)
+			op_error(v, op, "size at dim %u must be positive (got %lld)", i, (long long)sz);
+		else if (!dyn(rd) && rd != sz)
+			op_error(v, op, "size/result mismatch at dim %u (%lld vs %lld)", i, (long long)sz,
+				 (long long)rd);
+		else if (!dyn(sd) && sz > sd)
+			op_error(v, op, "size at dim %u (%lld) exceeds static source dim (%lld)", i,
+				 (long long)sz, (long long)sd);
+		else if (!dyn(sd) && have_off && off >= 0 && off > sd - sz)
+			op_error(v, op, "offset+size at dim %u (%lld) exceeds static source dim (%lld)", i,
+				 (long long)(off + sz), (long long)sd);
+		else
+			continue;
+		break; /* the first bad dim only */
+	}
+}
+
+/* ---- arith ------------------------------------------------------------------------ */
+
+static int int_fits(int64_t x, unsigned bits, unsigned sign)
+{
+	int64_t lo, hi;
+	if (bits >= 64)
+		return 1;
+	if (bits == 0)
+		return 0;
+	/* signless integers accept both the signed and the unsigned reading */
+	lo = sign == IR_INT_UNSIGNED ? 0 : -((int64_t)1 << (bits - 1));
+	hi = sign == IR_INT_SIGNED ? ((int64_t)1 << (bits - 1)) - 1 : ((int64_t)1 << bits) - 1;
+	return x >= lo && x <= hi;
+}
+
+static void verify_constant(vctx *v, const ir_op *op)
+{
+	const ir_attr *a = ir_op_get_attr(op, "value");
+	const ir_type *t = op->results[0].type, *at;
+	if (!a) {
+		op_error(v, op, "requires attribute 'value'");
+		return;
+	}
+	if (a->kind == IR_ATTR_INT || a->kind == IR_ATTR_BOOL)
+		at = a->u.i.type;
+	else if (a->kind == IR_ATTR_FLOAT)
+		at = a->u.f.type;
+	else {
+		op_error(v, op, "expects 'value' to be an integer or float attribute");
+		return;
+	}
+	if (at && at != t) {
+		op_error(v, op, "result type ('%s') does not match the type of the value attribute ('%s')",
+			 tstr(t), tstr(at));
+		return;
+	}
+	if (a->kind == IR_ATTR_FLOAT && (!t || t->kind != IR_TYPE_FLOAT))
+		op_error(v, op, "float value requires a float result type, but got '%s'", tstr(t));
+	else if (a->kind != IR_ATTR_FLOAT && !is_int_or_index(t))
+		op_error(v, op, "integer value requires an integer or index result type, but got '%s'", tstr(t));
+	else if (a->kind != IR_ATTR_FLOAT && t->kind == IR_TYPE_INT &&
+		 !int_fits(a->u.i.v, t->u.i.bits, t->u.i.signedness))
+		op_error(v, op, "integer constant %lld out of range for type '%s'", (long long)a->u.i.v,
+			 tstr(t));
+}
+
+static void verify_arith(vctx *v, const ir_op *op)
+{
+	const ir_type *r = op->num_results ? op->results[0].type : NULL;
+	const ir_attr *p;
+	switch (op->code) {
+	case IR_OP_CONSTANT:
+		verify_constant(v, op);
+		return;
+	case IR_OP_CMPI:
+		if (vtype(op, 0) != vtype(op, 1) || !is_int_or_index(vtype(op, 0)))
+			op_error(v, op, "requires both operands to have the same integer or index type");
+		if (!is_i1(r))
+			op_error(v, op, "result must be i1, but got '%s'", tstr(r));
+		p = ir_op_get_attr(op, "predicate");
+		if (!p || p->kind != IR_ATTR_INT || p->u.i.v < 0 || p->u.i.v > 9)
+			op_error(v, op, "requires a 'predicate' attribute (eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge)");
+		return;
+	case IR_OP_SELECT:
+		if (!is_i1(vtype(op, 0)))
+			op_error(v, op, "expects the condition to be i1, but got '%s'", tstr(vtype(op, 0)));
+		if (vtype(op, 1) != r || vtype(op, 2) != r)
+			op_error(v, op, "requires the true value, false value and result to have the same type");
+		return;
+	case IR_OP_INDEX_CAST: {
+		const ir_type *s = vtype(op, 0);
+		if (!(s && r && ((s->kind == IR_TYPE_INDEX && r->kind == IR_TYPE_INT) ||
+				 (s->kind == IR_TYPE_INT && r->kind == IR_TYPE_INDEX))))
+			op_error(v, op, "operand type '%s' and result type '%s' are cast incompatible",
+				 tstr(s), tstr(r));
+		return;
+	}
+	default:
+		if (vtype(op, 0) != r || vtype(op, 1) != r || !is_int_or_index(r))
+			op_error(v, op, "requires the same integer or index type for all operands and results");
+	}
+}
+
+/* ---- func and scf ----------------------------------------------------------------- */
+
+static const ir_type *func_type(const ir_op *f)
+{
+	const ir_attr *a = ir_op_get_attr(f, "function_type");
+	return a && a->kind == IR_ATTR_TYPE && a->u.type && a->u.type->kind == IR_TYPE_FUNC
+		       ? a->u.type
+		       : NULL;
+}
+
+static const char *sym_name(const ir_op *f)
+{
+	const ir_attr *a = ir_op_get_attr(f, "sym_name");
+	return a && a->kind == IR_ATTR_STRING ? a->u.str.s : "?";
+}
+
+static void verify_func(vctx *v, const ir_op *op)
+{
+	const ir_type *ft = func_type(op);
+	const ir_attr *n = ir_op_get_attr(op, "sym_name");
+	ir_block *b;
+	unsigned i;
+	if (!n || n->kind != IR_ATTR_STRING)
+		op_error(v, op, "requires a string attribute 'sym_name'");
+	if (!ft) {
+		op_error(v, op, "requires a type attribute 'function_type'");
+		return;
+	}
+	if (op->num_regions != 1 || !(b = op->regions[0].first))
+		return; /* a declaration */
+	if (b->num_args != ft->u.fn.nin) {
+		op_error(v, op, "entry block must have %u arguments to match function signature",
+			 ft->u.fn.nin);
+		return;
+	}
+	for (i = 0; i < b->num_args; i++)
+		if (b->args[i]->type != ft->u.fn.in[i])
+			op_error(v, op, "type of entry block argument #%u('%s') must match the type of the corresponding argument in function signature('%s')",
+				 i, tstr(b->args[i]->type), tstr(ft->u.fn.in[i]));
+}
+
+static const ir_op *parent_op(const ir_op *op)
+{
+	return op->block && op->block->region ? op->block->region->parent : NULL;
+}
+
+static void verify_return(vctx *v, const ir_op *op)
+{
+	const ir_op *f = parent_op(op);
+	const ir_type *ft;
+	unsigned i;
+	if (!f || f->code != IR_OP_FUNC) {
+		op_error(v, op, "expects parent op 'func.func'");
+		return;
+	}
+	if (!(ft = func_type(f)))
+		return;
+	if (op->num_operands != ft->u.fn.nout) {
+		op_error(v, op, "has %u operands, but enclosing function (@%s) returns %u",
+			 op->num_operands, sym_name(f), ft->u.fn.nout);
+		return;
+	}
+	for (i = 0; i < op->num_operands; i++)
+		if (vtype(op, i) != ft->u.fn.out[i])
+			op_error(v, op, "type of return operand %u ('%s') doesn't match function result type ('%s') in function @%s",
+				 i, tstr(vtype(op, i)), tstr(ft->u.fn.out[i]), sym_name(f));
+}
+
+static void verify_yield(vctx *v, const ir_op *op)
+{
+	const ir_op *p = parent_op(op);
+	unsigned i;
+	if (!p || (p->code != IR_OP_SCF_FOR && p->code != IR_OP_SCF_IF)) {
+		if (p && p->code == IR_OP_UNKNOWN && !strncmp(p->name, "scf.", 4))
+			return; /* scf.while and friends: not modelled */
+		op_error(v, op, "expects parent op to be one of 'scf.for, scf.if'");
+		return;
+	}
+	if (op->num_operands != p->num_results) {
+		op_error(v, op, "has %u operands, but parent '%s' has %u results", op->num_operands,
+			 p->name, p->num_results);
+		return;
+	}
+	for (i = 0; i < op->num_operands; i++)
+		if (vtype(op, i) != p->results[i].type)
+			op_error(v, op, "type of operand #%u ('%s') doesn't match the type of result #%u ('%s') of '%s'",
+				 i, tstr(vtype(op, i)), i, tstr(p->results[i].type), p->name);
+}
+
+static unsigned count_blocks(const ir_region *r)
+{
+	unsigned n = 0;
+	const ir_block *b;
+	for (b = r->first; b; b = b->next)
+		n++;
+	return n;
+}
+
+static void verify_for(vctx *v, const ir_op *op)
+{
+	const ir_type *it = vtype(op, 0);
+	unsigned ninit = op->num_operands - 3, i;
+	ir_block *b = op->regions[0].first;
+	if (!is_int_or_index(it) || vtype(op, 1) != it || vtype(op, 2) != it)
+		op_error(v, op, "expects lower bound, upper bound and step to have the same integer or index type");
+	if (op->num_results != ninit) {
+		op_error(v, op, "mismatch in number of loop-carried values (%u) and defined values (%u)",
+			 ninit, op->num_results);
+		return;
+	}
+	for (i = 0; i < ninit; i++)
+		if (op->results[i].type != vtype(op, 3 + i))
+			op_error(v, op, "type of iter_args init #%u ('%s') must match result #%u ('%s')", i,
+				 tstr(vtype(op, 3 + i)), i, tstr(op->results[i].type));
+	if (count_blocks(&op->regions[0]) != 1) {
+		op_error(v, op, "expects its body region to have exactly one block");
+		return;
+	}
+	if (b->num_args != 1 + ninit) {
+		op_error(v, op, "expects the body to have %u arguments (induction variable and iter_args), but found %u",
+			 1 + ninit, b->num_args);
+		return;
+	}
+	if (b->args[0]->type != it)
+		op_error(v, op, "expects the induction variable to have the type of the bounds ('%s')", tstr(it));
+	for (i = 0; i < ninit; i++)
+		if (b->args[1 + i]->type != vtype(op, 3 + i))
+			op_error(v, op, "type of region iter_arg #%u ('%s') must match its init ('%s')", i,
+				 tstr(b->args[1 + i]->type), tstr(vtype(op, 3 + i)));
+}
+
+static void verify_if(vctx *v, const ir_op *op)
+{
+	unsigned nthen = count_blocks(&op->regions[0]), nelse = count_blocks(&op->regions[1]);
+	if (!is_i1(vtype(op, 0)))
+		op_error(v, op, "expects the condition to be i1, but got '%s'", tstr(vtype(op, 0)));
+	if (nthen != 1)
+		op_error(v, op, "expects the 'then' region to have exactly one block");
+	if (nelse > 1)
+		op_error(v, op, "expects the 'else' region to have at most one block");
+	if (op->num_results && nelse == 0)
+		op_error(v, op, "must have an else block if defining values");
+}
+
+/* ---- per-op dispatch ---------------------------------------------------------------- */
+
+static void verify_op_rules(vctx *v, const ir_op *op)
+{
+	switch (op->code) {
+	case IR_OP_FUNC: verify_func(v, op); break;
+	case IR_OP_RETURN: verify_return(v, op); break;
+	case IR_OP_SCF_YIELD: verify_yield(v, op); break;
+	case IR_OP_SCF_FOR: verify_for(v, op); break;
+	case IR_OP_SCF_IF: verify_if(v, op); break;
+	case IR_OP_CONSTANT: case IR_OP_ADDI: case IR_OP_SUBI: case IR_OP_MULI:
+	case IR_OP_DIVSI: case IR_OP_REMSI: case IR_OP_MINSI: case IR_OP_MAXSI:
+	case IR_OP_ANDI: case IR_OP_ORI: case IR_OP_XORI: case IR_OP_CMPI:
+	case IR_OP_SELECT: case IR_OP_INDEX_CAST:
+		verify_arith(v, op);
+		break;
+	case IR_OP_MAKE_TENSOR_VIEW: verify_make_tensor_view(v, op); break;
+	case IR_OP_PARTITION_VIEW: verify_partition_view(v, op); break;
+	case IR_OP_ALLOC_TILE: verify_alloc_tile(v, op); break;
+	case IR_OP_TASSIGN: verify_tassign(v, op); break;
+	case IR_OP_TLOAD: verify_transfer(v, op, 1); break;
+	case IR_OP_TSTORE: verify_transfer(v, op, 0); break;
+	case IR_OP_TCVT: verify_tcvt(v, op); break;
+	case IR_OP_TMOV: verify_tmov(v, op); break;
+	case IR_OP_TPRINT:
+		if (!ir_type_is_tile(vtype(op, 0)))
+			op_error(v, op, "expects its operand to be a tile, but got '%s'", tstr(vtype(op, 0)));
+		break;
+	default:
+		if (ir_opdef_get(op->code)->flags & IR_OPF_MATMUL)
+			verify_matmul(v, op);
+		break;
+	}
+}
+
+/* The terminator a region of `op` must end with, or NULL when not checked. */
+static const char *required_terminator(const ir_op *op)
+{
+	switch (op->code) {
+	case IR_OP_FUNC: return "func.return";
+	case IR_OP_SCF_FOR: case IR_OP_SCF_IF: return "scf.yield";
+	default: return NULL;
+	}
+}
+
+static void verify_region(vctx *v, ir_region *r);
+
+static void check_operands_visible(vctx *v, const ir_op *op)
+{
+	unsigned i;
+	for (i = 0; i < op->num_operands; i++) {
+		const ir_value *val = op->operands[i].value;
+		if (!val || val->vmark == v->scope)
+			continue;
+		if (val->vmark) {
+			op_error(v, op, "using value defined outside the region");
+			op_note(v, val->loc, "required by region isolation constraints");
+		} else {
+			op_error(v, op, "operand #%u does not dominate this use", i);
+			if (val->loc.line)
+				op_note(v, val->loc, "operand defined here");
+		}
+	}
+}
+
+static void verify_op(vctx *v, ir_op *op)
+{
+	unsigned i, saved = v->scope;
+	char what[32];
+	int counts_ok = check_counts(v, op) == 0;
+	for (i = 0; i < op->num_results; i++) {
+		snprintf(what, sizeof what, "result #%u", i);
+		check_type_fields(v, op, op->loc, what, op->results[i].type);
+	}
+	if (counts_ok)
+		verify_op_rules(v, op);
+	if (!op->num_regions)
+		return;
+	if (ir_opdef_get(op->code)->flags & IR_OPF_ISOLATED)
+		v->scope = ++v->ctx->scope_seq;
+	for (i = 0; i < op->num_regions; i++)
+		verify_region(v, &op->regions[i]);
+	v->scope = saved;
+}
+
+static void verify_block(vctx *v, ir_block *b, const char *term)
+{
+	ir_op *op;
+	unsigned i;
+	char what[48];
+	for (i = 0; i < b->num_args; i++) {
+		b->args[i]->vmark = v->scope;
+		snprintf(what, sizeof what, "block argument #%u", i);
+		check_type_fields(v, NULL, b->args[i]->loc, what, b->args[i]->type);
+	}
+	for (op = b->first; op; op = op->next) {
+		check_operands_visible(v, op);
+		verify_op(v, op);
+		if ((ir_opdef_get(op->code)->flags & IR_OPF_TERMINATOR) && op->next)
+			op_error(v, op, "must be the last operation in the parent block");
+		for (i = 0; i < op->num_results; i++)
+			op->results[i].vmark = v->scope;
+	}
+	if (term && (!b->last || strcmp(b->last->name, term))) {
+		const ir_op *p = b->region->parent;
+		v->errors++;
+		ir_error(v->ctx, b->last ? b->last->loc : p->loc,
+			 "'%s' op expects its body to end with '%s'", p->name, term);
+	}
+}
+
+static void unmark_block(ir_block *b)
+{
+	ir_op *op;
+	unsigned i;
+	for (i = 0; i < b->num_args; i++)
+		b->args[i]->vmark = 0;
+	for (op = b->first; op; op = op->next)
+		for (i = 0; i < op->num_results; i++)
+			op->results[i].vmark = 0;
+}
+
+/* Blocks are visited in order; values of earlier blocks stay visible in later ones
+ * (no branch ops are modelled, so textual order stands for dominance). */
+static void verify_region(vctx *v, ir_region *r)
+{
+	ir_block *b;
+	const char *term = r->parent ? required_terminator(r->parent) : NULL;
+	if (!r->first)
+		return;
+	if (++v->depth > MAX_DEPTH) {
+		if (v->depth == MAX_DEPTH + 1)
+			op_error(v, r->parent, "regions nested too deeply (limit %d)", MAX_DEPTH);
+		v->depth--;
+		return;
+	}
+	for (b = r->first; b; b = b->next)
+		verify_block(v, b, term);
+	for (b = r->first; b; b = b->next)
+		unmark_block(b);
+	v->depth--;
+}
+
+static int target_of(ir_ctx *ctx, const ir_op *root)
+{
+	const ir_attr *a;
+	if (ctx->target != IR_TARGET_UNSET)
+		return ctx->target;
+	a = ir_op_get_attr(root, "pto.target_arch");
+	if (a && a->kind == IR_ATTR_STRING && a->u.str.len == 2 &&
+	    (a->u.str.s[0] == 'a' || a->u.str.s[0] == 'A') && a->u.str.s[1] == '5')
+		return IR_TARGET_A5;
+	return IR_TARGET_A2A3;
+}
+
+unsigned ir_verify(ir_ctx *ctx, ir_op *root)
+{
+	vctx v;
+	memset(&v, 0, sizeof v);
+	v.ctx = ctx;
+	v.a5 = target_of(ctx, root) == IR_TARGET_A5;
+	v.scope = ++ctx->scope_seq;
+	verify_op(&v, root);
+	return v.errors;
+}
