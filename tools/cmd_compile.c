@@ -13,6 +13,7 @@
 
 #include "frontend/frontend.h"
 #include "ir/ir.h"
+#include "passes/pass.h"
 #include "tools.h"
 
 typedef struct buf {
@@ -49,8 +50,8 @@ static void usage(FILE *f)
 {
 	fputs("usage: ptoc FILE.pto|- [-o OUT] [--emit=ir|generic] [--target a2a3|a5]\n"
 	      "            [--pto-arch=a3|a5] [--verify-diagnostics] [--split-input-file]\n"
-	      "       ptoc cvt ...       element conversions (not available in this build yet)\n"
-	      "       ptoc legality ...  per-target conversion table (not available in this build yet)\n"
+	      "       ptoc cvt ...       convert element values (ptoc cvt --help)\n"
+	      "       ptoc legality ...  per-target conversion table (ptoc legality --help)\n"
 	      "       ptoc run ...       compile and execute a kernel (not available in this build yet)\n"
 	      "\n"
 	      "Parses a .pto file (or stdin with -), verifies it and prints it back.\n"
@@ -65,6 +66,11 @@ static void usage(FILE *f)
 	      "  --pto-arch=a3|a5      PTOAS's spelling of --target\n"
 	      "  --verify-diagnostics  check diagnostics against // expected-error {{...}} comments\n"
 	      "  --split-input-file    process each chunk between '// -----' lines on its own\n"
+	      "  --pass-pipeline=P     run the comma-separated passes P after parsing (passes:\n"
+	      "                        verify)\n"
+	      "  --print-after-all     print the IR to stderr after every pass\n"
+	      "  --verify-each         run the structural verifier after every pass\n"
+	      "  -Rpass=NAMES          remarks of the named passes (comma-separated, or all)\n"
 	      "  --help, --version\n"
 	      "\n"
 	      "exit status: 0 success, 1 errors in the input, 2 usage error\n",
@@ -74,6 +80,9 @@ static void usage(FILE *f)
 typedef struct opts {
 	const char *input, *output;
 	int generic, verify_diags, split, target;
+	const char *pipeline;  /* --pass-pipeline text, or NULL */
+	const char *remarks;   /* -Rpass= */
+	int print_after_all, verify_each;
 } opts;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -145,6 +154,18 @@ static int parse_args(int argc, char **argv, opts *o)
 				return usage_error("--emit=%s is not available in this build yet", v);
 			else
 				return usage_error("unknown --emit value '%s' (ir, generic)", v);
+		} else if (!strcmp(a, "--print-after-all")) {
+			o->print_after_all = 1;
+		} else if (!strcmp(a, "--verify-each")) {
+			o->verify_each = 1;
+		} else if (!strncmp(a, "-Rpass=", 7)) {
+			o->remarks = a + 7;
+		} else if ((v = opt_value(argc, argv, &i, "--pass-pipeline", &err))) {
+			pipeline p;
+			char msg[512];
+			if (pipeline_parse(&p, v, msg, sizeof msg))
+				return usage_error("%s", msg);
+			o->pipeline = v;
 		} else if ((v = opt_value(argc, argv, &i, "--target", &err))) {
 			if ((o->target = parse_target(v, 0)) < 0)
 				return usage_error("unknown target '%s' (a2a3, a5)", v);
@@ -504,6 +525,29 @@ static int write_atomic(const char *path, const opts *o, ptoc_module **mods, siz
 
 /* Parses and verifies every chunk; the modules that succeed are kept in `mods`
  * (NULL for a failed chunk). Returns 0 when every chunk succeeded. */
+static int dump_write(void *user, const char *data, size_t len)
+{
+	return fwrite(data, 1, len, (FILE *)user) == len ? 0 : -1;
+}
+
+/* Runs the pipeline the options name on a verified module. */
+static void run_passes(const opts *o, ptoc_context *ctx, ptoc_module *m)
+{
+	pipeline p;
+	pipeline_run_opts ro;
+	char msg[512];
+	memset(&ro, 0, sizeof ro);
+	if (pipeline_parse(&p, o->pipeline, msg, sizeof msg))
+		return; /* checked by parse_args */
+	ro.verify_each = o->verify_each;
+	if (o->print_after_all) {
+		ro.dump = dump_write;
+		ro.dump_user = stderr;
+		ro.dump_generic = o->generic;
+	}
+	pipeline_run(ctx, m->op, &p, o->remarks, &ro);
+}
+
 static int process(const opts *o, ptoc_context *ctx, const char *name, const buf *in,
 		   ptoc_module ***mods, size_t *nmods)
 {
@@ -523,6 +567,8 @@ static int process(const opts *o, ptoc_context *ctx, const char *name, const buf
 		m = fe_parse(ctx, chunks[i].p, chunks[i].len, name, chunks[i].line);
 		if (m && ptoc_context_error_count(ctx) == before)
 			ptoc_module_verify(m);
+		if (m && ptoc_context_error_count(ctx) == before && o->pipeline)
+			run_passes(o, ctx, m);
 		if (!m || ptoc_context_error_count(ctx) != before)
 			failed = 1;
 		else

@@ -1,0 +1,167 @@
+/* pass.c: the pass table, pipelines and their runner (see pass.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "passes/pass.h"
+
+/* verify: the structural verifier (ir/verify.c) as a pass. Requires nothing,
+ * changes nothing. */
+static unsigned pass_verify(ir_ctx *ctx, ir_op *module, const pass_opts *o)
+{
+	(void)o;
+	return ir_verify(ctx, module);
+}
+
+/* Default-pipeline order. A pass file adds its row here. */
+const pass_info pass_table[] = {
+	{"verify", "check the structure, types and per-target op rules", pass_verify},
+	{NULL, NULL, NULL},
+};
+
+/* The default pipeline, by name (each must be in pass_table). */
+static const char *const default_names[] = {
+	"verify",
+};
+
+const pass_info *pass_lookup(const char *name, size_t len)
+{
+	const pass_info *p;
+	for (p = pass_table; p->name; p++)
+		if (strlen(p->name) == len && !memcmp(p->name, name, len))
+			return p;
+	return NULL;
+}
+
+int pass_remarks_on(const pass_opts *o, const char *name)
+{
+	const char *s = o->remarks;
+	size_t n = strlen(name);
+	while (s && *s) {
+		const char *e = strchr(s, ',');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		if ((len == 3 && !memcmp(s, "all", 3)) || (len == n && !memcmp(s, name, n)))
+			return 1;
+		s = e ? e + 1 : NULL;
+	}
+	return 0;
+}
+
+void pass_remark(ir_ctx *ctx, const pass_opts *o, const char *name, ir_loc loc,
+		 const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	if (!pass_remarks_on(o, name))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	ir_remark(ctx, loc, "[%s] %s", name, msg);
+}
+
+const struct target *pass_module_target(ir_ctx *ctx, const ir_op *module)
+{
+	const ir_attr *a;
+	if (ctx->target == IR_TARGET_A5)
+		return target_get(PTOC_TARGET_A5);
+	if (ctx->target == IR_TARGET_A2A3)
+		return target_get(PTOC_TARGET_A2A3);
+	a = ir_op_get_attr(module, "pto.target_arch");
+	if (a && a->kind == IR_ATTR_STRING)
+		return target_get(ptoc_target_from_arch_attr(a->u.str.s, a->u.str.len));
+	return target_get(PTOC_TARGET_A2A3);
+}
+
+void pipeline_default(pipeline *p, const char *last)
+{
+	size_t i;
+	p->n = 0;
+	for (i = 0; i < sizeof default_names / sizeof *default_names; i++) {
+		const pass_info *pi = pass_lookup(default_names[i], strlen(default_names[i]));
+		if (pi && p->n < PIPELINE_MAX)
+			p->pass[p->n++] = pi;
+		if (last && !strcmp(default_names[i], last))
+			break;
+	}
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+int pipeline_parse(pipeline *p, const char *text, char *err, size_t errcap)
+{
+	const char *s = text;
+	p->n = 0;
+	while (is_space(*s))
+		s++;
+	if (!*s)
+		return 0;
+	for (;;) {
+		const char *b, *e;
+		const pass_info *pi;
+		while (is_space(*s))
+			s++;
+		b = s;
+		while (*s && *s != ',')
+			s++;
+		e = s;
+		while (e > b && is_space(e[-1]))
+			e--;
+		if (e == b) {
+			snprintf(err, errcap, "empty pass name in pipeline '%s'", text);
+			return -1;
+		}
+		pi = pass_lookup(b, (size_t)(e - b));
+		if (!pi) {
+			const pass_info *q;
+			size_t off = (size_t)snprintf(err, errcap, "unknown pass '%.*s' (passes:",
+						      (int)(e - b), b);
+			for (q = pass_table; q->name && off < errcap; q++)
+				off += (size_t)snprintf(err + off, errcap - off, " %s", q->name);
+			if (off < errcap)
+				snprintf(err + off, errcap - off, ")");
+			return -1;
+		}
+		if (p->n == PIPELINE_MAX) {
+			snprintf(err, errcap, "more than %d passes in a pipeline", PIPELINE_MAX);
+			return -1;
+		}
+		p->pass[p->n++] = pi;
+		if (!*s)
+			return 0;
+		s++;
+	}
+}
+
+static int dump_after(ir_ctx *ctx, ir_op *module, const char *name,
+		      const pipeline_run_opts *ro)
+{
+	char head[128];
+	ir_printer_opts po = {ro->dump_generic, 0};
+	int n = snprintf(head, sizeof head, "// -----// IR Dump After %s //----- //\n", name);
+	if (ro->dump(ro->dump_user, head, (size_t)n))
+		return -1;
+	return ir_print_op(ctx, module, &po, ro->dump, ro->dump_user);
+}
+
+unsigned pipeline_run(ir_ctx *ctx, ir_op *module, const pipeline *p, const char *remarks,
+		      const pipeline_run_opts *ro)
+{
+	pass_opts o;
+	unsigned i, errs;
+	o.target = pass_module_target(ctx, module);
+	o.remarks = remarks;
+	for (i = 0; i < p->n; i++) {
+		errs = p->pass[i]->run(ctx, module, &o);
+		if (!errs && ro && ro->verify_each && p->pass[i]->run != pass_verify)
+			errs = ir_verify(ctx, module);
+		if (ro && ro->dump)
+			dump_after(ctx, module, p->pass[i]->name, ro);
+		if (errs)
+			return errs;
+	}
+	return 0;
+}

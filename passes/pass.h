@@ -1,0 +1,74 @@
+/* pass.h: the pass manager. A pass is a function over a module, registered by name in
+ * the table of pass.c; a pipeline is a list of passes run in order, either the default
+ * one (DESIGN.md: verify, legalize-cvt, bufferize, place-tiles, split-repeats, verify)
+ * or one the user names with --pass-pipeline=a,b,c.
+ *
+ * Every pass states in its file's header comment what it requires (the IR level and
+ * what earlier passes established) and what it preserves. Passes report problems
+ * through the context's diagnostics and return the number of errors they reported;
+ * the pipeline stops after the first pass that reports any. */
+#ifndef PTOC_PASSES_PASS_H
+#define PTOC_PASSES_PASS_H
+
+#include "ir/ir.h"
+#include "passes/target.h"
+
+/* What every pass may read: the resolved target and which remarks to emit. */
+typedef struct pass_opts {
+	const struct target *target; /* never NULL while a pipeline runs */
+	const char *remarks;         /* -Rpass=: comma-separated pass names, "all", or NULL */
+} pass_opts;
+
+typedef unsigned (*pass_fn)(ir_ctx *ctx, ir_op *module, const pass_opts *o);
+
+typedef struct pass_info {
+	const char *name;    /* as written in --pass-pipeline and -Rpass */
+	const char *summary; /* one line for --help-passes */
+	pass_fn run;
+} pass_info;
+
+/* The registered passes, in default-pipeline order, ended by a row with name NULL. */
+extern const pass_info pass_table[];
+/* The pass called `name` (len bytes), or NULL. */
+const pass_info *pass_lookup(const char *name, size_t len);
+
+/* Whether remarks of pass `name` are enabled (-Rpass=name / all). */
+int pass_remarks_on(const pass_opts *o, const char *name);
+/* Emits a remark "[name] ..." at `loc` when remarks of pass `name` are enabled. */
+void pass_remark(ir_ctx *ctx, const pass_opts *o, const char *name, ir_loc loc,
+		 const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 5, 6)))
+#endif
+	;
+
+/* The target of `module`: the context's (set from --target), else the module's
+ * `pto.target_arch` attribute ("a5" = A5, any other value A2A3), else A2A3. */
+const struct target *pass_module_target(ir_ctx *ctx, const ir_op *module);
+
+#define PIPELINE_MAX 32
+typedef struct pipeline {
+	const pass_info *pass[PIPELINE_MAX];
+	unsigned n;
+} pipeline;
+
+/* The default pipeline, up to and including the pass `last` (NULL: all of it). */
+void pipeline_default(pipeline *p, const char *last);
+/* Parses "a,b,c" (spaces around names allowed; an empty text is an empty pipeline).
+ * Returns 0, or -1 with a message in err. */
+int pipeline_parse(pipeline *p, const char *text, char *err, size_t errcap);
+
+typedef struct pipeline_run_opts {
+	int verify_each;            /* run the structural verifier after every pass */
+	ptoc_write_fn dump;         /* when set: print the IR after every pass (print-after-all) */
+	void *dump_user;
+	int dump_generic;
+} pipeline_run_opts;
+
+/* Runs the passes of `p` on `module` in order with the module's target (see
+ * pass_module_target). Stops at the first pass (or verification) that reports an
+ * error; returns the number of errors. */
+unsigned pipeline_run(ir_ctx *ctx, ir_op *module, const pipeline *p, const char *remarks,
+		      const pipeline_run_opts *ro);
+
+#endif
