@@ -4,7 +4,7 @@
  * test/unit/cvtfast compares them on all 2^16 and many random 2^32 inputs. Kernels are
  * branch-free loops over integer bit patterns written for auto-vectorisation; on
  * x86-64 the same bodies are also compiled for AVX2, and f32<->f16 use F16C, chosen at
- * run time (__builtin_cpu_supports) and only while MXCSR has DAZ/FTZ clear. The only
+ * run time (cpuid, cpu.c) and only while MXCSR has DAZ/FTZ clear. The only
  * host float operations are exact ones (int -> float of values below 2^24, and F16C
  * conversions whose results the unit test pins down). Pairs without a kernel of their
  * own are chained through an exact intermediate (f16/bf16/i8/i16 -> f32, ...), in
@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cpu_internal.h"
 #include "cvt_internal.h"
 #include "ptort.h"
 
@@ -482,10 +483,10 @@ static int cpu_level(void) /* 0 portable, 1 avx2, 2 avx2+f16c */
 {
 	static int level = -1; /* benign race: every thread computes the same value */
 	if (level < 0) {
+		unsigned f = ptort_cpu_features();
 		int l = 0;
-		__builtin_cpu_init();
-		if (__builtin_cpu_supports("avx2"))
-			l = __builtin_cpu_supports("f16c") ? 2 : 1;
+		if (f & PTORT_CPU_AVX2)
+			l = (f & PTORT_CPU_F16C) ? 2 : 1;
 		level = l;
 	}
 	return level;
@@ -573,8 +574,32 @@ static int int_kind(ptort_type t, int *bits, int *sgn)
 
 #define BLOCK 1024
 
+static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, void *dst,
+			    size_t n, ptort_rmode rm, int sat);
+
+/* The kernels read and write through typed pointers, so a buffer that is not aligned
+ * to its element size goes through aligned blocks (memcpy in and out). */
 int ptort_cvt_fast_run(ptort_type from, ptort_type to, const void *src, void *dst, size_t n,
 		       ptort_rmode rm, int sat)
+{
+	unsigned sbits = ptort_type_bits(from), dbits = ptort_type_bits(to);
+	uint64_t sbuf[BLOCK], dbuf[BLOCK];
+	size_t done;
+	if (n == 0 || sbits < 8 || dbits < 8 ||
+	    ((uintptr_t)src % (sbits / 8) == 0 && (uintptr_t)dst % (dbits / 8) == 0))
+		return fast_run_aligned(from, to, src, dst, n, rm, sat);
+	for (done = 0; done < n; done += BLOCK) {
+		size_t m = n - done < BLOCK ? n - done : BLOCK;
+		memcpy(sbuf, (const unsigned char *)src + done * (sbits / 8), m * (sbits / 8));
+		if (!fast_run_aligned(from, to, sbuf, dbuf, m, rm, sat))
+			return 0; /* decided by the pair alone: nothing was written yet */
+		memcpy((unsigned char *)dst + done * (dbits / 8), dbuf, m * (dbits / 8));
+	}
+	return 1;
+}
+
+static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, void *dst,
+			    size_t n, ptort_rmode rm, int sat)
 {
 	struct kargs a;
 	enum kid k1, k2;
