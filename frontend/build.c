@@ -583,6 +583,10 @@ ir_op *fe_build_generic(fe_parser *p, fe_tok opname, unsigned use0, unsigned nus
 	p->regions_done.n -= nregions;
 	if (!nm || !uses_ok(p, use0, nuses))
 		return NULL;
+	if (memchr(nm->u.str.s, 0, nm->u.str.len) || !nm->u.str.len) {
+		ir_error(p->ctx, loc, "an operation name must be non-empty and without NUL bytes");
+		return NULL;
+	}
 	if (fn->kind != IR_TYPE_FUNC) {
 		ir_error(p->ctx, loc, "expected a function type after ':' in the generic op form");
 		return NULL;
