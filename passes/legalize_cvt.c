@@ -18,7 +18,8 @@
  *   deq_scale = 15360 : ui16           only on the A2A3 i32 -> f16 deq path: the f16
  *                                      bit pattern of the scale (0x3C00 = 1.0); a tcvt
  *                                      carrying it lowers to ptort_vconv_deq (an
- *                                      existing deq_scale is kept)
+ *                                      existing integer deq_scale in [0, 0xFFFF] is
+ *                                      kept; one on any other tcvt is removed)
  * Diagnostics at the tcvt's location:
  *   warning  an explicit sat_mode OFF forced ON; a round mode other than RINT/NONE
  *            ignored by the deq path (texts of target_cvt_warnings)
@@ -231,6 +232,12 @@ static int decompose(struct lcvt *s, ir_op *op, const ptoc_cvt_result *r)
 			cur = &step->results[0];
 		} else {
 			ir_value *ops[2];
+			if (src_type(op)->kind != IR_TYPE_TILE_BUF) {
+				err_at(s, op, "'pto.tcvt' op cannot decompose %s -> %s on %s: src is "
+				       "not a !pto.tile_buf", ptort_type_name(r->from),
+				       ptort_type_name(r->to), s->t->name);
+				return -1;
+			}
 			ops[0] = cur;
 			if (!(ops[1] = new_tile_buf(s, op, r, r->chain[i])))
 				return -1;
@@ -316,8 +323,12 @@ static void legalize(struct lcvt *s, ir_op *op)
 	ir_op_remove_attr(s->ctx, op, "satmode");
 	ir_op_set_attr(s->ctx, op, "rmode", rmode_attr(s->ctx, r.rmode));
 	ir_op_set_attr(s->ctx, op, "sat_mode", sat_attr(s->ctx, r.sat));
-	if (r.flags & PTOC_CVT_F_DEQ) {
-		if (!ir_op_get_attr(op, "deq_scale"))
+	a = ir_op_get_attr(op, "deq_scale");
+	if (!(r.flags & PTOC_CVT_F_DEQ)) {
+		if (a) /* the marker of the deq path only (a retargeted module) */
+			ir_op_remove_attr(s->ctx, op, "deq_scale");
+	} else {
+		if (!a || a->kind != IR_ATTR_INT || a->u.i.v < 0 || a->u.i.v > 0xFFFF)
 			ir_op_set_attr(s->ctx, op, "deq_scale",
 				       ir_attr_int(s->ctx, 0x3C00,
 						   ir_type_int(s->ctx, 16, IR_INT_UNSIGNED)));
