@@ -114,10 +114,16 @@ static int check_locations(struct lcvt *s, const ir_op *op)
 	return bad;
 }
 
+/* Where target_cvt_warnings' messages go. */
+struct warn_to {
+	ir_ctx *ctx;
+	ir_loc loc;
+};
+
 static void warn_cb(void *user, const char *msg, size_t len)
 {
-	void **p = user;
-	ir_warning((ir_ctx *)p[0], *(const ir_loc *)p[1], "'pto.tcvt' op %.*s", (int)len, msg);
+	struct warn_to *w = user;
+	ir_warning(w->ctx, w->loc, "'pto.tcvt' op %.*s", (int)len, msg);
 }
 
 static const ir_attr *rmode_attr(ir_ctx *ctx, ptort_rmode rm)
@@ -250,6 +256,24 @@ static int decompose(struct lcvt *s, ir_op *op, const ptoc_cvt_result *r)
 	return 0;
 }
 
+/* A small text buffer for a printed type (truncated when long). */
+struct tbuf {
+	char s[64];
+	size_t n;
+};
+
+static int tbuf_write(void *user, const char *data, size_t len)
+{
+	struct tbuf *b = user;
+	size_t room = sizeof b->s - 1 - b->n;
+	if (len > room)
+		len = room;
+	memcpy(b->s + b->n, data, len);
+	b->n += len;
+	b->s[b->n] = 0;
+	return 0;
+}
+
 /* "f16 -> bf16 with round mode X is not supported on T; ..." for an illegal pair
  * (the reason text names no mode then) or the reason itself for an illegal mode. */
 static void report_illegal(struct lcvt *s, const ir_op *op, const ptoc_cvt_result *r)
@@ -275,7 +299,7 @@ static void legalize(struct lcvt *s, ir_op *op)
 	ptoc_sat_request sat = PTOC_SAT_ABSENT;
 	const ir_attr *a;
 	ptoc_cvt_result r;
-	void *cb[2];
+	struct warn_to w;
 	char chain[256];
 
 	if (op->num_operands < 1 || (!op->num_results && op->num_operands < 2))
@@ -287,8 +311,11 @@ static void legalize(struct lcvt *s, ir_op *op)
 	if (!se || !de)
 		return; /* the verifier reported it */
 	if (ir_type_to_elem(se, &from) || ir_type_to_elem(de, &to)) {
-		err_at(s, op, "'pto.tcvt' op: the element type of %s has no conversions on %s",
-		       ir_type_to_elem(se, &from) ? "src" : "dst", s->t->name);
+		int bad_src = ir_type_to_elem(se, &from) != 0;
+		struct tbuf tb = {{0}, 0};
+		ir_print_type(bad_src ? se : de, tbuf_write, &tb);
+		err_at(s, op, "'pto.tcvt' op element type %s of %s has no conversions on %s",
+		       tb.s, bad_src ? "src" : "dst", s->t->name);
 		return;
 	}
 	if ((a = ir_op_get_attr(op, "rmode")) && ir_attr_rmode(a, &rm))
@@ -303,9 +330,9 @@ static void legalize(struct lcvt *s, ir_op *op)
 		report_illegal(s, op, &r);
 		return;
 	}
-	cb[0] = s->ctx;
-	cb[1] = (void *)&op->loc;
-	target_cvt_warnings(s->t, &r, warn_cb, cb);
+	w.ctx = s->ctx;
+	w.loc = op->loc;
+	target_cvt_warnings(s->t, &r, warn_cb, &w);
 	ptoc_cvt_chain_str(&r, chain, sizeof chain);
 	/* r.sat is the pair's; a last step whose rule forces ON gets ON (the pair is
 	 * then exact with an integer source, where ON and OFF agree), so that the
