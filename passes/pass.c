@@ -13,15 +13,21 @@ static unsigned pass_verify(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 	return ir_verify(ctx, module);
 }
 
+/* The passes of other files (each defined in passes/<name>.c). */
+unsigned pass_legalize_cvt(ir_ctx *ctx, ir_op *module, const pass_opts *o);
+
 /* Default-pipeline order. A pass file adds its row here. */
 const pass_info pass_table[] = {
 	{"verify", "check the structure, types and per-target op rules", pass_verify},
+	{"legalize-cvt", "check every tcvt against the target; resolve rmode and saturation, "
+	 "the deq path and exact decompositions", pass_legalize_cvt},
 	{NULL, NULL, NULL},
 };
 
 /* The default pipeline, by name (each must be in pass_table). */
 static const char *const default_names[] = {
 	"verify",
+	"legalize-cvt",
 };
 
 const pass_info *pass_lookup(const char *name, size_t len)

@@ -2,12 +2,19 @@
  * generic semantics (SEMANTICS.md §2-3), reading bit patterns or decimal values from
  * the command line or stdin (one per line) and printing one result per line. All
  * output is buffered and written only when every value converted, so an error never
- * leaves partial output. */
+ * leaves partial output.
+ *
+ * With --target T the target's rules apply (ptoc_cvt_query, the same decision the
+ * legalize-cvt pass takes): an illegal pair or mode is an error, saturation is what
+ * the target executes (forced ON where it must be, with a warning for an explicit
+ * OFF), the A2A3 deq path converts with scale 1.0, and a decomposition runs its
+ * chain step by step (RINT and saturation OFF before the last step). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptoc/legality.h"
 #include "ptort.h"
 #include "tools.h"
 
@@ -18,6 +25,7 @@ struct cvt_opts {
 	ptort_rmode rm;
 	int sat; /* -1: the pair's default */
 	int in_fmt, out; /* in_fmt: IN_AUTO, IN_HEX, IN_DEC */
+	const ptoc_cvt_result *plan; /* --target: the target's decision, else NULL */
 };
 
 enum { IN_AUTO, IN_HEX, IN_DEC };
@@ -28,12 +36,13 @@ struct outbuf {
 };
 
 static const char usage[] =
-	"usage: ptoc cvt --from TYPE --to TYPE [--rmode M] [--sat on|off]\n"
+	"usage: ptoc cvt --from TYPE --to TYPE [--rmode M] [--sat on|off] [--target T]\n"
 	"                [--in-format hex|dec] [--out-format hex|dec|both] [VALUE...]\n"
 	"\n"
 	"Converts element values from one type to another with ptoc's generic semantics\n"
-	"(no target rules). Values come from the command line or, when none are given,\n"
-	"from stdin, one per line (blank lines are skipped). One result per line.\n"
+	"or, with --target, as that target executes tcvt. Values come from the command\n"
+	"line or, when none are given, from stdin, one per line (blank lines are\n"
+	"skipped). One result per line.\n"
 	"\n"
 	"  --from, --to TYPE   f32 f16 bf16 f8E4M3FN f8E5M2 hif8 f4E2M1FN f4E1M2 f8E8M0FNU\n"
 	"                      i4 i8 i16 i32 i64 ui8 ui16 ui32 ui64 (and the aliases half,\n"
@@ -42,6 +51,15 @@ static const char usage[] =
 	"                      only), NONE, HYBRID (hif8 destination only); CAST_ prefix ok\n"
 	"  --sat on|off        saturation; default OFF for f16->ui8, f16->i8, f32->i16,\n"
 	"                      f16->i16, i64->i32, i32->i16 and ON for every other pair\n"
+	"  --target T          a2a3 (aliases a3, a2) or a5 (--pto-arch T is the same):\n"
+	"                      apply the target's tcvt rules ('ptoc legality --target T'):\n"
+	"                      an illegal pair or round mode is an error; without --rmode\n"
+	"                      the mode is NONE (RINT where the pair rounds); saturation\n"
+	"                      is forced ON where the target forces it (a warning when\n"
+	"                      --sat off is overridden); A2A3 i32->f16 takes the deq path\n"
+	"                      (scale 1.0, RINT, saturation ON; a warning for another\n"
+	"                      mode); a pair the target lacks but reaches through exact\n"
+	"                      steps runs that chain (e.g. a2a3 f16->bf16 via f32)\n"
 	"  --in-format hex     VALUEs are bit patterns in hex, 0x optional\n"
 	"  --in-format dec     VALUEs are numbers (1.5, -2e-3, inf, nan, -0), converted\n"
 	"                      exactly to the source type with RINT\n"
@@ -162,7 +180,23 @@ static int convert_one(const struct cvt_opts *o, const char *s, size_t len, cons
 			ptort_type_name(o->from));
 		return 1;
 	}
-	r = ptort_cvt1(o->from, o->to, in, o->rm, o->sat);
+	if (o->plan) {
+		const ptoc_cvt_result *p = o->plan;
+		unsigned k;
+		r = in;
+		for (k = 0; k + 1 < p->nsteps; k++)
+			r = ptort_cvt1(p->chain[k], p->chain[k + 1], r, PTORT_RINT, PTORT_SAT_OFF);
+		if (p->flags & PTOC_CVT_F_DEQ) {
+			int32_t x;
+			uint32_t u = (uint32_t)r;
+			memcpy(&x, &u, sizeof x);
+			r = ptort_deq1_i32_f16(x, 0x3C00);
+		} else {
+			r = ptort_cvt1(p->chain[p->nsteps - 1], o->to, r, p->rmode, p->sat);
+		}
+	} else {
+		r = ptort_cvt1(o->from, o->to, in, o->rm, o->sat);
+	}
 	snprintf(hex, sizeof hex, "0x%0*llX", (int)((tb + 3) / 4), (unsigned long long)r);
 	if (o->out == FMT_HEX) {
 		snprintf(line, sizeof line, "%s\n", hex);
@@ -206,6 +240,30 @@ static int convert_stdin(const struct cvt_opts *o, struct outbuf *out)
 	return 0;
 }
 
+static void warn_out(void *user, const char *msg, size_t len)
+{
+	(void)user;
+	fprintf(stderr, "ptoc cvt: warning: %.*s\n", (int)len, msg);
+}
+
+/* --target: asks the target about the pair (plan->target set); 0 or 1 (reported). */
+static int apply_target(struct cvt_opts *o, ptoc_cvt_result *plan, const char *sat)
+{
+	ptoc_sat_request req = !sat ? PTOC_SAT_ABSENT
+			       : !strcmp(sat, "on") ? PTOC_SAT_REQ_ON : PTOC_SAT_REQ_OFF;
+	if (ptoc_cvt_query(plan->target, o->from, o->to, o->rm, req, plan) ==
+	    PTOC_CVT_ILLEGAL) {
+		char reason[1024];
+		ptoc_cvt_reason(plan, reason, sizeof reason);
+		fprintf(stderr, "ptoc cvt: error: %s\n", reason);
+		return 1;
+	}
+	ptoc_cvt_warnings(plan, warn_out, NULL);
+	o->rm = plan->rmode;
+	o->sat = plan->sat;
+	return 0;
+}
+
 /* "--name VALUE" or "--name=VALUE"; returns the value or NULL (and *i advanced). */
 static const char *optval(int argc, char **argv, int *i, const char *name, int *bad)
 {
@@ -227,7 +285,8 @@ static const char *optval(int argc, char **argv, int *i, const char *name, int *
 int cmd_cvt(int argc, char **argv)
 {
 	const char *from = NULL, *to = NULL, *rmode = NULL, *sat = NULL, *inf = NULL,
-		   *outf = NULL;
+		   *outf = NULL, *target = NULL;
+	ptoc_cvt_result plan;
 	struct cvt_opts o;
 	struct outbuf out = {NULL, 0, 0};
 	ptort_cvt_status st;
@@ -259,6 +318,9 @@ int cmd_cvt(int argc, char **argv)
 			rmode = v;
 		else if ((v = optval(argc, argv, &i, "--sat", &bad)))
 			sat = v;
+		else if ((v = optval(argc, argv, &i, "--target", &bad)) ||
+			 (v = optval(argc, argv, &i, "--pto-arch", &bad)))
+			target = v;
 		else if ((v = optval(argc, argv, &i, "--in-format", &bad)))
 			inf = v;
 		else if ((v = optval(argc, argv, &i, "--out-format", &bad)))
@@ -274,6 +336,17 @@ int cmd_cvt(int argc, char **argv)
 	}
 	o.sat = -1;
 	o.rm = PTORT_RINT;
+	o.plan = NULL;
+	if (target) {
+		ptoc_target t;
+		if (ptoc_target_parse(target, strlen(target), &t)) {
+			free(vals);
+			return usage_err("unknown target '%s' (expected a2a3, a3, a2 or a5)", target);
+		}
+		o.rm = PTORT_NONE;
+		plan.target = t;
+		o.plan = &plan;
+	}
 	o.in_fmt = IN_AUTO;
 	o.out = FMT_HEX;
 	if (ptort_type_parse(from, strlen(from), &o.from))
@@ -297,7 +370,11 @@ int cmd_cvt(int argc, char **argv)
 	o.sat = sat ? !strcmp(sat, "on") : default_sat(o.from, o.to);
 	o.in_fmt = !inf ? IN_AUTO : !strcmp(inf, "dec") ? IN_DEC : IN_HEX;
 	o.out = !outf || !strcmp(outf, "hex") ? FMT_HEX : !strcmp(outf, "dec") ? FMT_DEC : FMT_BOTH;
-	st = ptort_cvt_check(o.from, o.to, o.rm);
+	if (o.plan && (rc = apply_target(&o, &plan, sat))) {
+		free(vals);
+		return rc;
+	}
+	st = o.plan ? PTORT_CVT_OK : ptort_cvt_check(o.from, o.to, o.rm);
 	if (st == PTORT_CVT_NO_PAIR) {
 		fprintf(stderr, "ptoc cvt: error: no conversion from %s to %s\n",
 			ptort_type_name(o.from), ptort_type_name(o.to));
