@@ -13,14 +13,24 @@ static unsigned pass_verify(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 	return ir_verify(ctx, module);
 }
 
+/* split_repeats.c (split-repeats) */
+unsigned pass_split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o);
+
 /* Default-pipeline order. A pass file adds its row here. */
 const pass_info pass_table[] = {
 	{"verify", "check the structure, types and per-target op rules", pass_verify},
+	{"split-repeats", "lower tile ops to level-3 instructions within the target's vector limits",
+	 pass_split_repeats},
 	{NULL, NULL, NULL},
 };
 
 /* The default pipeline, by name (each must be in pass_table). */
 static const char *const default_names[] = {
+	"verify",
+	"legalize-cvt",
+	"bufferize",
+	"place-tiles",
+	"split-repeats",
 	"verify",
 };
 
