@@ -594,7 +594,7 @@ static int lower_tcvt(sr *s, ir_op *op)
 	}
 	rc = vc_split(&t->vec, &g, emit_cvt, &c);
 	if (rc) {
-		err(s, op, "%s: %s", PASS_NAME);
+		err(s, op, "%s: cannot split this conversion into repeats", PASS_NAME);
 		ir_note(s->ctx, op->loc, "%s", vc_error_text(rc));
 		return -1;
 	}
