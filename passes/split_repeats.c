@@ -644,6 +644,18 @@ static int lower_op(sr *s, ir_op *op)
 	}
 }
 
+/* The pto.i.* instructions between `prev` (exclusive; NULL = block start) and `op`:
+ * those the lowering of `op` inserted. */
+static unsigned count_insns(const ir_op *prev, const ir_op *op)
+{
+	unsigned n = 0;
+	const ir_op *p;
+	for (p = op->prev; p && p != prev; p = p->prev)
+		if (ir_opdef_get(p->code)->flags & IR_OPF_LEVEL3)
+			n++;
+	return n;
+}
+
 /* Erases alloc_tile / tassign `op` and the constants only it used. */
 static void erase_tile_def(ir_op *op)
 {
@@ -672,11 +684,14 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 		return 1;
 	}
 	for (i = 0; i < s.n; i++) {
-		ir_op *op = s.ops[i];
+		ir_op *op = s.ops[i], *prev = op->prev;
 		if (op->code == IR_OP_ALLOC_TILE || op->code == IR_OP_TASSIGN)
 			continue;
-		if (!lower_op(&s, op))
+		if (!lower_op(&s, op)) {
+			pass_remark(ctx, o, PASS_NAME, op->loc, "'%s' lowered to %u instruction(s)",
+				    op->name, count_insns(prev, op));
 			ir_op_erase(op);
+		}
 	}
 	if (!s.errors) {
 		/* tile definitions, last first (a tassign uses its alloc_tile) */
@@ -694,7 +709,6 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 			erase_tile_def(op);
 		}
 	}
-	pass_remark(ctx, o, PASS_NAME, module->loc, "lowered %zu ops", s.n);
 	free(s.ops);
 	return s.errors;
 }
