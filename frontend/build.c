@@ -570,8 +570,7 @@ ir_op *fe_build_generic(fe_parser *p, fe_tok opname, unsigned use0, unsigned nus
 {
 	const ir_attr *nm = fe_string_attr(p, opname);
 	unsigned ndefs = p->defs.n - def0, i;
-	/* split-repeats: no pointer arithmetic on a NULL array (UBSan) when no region */
-	ir_region **regs = nregions ? p->regions_done.a + p->regions_done.n - nregions : NULL;
+	ir_region **regs = p->regions_done.a + p->regions_done.n - nregions;
 	ir_op *op;
 	char tb[256], tb2[256];
 	p->regions_done.n -= nregions;
