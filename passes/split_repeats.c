@@ -305,6 +305,39 @@ static void alloc_operands(const ir_op *op, ir_value *out[3])
 		out[0] = op->operands[0].value;
 }
 
+static int is_rebind(const ir_op *op, const ir_value *v)
+{
+	return op->code == IR_OP_TASSIGN && op->num_results == 0 && op->num_operands == 2 &&
+	       op->operands[0].value == v;
+}
+
+/* A result-less `pto.tassign %t, %a` rebinds alloc_tile result %t for the ops after it.
+ * Supported in the alloc_tile's own block (straight-line order is then exact, also for
+ * uses nested in loops after it). Sets *rb to the last rebinding before `user` (walking
+ * back through the enclosing blocks), NULL when none. */
+static int rebind_check(ir_ctx *ctx, const ir_op *user, const ir_value *v, const ir_op **rb)
+{
+	const ir_operand *u;
+	const ir_op *op, *p;
+	*rb = NULL;
+	for (u = v->uses; u; u = u->next_use)
+		if (is_rebind(u->owner, v) && u->owner->block != v->def->block) {
+			ir_error(ctx, u->owner->loc, "'pto.tassign' split-repeats: a tassign without "
+				 "a result must be in the block of its pto.alloc_tile");
+			return -1;
+		}
+	for (op = user; op && op->block; op = op->block->region ? op->block->region->parent : NULL) {
+		for (p = op->prev; p; p = p->prev)
+			if (is_rebind(p, v)) {
+				*rb = p;
+				return 0;
+			}
+		if (op->block == v->def->block)
+			break;
+	}
+	return 0;
+}
+
 int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
 {
 	ir_value *ops[3], *addr;
@@ -325,10 +358,15 @@ int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
 			out->v_col = ops[2];
 		}
 	} else if (d && d->code == IR_OP_ALLOC_TILE) {
+		const ir_op *rb;
 		alloc_operands(d, ops);
 		addr = ops[0];
 		out->v_row = ops[1];
 		out->v_col = ops[2];
+		if (rebind_check(ctx, user, v, &rb))
+			return -1;
+		if (rb)
+			addr = rb->operands[1].value;
 	} else {
 		ir_error(ctx, user->loc, "'%s': tile operand is not a pto.alloc_tile or pto.tassign "
 			 "result; %s cannot find its address", user->name, PASS_NAME);
