@@ -5,6 +5,7 @@
  *   operand (`addr = %c`, place-tiles or the user) or a pto.tassign result (constant
  *   or dynamic address); every pto.tcvt is one native conversion of the target with
  *   explicit `rmode` and `sat_mode` (legalize-cvt), `deq_scale` marking A2A3's deq path.
+ *   A result-less `pto.tassign %t, %a` (in %t's block) rebinds %t for the ops after it.
  * Produces: every tcvt, tload and tstore (and through lower_cube_op every tmov and
  *   tmatmul*) replaced in place by instructions; pto.alloc_tile and pto.tassign erased,
  *   as are the arith.constants only they used. scf/arith structure, views, sync ops
@@ -25,7 +26,8 @@
  *   tiles outside vec for tcvt, layouts other than row_major/none_box, a tcvt without
  *   explicit rmode/sat_mode, a valid region larger than the source tile, a dynamic
  *   valid shape in the repeat form, both types 8 bits or narrower in the repeat form,
- *   deq_scale on a predicated target, tile uses that cannot be lowered (tprint). */
+ *   deq_scale on a predicated target, tile uses that cannot be lowered (tprint), a
+ *   result-less tassign outside its alloc_tile's block. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
