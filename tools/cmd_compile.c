@@ -62,6 +62,7 @@ static void usage(FILE *f)
 	      "                        C code generation is not available in this build yet)\n"
 	      "  --emit=generic        the MLIR generic op form, accepted by mlir-opt\n"
 	      "                        --allow-unregistered-dialect\n"
+	      "  --emit=lowered        level-3 instructions (default pipeline up to split-repeats)\n"
 	      "  --target a2a3|a5      the target (default: the module's pto.target_arch, else a2a3)\n"
 	      "  --pto-arch=a3|a5      PTOAS's spelling of --target\n"
 	      "  --verify-diagnostics  check diagnostics against // expected-error {{...}} comments\n"
@@ -89,6 +90,7 @@ typedef struct opts {
 	const char *pipeline;  /* --pass-pipeline text, or NULL */
 	const char *remarks;   /* -Rpass= */
 	int print_after_all, verify_each;
+	int lowered;           /* --emit=lowered: the default pipeline up to split-repeats */
 } opts;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -156,7 +158,9 @@ static int parse_args(int argc, char **argv, opts *o)
 				o->generic = 0;
 			else if (!strcmp(v, "generic"))
 				o->generic = 1;
-			else if (!strcmp(v, "c") || !strcmp(v, "lowered") || !strcmp(v, "main"))
+			else if (!strcmp(v, "lowered"))
+				o->lowered = 1;
+			else if (!strcmp(v, "c") || !strcmp(v, "main"))
 				return usage_error("--emit=%s is not available in this build yet", v);
 			else
 				return usage_error("unknown --emit value '%s' (ir, generic)", v);
@@ -543,7 +547,12 @@ static void run_passes(const opts *o, ptoc_context *ctx, ptoc_module *m)
 	pipeline_run_opts ro;
 	char msg[512];
 	memset(&ro, 0, sizeof ro);
-	if (pipeline_parse(&p, o->pipeline, msg, sizeof msg))
+	if (!o->pipeline) { /* --emit=lowered: the default pipeline up to split-repeats */
+		pipeline_default(&p, "split-repeats");
+		if (p.n < PIPELINE_MAX && pass_lookup("verify", 6))
+			p.pass[p.n++] = pass_lookup("verify", 6);
+	}
+	else if (pipeline_parse(&p, o->pipeline, msg, sizeof msg))
 		return; /* checked by parse_args */
 	ro.verify_each = o->verify_each;
 	if (o->print_after_all) {
@@ -573,7 +582,7 @@ static int process(const opts *o, ptoc_context *ctx, const char *name, const buf
 		m = fe_parse(ctx, chunks[i].p, chunks[i].len, name, chunks[i].line);
 		if (m && ptoc_context_error_count(ctx) == before)
 			ptoc_module_verify(m);
-		if (m && ptoc_context_error_count(ctx) == before && o->pipeline)
+		if (m && ptoc_context_error_count(ctx) == before && (o->pipeline || o->lowered))
 			run_passes(o, ctx, m);
 		if (!m || ptoc_context_error_count(ctx) != before)
 			failed = 1;
