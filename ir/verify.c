@@ -373,6 +373,17 @@ static int64_t static_count(const int64_t *d, unsigned n)
 	return p;
 }
 
+/* tstore from an f32 acc tile may convert to f16 or bf16 on the way (fixpipe: RINT,
+ * saturated); every other transfer copies bit patterns of one element type. */
+static int acc_store_cvt(int load, const tinfo *ti, const ir_type *gm_elem)
+{
+	ptort_type te, ge;
+	if (load || ti->mem != IR_MEM_ACC || ir_type_to_elem(ti->elem, &te) ||
+	    ir_type_to_elem(gm_elem, &ge))
+		return 0;
+	return te == PTORT_F32 && (ge == PTORT_F16 || ge == PTORT_BF16);
+}
+
 /* tload: view -> tile; tstore: tile -> view. */
 static void verify_transfer(vctx *v, const ir_op *op, int load)
 {
@@ -399,7 +410,7 @@ static void verify_transfer(vctx *v, const ir_op *op, int load)
 		op_error(v, op, "expects %s valid_shape dims to be positive", tr);
 		return;
 	}
-	if (view->u.shaped.elem != ti.elem)
+	if (view->u.shaped.elem != ti.elem && !acc_store_cvt(load, &ti, view->u.shaped.elem))
 		op_error(v, op, "expects %s and %s to have the same element type, but got '%s' and '%s'",
 			 vr, tr, tstr(view->u.shaped.elem), tstr(ti.elem));
 	vd[0] = ti.vr;

@@ -1,12 +1,192 @@
-/* lower_cube.c: the cube side of level-3 lowering (lower.h): tmov, the tmatmul family
- * and transfers of tiles outside vec/mat. A placeholder that reports them as not yet
- * supported; the matmul lowering replaces this file. */
+/* lower_cube.c: the cube side of level-3 lowering (lower.h, docs/lowered.md), called by
+ * split-repeats for tmov, the tmatmul family and transfers of tiles outside vec/mat.
+ *
+ * Requires: level-2 DPS ops whose tiles have addresses (place-tiles) and which the
+ * verifier accepted (locations, shapes and type triples of the target are checked
+ * there). Produces, before the op (which the caller erases):
+ *   tstore acc -> GM    pto.i.dma_store, convert_to = the GM element type when it
+ *                       differs from the tile's (f32 -> f16/bf16, RINT, saturated)
+ *   tmov               pto.i.tmov, convert_to when the element types differ (acc f32 ->
+ *                       f16/bf16); relu when the op carries a `relu` attribute
+ *   tmatmul*           pto.i.mmad / pto.i.mmad_mx with m = lhs valid rows, k = lhs
+ *                       valid columns, n = rhs valid columns (dynamic valid shapes go
+ *                       to `dyn`), init "zero" (tmatmul, .mx), "c" (.acc: the acc_in
+ *                       tile, which may be the destination itself), "bias" (.bias).
+ * Layout conversions (ND <-> Nz/Zn fractals) are the runtime's: every instruction
+ * addresses elements through the tile descriptors' layouts. On A2A3 an m = 1 matmul is
+ * an ordinary matmul of the valid row (no GEMV mode is modelled). */
+#include <string.h>
+
 #include "passes/lower.h"
+
+#define PASS_NAME "split-repeats"
+
+static ir_value *operand(const ir_op *op, unsigned i)
+{
+	return i < op->num_operands ? op->operands[i].value : NULL;
+}
+
+static int tile(ir_ctx *ctx, const ir_op *op, unsigned i, lower_tile *t)
+{
+	ir_value *v = operand(op, i);
+	if (!v) {
+		ir_error(ctx, op->loc, "'%s' %s: missing tile operand #%u", op->name, PASS_NAME, i);
+		return -1;
+	}
+	return lower_tile_of(ctx, op, v, t);
+}
+
+static int elem_of(const ir_type *t, ptort_type *out)
+{
+	if (t->kind == IR_TYPE_TILE_BUF)
+		return ir_type_to_elem(t->u.tb.elem, out);
+	if (t->kind == IR_TYPE_PART_VIEW || t->kind == IR_TYPE_TENSOR_VIEW)
+		return ir_type_to_elem(t->u.shaped.elem, out);
+	return -1;
+}
+
+/* convert_to = `to` when the element types of `from` and `to` differ. */
+static void convert_field(ir_ctx *ctx, lower_insn *li, const ir_type *from, const ir_type *to)
+{
+	ptort_type a, b;
+	if (elem_of(from, &a) || elem_of(to, &b) || a == b)
+		return;
+	li_attr(ctx, li, "convert_to", ir_attr_type(ctx, ir_type_elem(ctx, b)));
+}
+
+static int has_relu(const ir_op *op)
+{
+	const ir_attr *a = ir_op_get_attr(op, "relu");
+	return a && (a->kind == IR_ATTR_UNIT || (a->kind == IR_ATTR_BOOL && a->u.i.v));
+}
+
+static unsigned lower_tstore(ir_ctx *ctx, ir_op *op)
+{
+	lower_tile t;
+	lower_insn li;
+	if (tile(ctx, op, 0, &t))
+		return 1;
+	if (t.type->u.tb.mem != IR_MEM_ACC) {
+		ir_error(ctx, op->loc,
+			 "'%s' %s: a tile in loc=%s cannot be stored to GM (vec, mat and acc can)",
+			 op->name, PASS_NAME, ir_mem_name(t.type->u.tb.mem));
+		return 1;
+	}
+	li_init(&li);
+	li_operand(&li, op->operands[1].value);
+	li_tile(ctx, &li, "src", &t);
+	convert_field(ctx, &li, t.type, op->operands[1].value->type);
+	if (has_relu(op))
+		li_attr(ctx, &li, "relu", ir_attr_unit(ctx));
+	li_emit(ctx, &li, "pto.i.dma_store", op);
+	return 0;
+}
+
+static unsigned lower_tmov(ir_ctx *ctx, ir_op *op)
+{
+	lower_tile s, d;
+	lower_insn li;
+	if (op->num_operands < 2 || tile(ctx, op, 0, &s) || tile(ctx, op, op->num_operands - 1, &d))
+		return 1;
+	li_init(&li);
+	li_tile(ctx, &li, "src", &s);
+	li_tile(ctx, &li, "dst", &d);
+	convert_field(ctx, &li, s.type, d.type);
+	if (has_relu(op))
+		li_attr(ctx, &li, "relu", ir_attr_unit(ctx));
+	li_emit(ctx, &li, "pto.i.tmov", op);
+	return 0;
+}
+
+/* A valid dimension as a field: the static value, or the tile's valid operand. */
+static int dim_field(ir_ctx *ctx, lower_insn *li, const ir_op *op, const char *name,
+		     int64_t v, ir_value *dyn)
+{
+	if (v != IR_DYN) {
+		li_int(ctx, li, name, v);
+		return 0;
+	}
+	if (!dyn) {
+		ir_error(ctx, op->loc, "'%s' %s: the valid shape behind '%s' is unknown", op->name,
+			 PASS_NAME, name);
+		return -1;
+	}
+	li_dyn(ctx, li, name, dyn);
+	return 0;
+}
+
+static unsigned lower_matmul(ir_ctx *ctx, ir_op *op)
+{
+	/* operand roles, as in the verifier: acc_in, lhs, lhs scale, rhs, rhs scale, bias */
+	int acc = -1, a = 0, as = -1, b = 1, bs = -1, bias = -1, mx = 0;
+	lower_tile tc, ta, tb, tx;
+	lower_insn li;
+	const char *init = "zero";
+	switch (op->code) {
+	case IR_OP_TMATMUL: break;
+	case IR_OP_TMATMUL_ACC: acc = 0; a = 1; b = 2; break;
+	case IR_OP_TMATMUL_BIAS: bias = 2; break;
+	case IR_OP_TMATMUL_MX: as = 1; b = 2; bs = 3; mx = 1; break;
+	case IR_OP_TMATMUL_MX_ACC: acc = 0; a = 1; as = 2; b = 3; bs = 4; mx = 1; break;
+	case IR_OP_TMATMUL_MX_BIAS: as = 1; b = 2; bs = 3; bias = 4; mx = 1; break;
+	default: return 0;
+	}
+	if (op->num_results) {
+		ir_error(ctx, op->loc, "'%s' %s: tile SSA form (level 1) must be bufferized first",
+			 op->name, PASS_NAME);
+		return 1;
+	}
+	if (tile(ctx, op, op->num_operands - 1, &tc) || tile(ctx, op, (unsigned)a, &ta) ||
+	    tile(ctx, op, (unsigned)b, &tb))
+		return 1;
+	li_init(&li);
+	li_tile(ctx, &li, "c", &tc);
+	li_tile(ctx, &li, "a", &ta);
+	li_tile(ctx, &li, "b", &tb);
+	if (mx) {
+		if (tile(ctx, op, (unsigned)as, &tx))
+			return 1;
+		li_tile(ctx, &li, "a_scale", &tx);
+		if (tile(ctx, op, (unsigned)bs, &tx))
+			return 1;
+		li_tile(ctx, &li, "b_scale", &tx);
+	}
+	if (acc >= 0 || bias >= 0) {
+		init = acc >= 0 ? "c" : "bias";
+		if (tile(ctx, op, (unsigned)(acc >= 0 ? acc : bias), &tx))
+			return 1;
+		li_tile(ctx, &li, "bias", &tx);
+	}
+	li_attr(ctx, &li, "init", ir_attr_string(ctx, init, strlen(init)));
+	if (dim_field(ctx, &li, op, "m", ta.type->u.tb.v_row, ta.v_row) ||
+	    dim_field(ctx, &li, op, "k", ta.type->u.tb.v_col, ta.v_col) ||
+	    dim_field(ctx, &li, op, "n", tb.type->u.tb.v_col, tb.v_col))
+		return 1;
+	li_emit(ctx, &li, mx ? "pto.i.mmad_mx" : "pto.i.mmad", op);
+	return 0;
+}
 
 unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 {
 	(void)o;
-	ir_error(ctx, op->loc, "'%s' split-repeats: lowering of this op is not supported yet",
-		 op->name);
-	return 1;
+	switch (op->code) {
+	case IR_OP_TSTORE:
+		return lower_tstore(ctx, op);
+	case IR_OP_TLOAD: {
+		lower_tile t;
+		if (tile(ctx, op, op->num_operands - 1, &t))
+			return 1;
+		ir_error(ctx, op->loc,
+			 "'%s' %s: GM cannot be loaded into loc=%s directly (load into mat, then tmov)",
+			 op->name, PASS_NAME, ir_mem_name(t.type->u.tb.mem));
+		return 1;
+	}
+	case IR_OP_TMOV:
+		return lower_tmov(ctx, op);
+	default:
+		if (ir_opdef_get(op->code)->flags & IR_OPF_MATMUL)
+			return lower_matmul(ctx, op);
+		ir_error(ctx, op->loc, "'%s' %s: no level-3 lowering for this op", op->name, PASS_NAME);
+		return 1;
+	}
 }
