@@ -108,7 +108,8 @@ static const char *const c_reserved[] = {
 	"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
 	"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
 	"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool",
-	"_Complex", "_Imaginary", "ctx", "main", "int64_t", "uint64_t", "uint32_t", "size_t",
+	"_Complex", "_Imaginary", "ctx", "main", "memset", "memcpy", "strlen", "free",
+	"malloc", "calloc", "exit", "abs", "printf", "fopen", "int64_t", "uint64_t", "uint32_t", "size_t",
 	NULL};
 
 static int is_ident(const char *s)
@@ -1072,67 +1073,67 @@ static uint64_t arg_elems(const ir_value *arg)
 }
 
 static const char harness_main[] =
-	"\nstatic const char *prog = \"kernel\";\n\n"
-	"static int find_arg(const char *s, size_t len)\n"
+	"\nstatic const char *ptoc_prog = \"kernel\";\n\n"
+	"static int ptoc_find_arg(const char *s, size_t len)\n"
 	"{\n"
 	"\tsize_t i;\n"
 	"\tchar *end;\n"
 	"\tunsigned long k;\n"
-	"\tfor (i = 0; i < nreal; i++)\n"
-	"\t\tif (strlen(arg_name[i]) == len && !memcmp(arg_name[i], s, len))\n"
+	"\tfor (i = 0; i < ptoc_nreal; i++)\n"
+	"\t\tif (strlen(ptoc_arg_name[i]) == len && !memcmp(ptoc_arg_name[i], s, len))\n"
 	"\t\t\treturn (int)i;\n"
 	"\tif (len && s[0] >= '0' && s[0] <= '9') {\n"
 	"\t\tk = strtoul(s, &end, 10);\n"
-	"\t\tif ((size_t)(end - s) == len && k < nreal)\n"
+	"\t\tif ((size_t)(end - s) == len && k < ptoc_nreal)\n"
 	"\t\t\treturn (int)k;\n"
 	"\t}\n"
 	"\treturn -1;\n"
 	"}\n\n"
-	"static int usage(const char *msg, const char *a)\n"
+	"static int ptoc_usage(const char *msg, const char *a)\n"
 	"{\n"
-	"\tfprintf(stderr, \"%s: \", prog);\n"
+	"\tfprintf(stderr, \"%s: \", ptoc_prog);\n"
 	"\tfprintf(stderr, msg, a);\n"
-	"\tfprintf(stderr, \"\\nusage: %s [--in ARG=FILE]... [--out ARG=FILE]... [--arg ARG=VALUE]...\\n\", prog);\n"
+	"\tfprintf(stderr, \"\\nusage: %s [--in ARG=FILE]... [--out ARG=FILE]... [--arg ARG=VALUE]...\\n\", ptoc_prog);\n"
 	"\treturn 2;\n"
 	"}\n\n"
-	"static int read_file(int i, const char *path)\n"
+	"static int ptoc_read_file(int i, const char *path)\n"
 	"{\n"
 	"\tFILE *f = fopen(path, \"rb\");\n"
 	"\tlong n;\n"
 	"\tuint64_t want;\n"
 	"\tif (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {\n"
-	"\t\tfprintf(stderr, \"%s: --in %s: cannot read '%s'\\n\", prog, arg_name[i], path);\n"
+	"\t\tfprintf(stderr, \"%s: --in %s: cannot read '%s'\\n\", ptoc_prog, ptoc_arg_name[i], path);\n"
 	"\t\tif (f)\n"
 	"\t\t\tfclose(f);\n"
 	"\t\treturn 1;\n"
 	"\t}\n"
-	"\twant = arg_elems[i] ? (arg_elems[i] * arg_bits[i] + 7) / 8 : (uint64_t)n;\n"
-	"\tif ((uint64_t)n != want || (!arg_elems[i] && (uint64_t)n * 8 % arg_bits[i])) {\n"
+	"\twant = ptoc_arg_elems[i] ? (ptoc_arg_elems[i] * ptoc_arg_bits[i] + 7) / 8 : (uint64_t)n;\n"
+	"\tif ((uint64_t)n != want || (!ptoc_arg_elems[i] && (uint64_t)n * 8 % ptoc_arg_bits[i])) {\n"
 	"\t\tfprintf(stderr, \"%s: --in %s: '%s' has %ld bytes, the kernel expects %llu (%llu elements of %u bits)\\n\",\n"
-	"\t\t\tprog, arg_name[i], path, n, (unsigned long long)want,\n"
-	"\t\t\t(unsigned long long)(arg_elems[i] ? arg_elems[i] : want * 8 / arg_bits[i]), arg_bits[i]);\n"
+	"\t\t\tptoc_prog, ptoc_arg_name[i], path, n, (unsigned long long)want,\n"
+	"\t\t\t(unsigned long long)(ptoc_arg_elems[i] ? ptoc_arg_elems[i] : want * 8 / ptoc_arg_bits[i]), ptoc_arg_bits[i]);\n"
 	"\t\tfclose(f);\n"
 	"\t\treturn 1;\n"
 	"\t}\n"
-	"\tnelems[i] = (uint64_t)n * 8 / arg_bits[i];\n"
-	"\tif (arg_elems[i])\n"
-	"\t\tnelems[i] = arg_elems[i];\n"
-	"\tfree(buf[i]);\n"
-	"\tbuf[i] = calloc((size_t)n + 1, 1);\n"
-	"\tif (!buf[i] || fread(buf[i], 1, (size_t)n, f) != (size_t)n) {\n"
-	"\t\tfprintf(stderr, \"%s: --in %s: cannot read '%s'\\n\", prog, arg_name[i], path);\n"
+	"\tptoc_nelems[i] = (uint64_t)n * 8 / ptoc_arg_bits[i];\n"
+	"\tif (ptoc_arg_elems[i])\n"
+	"\t\tptoc_nelems[i] = ptoc_arg_elems[i];\n"
+	"\tfree(ptoc_buf[i]);\n"
+	"\tptoc_buf[i] = calloc((size_t)n + 1, 1);\n"
+	"\tif (!ptoc_buf[i] || fread(ptoc_buf[i], 1, (size_t)n, f) != (size_t)n) {\n"
+	"\t\tfprintf(stderr, \"%s: --in %s: cannot read '%s'\\n\", ptoc_prog, ptoc_arg_name[i], path);\n"
 	"\t\tfclose(f);\n"
 	"\t\treturn 1;\n"
 	"\t}\n"
 	"\tfclose(f);\n"
 	"\treturn 0;\n"
 	"}\n\n"
-	"static int write_file(int i, const char *path)\n"
+	"static int ptoc_write_file(int i, const char *path)\n"
 	"{\n"
 	"\tFILE *f = fopen(path, \"wb\");\n"
-	"\tsize_t n = (size_t)((nelems[i] * arg_bits[i] + 7) / 8);\n"
-	"\tif (!f || (n && fwrite(buf[i], 1, n, f) != n) || fclose(f)) {\n"
-	"\t\tfprintf(stderr, \"%s: --out %s: cannot write '%s'\\n\", prog, arg_name[i], path);\n"
+	"\tsize_t n = (size_t)((ptoc_nelems[i] * ptoc_arg_bits[i] + 7) / 8);\n"
+	"\tif (!f || (n && fwrite(ptoc_buf[i], 1, n, f) != n) || fclose(f)) {\n"
+	"\t\tfprintf(stderr, \"%s: --out %s: cannot write '%s'\\n\", ptoc_prog, ptoc_arg_name[i], path);\n"
 	"\t\treturn 1;\n"
 	"\t}\n"
 	"\treturn 0;\n"
@@ -1141,72 +1142,72 @@ static const char harness_main[] =
 static const char harness_main2[] =
 	"int main(int argc, char **argv)\n"
 	"{\n"
-	"\tconst char *out[NARGS + 1] = {0};\n"
-	"\tint have[NARGS + 1] = {0};\n"
+	"\tconst char *ptoc_out[NARGS + 1] = {0};\n"
+	"\tint ptoc_have[NARGS + 1] = {0};\n"
 	"\tint a, i, rc = 0;\n"
 	"\tptort_ctx *ctx;\n"
 	"\tif (getenv(\"PTOC_RUN_PROG\"))\n"
-	"\t\tprog = getenv(\"PTOC_RUN_PROG\");\n"
+	"\t\tptoc_prog = getenv(\"PTOC_RUN_PROG\");\n"
 	"\tfor (a = 1; a < argc; a++) {\n"
 	"\t\tconst char *o = argv[a], *v, *eq;\n"
 	"\t\tint kind = !strcmp(o, \"--in\") ? 0 : !strcmp(o, \"--out\") ? 1 : !strcmp(o, \"--arg\") ? 2 : -1;\n"
 	"\t\tif (kind < 0)\n"
-	"\t\t\treturn usage(\"unknown option '%s'\", o);\n"
+	"\t\t\treturn ptoc_usage(\"unknown option '%s'\", o);\n"
 	"\t\tif (a + 1 >= argc)\n"
-	"\t\t\treturn usage(\"option '%s' needs ARG=VALUE\", o);\n"
+	"\t\t\treturn ptoc_usage(\"option '%s' needs ARG=VALUE\", o);\n"
 	"\t\tv = argv[++a];\n"
 	"\t\teq = strchr(v, '=');\n"
 	"\t\tif (!eq)\n"
-	"\t\t\treturn usage(\"'%s' is not ARG=VALUE\", v);\n"
-	"\t\ti = find_arg(v, (size_t)(eq - v));\n"
+	"\t\t\treturn ptoc_usage(\"'%s' is not ARG=VALUE\", v);\n"
+	"\t\ti = ptoc_find_arg(v, (size_t)(eq - v));\n"
 	"\t\tif (i < 0)\n"
-	"\t\t\treturn usage(\"no kernel argument '%s' (a name without %% or a position from 0)\", v);\n"
-	"\t\tif ((kind == 2) != !arg_bits[i])\n"
-	"\t\t\treturn usage(kind == 2 ? \"'%s' is a GM buffer: use --in or --out\" : \"'%s' is a scalar: use --arg\", arg_name[i]);\n"
-	"\t\tif (kind == 0 && read_file(i, eq + 1))\n"
+	"\t\t\treturn ptoc_usage(\"no kernel argument '%s' (a name without %% or a position from 0)\", v);\n"
+	"\t\tif ((kind == 2) != !ptoc_arg_bits[i])\n"
+	"\t\t\treturn ptoc_usage(kind == 2 ? \"'%s' is a GM buffer: use --in or --out\" : \"'%s' is a scalar: use --arg\", ptoc_arg_name[i]);\n"
+	"\t\tif (kind == 0 && ptoc_read_file(i, eq + 1))\n"
 	"\t\t\treturn 1;\n"
 	"\t\tif (kind == 1)\n"
-	"\t\t\tout[i] = eq + 1;\n"
+	"\t\t\tptoc_out[i] = eq + 1;\n"
 	"\t\tif (kind == 2) {\n"
 	"\t\t\tchar *end;\n"
-	"\t\t\tscalar[i] = strtoll(eq + 1, &end, 0);\n"
+	"\t\t\tptoc_scalar[i] = strtoll(eq + 1, &end, 0);\n"
 	"\t\t\tif (!eq[1] || *end)\n"
-	"\t\t\t\treturn usage(\"--arg %s: not an integer\", v);\n"
+	"\t\t\t\treturn ptoc_usage(\"--arg %s: not an integer\", v);\n"
 	"\t\t}\n"
-	"\t\thave[i] = 1;\n"
+	"\t\tptoc_have[i] = 1;\n"
 	"\t}\n"
-	"\tfor (i = 0; i < (int)nreal; i++) {\n"
-	"\t\tif (!arg_bits[i] && !have[i])\n"
-	"\t\t\treturn usage(\"the scalar argument '%s' needs a value: --arg NAME=VALUE\", arg_name[i]);\n"
-	"\t\tif (arg_bits[i] && !buf[i]) {\n"
-	"\t\t\tif (!arg_elems[i] && have[i]) {\n"
-	"\t\t\t\tfprintf(stderr, \"%s: argument '%s' has no static size (dynamic shapes): give its contents with --in\\n\", prog, arg_name[i]);\n"
+	"\tfor (i = 0; i < (int)ptoc_nreal; i++) {\n"
+	"\t\tif (!ptoc_arg_bits[i] && !ptoc_have[i])\n"
+	"\t\t\treturn ptoc_usage(\"the scalar argument '%s' needs a value: --arg NAME=VALUE\", ptoc_arg_name[i]);\n"
+	"\t\tif (ptoc_arg_bits[i] && !ptoc_buf[i]) {\n"
+	"\t\t\tif (!ptoc_arg_elems[i] && ptoc_have[i]) {\n"
+	"\t\t\t\tfprintf(stderr, \"%s: argument '%s' has no static size (dynamic shapes): give its contents with --in\\n\", ptoc_prog, ptoc_arg_name[i]);\n"
 	"\t\t\t\treturn 1;\n"
 	"\t\t\t}\n"
-	"\t\t\tnelems[i] = arg_elems[i];\n"
-	"\t\t\tbuf[i] = calloc((size_t)((nelems[i] * arg_bits[i] + 7) / 8) + 1, 1);\n"
-	"\t\t\tif (!buf[i]) {\n"
-	"\t\t\t\tfprintf(stderr, \"%s: out of memory\\n\", prog);\n"
+	"\t\t\tptoc_nelems[i] = ptoc_arg_elems[i];\n"
+	"\t\t\tptoc_buf[i] = calloc((size_t)((ptoc_nelems[i] * ptoc_arg_bits[i] + 7) / 8) + 1, 1);\n"
+	"\t\t\tif (!ptoc_buf[i]) {\n"
+	"\t\t\t\tfprintf(stderr, \"%s: out of memory\\n\", ptoc_prog);\n"
 	"\t\t\t\treturn 1;\n"
 	"\t\t\t}\n"
 	"\t\t}\n"
 	"\t}\n"
 	"\tctx = KERNEL_ctx_create();\n"
 	"\tif (!ctx) {\n"
-	"\t\tfprintf(stderr, \"%s: out of memory\\n\", prog);\n"
+	"\t\tfprintf(stderr, \"%s: out of memory\\n\", ptoc_prog);\n"
 	"\t\treturn 1;\n"
 	"\t}\n"
 	"\tKERNEL_CALL;\n"
 	"\tif (ptort_ctx_error(ctx)) {\n"
-	"\t\tfprintf(stderr, \"%s: runtime error: %s\\n\", prog, ptort_ctx_error(ctx));\n"
+	"\t\tfprintf(stderr, \"%s: runtime error: %s\\n\", ptoc_prog, ptort_ctx_error(ctx));\n"
 	"\t\trc = 1;\n"
 	"\t}\n"
 	"\tptort_ctx_destroy(ctx);\n"
 	"\tfor (i = 0; i < (int)NARGS && !rc; i++)\n"
-	"\t\tif (out[i])\n"
-	"\t\t\trc = write_file(i, out[i]);\n"
+	"\t\tif (ptoc_out[i])\n"
+	"\t\t\trc = ptoc_write_file(i, ptoc_out[i]);\n"
 	"\tfor (i = 0; i < (int)NARGS; i++)\n"
-	"\t\tfree(buf[i]);\n"
+	"\t\tfree(ptoc_buf[i]);\n"
 	"\treturn rc;\n"
 	"}\n";
 
@@ -1234,19 +1235,19 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, ptoc_write_fn out, v
 	pf(&e, "#define KERNEL_CALL %s(ctx", name);
 	for (i = 0; i < n; i++) {
 		if (b->args[i]->type->kind == IR_TYPE_PTR)
-			pf(&e, ", buf[%u], nelems[%u]", i, i);
+			pf(&e, ", ptoc_buf[%u], ptoc_nelems[%u]", i, i);
 		else
-			pf(&e, ", scalar[%u]", i);
+			pf(&e, ", ptoc_scalar[%u]", i);
 	}
 	pf(&e, ")\n\n/* per argument: name, GM elements (0: dynamic or scalar), element bits "
-	   "(0: scalar) */\nstatic const char *const arg_name[NARGS] = {");
+	   "(0: scalar) */\nstatic const char *const ptoc_arg_name[NARGS] = {");
 	for (i = 0; i < n; i++)
 		pf(&e, "%s\"%s\"", i ? ", " : "", e.names[b->args[i]->vmark - 1]);
-	pf(&e, "%s};\nstatic const uint64_t arg_elems[NARGS] = {", n ? "" : "\"\"");
+	pf(&e, "%s};\nstatic const uint64_t ptoc_arg_elems[NARGS] = {", n ? "" : "\"\"");
 	for (i = 0; i < n; i++)
 		pf(&e, "%s%lluu", i ? ", " : "",
 		   (unsigned long long)(b->args[i]->type->kind == IR_TYPE_PTR ? arg_elems(b->args[i]) : 0));
-	pf(&e, "%s};\nstatic const unsigned arg_bits[NARGS] = {", n ? "" : "0");
+	pf(&e, "%s};\nstatic const unsigned ptoc_arg_bits[NARGS] = {", n ? "" : "0");
 	for (i = 0; i < n; i++) {
 		unsigned bits = 0;
 		ptort_type et;
@@ -1259,8 +1260,8 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, ptoc_write_fn out, v
 		}
 		pf(&e, "%s%u", i ? ", " : "", bits);
 	}
-	pf(&e, "%s};\nstatic const unsigned nreal = %uu;\nstatic void *buf[NARGS];\nstatic uint64_t nelems[NARGS];\n"
-	   "static int64_t scalar[NARGS];\n", n ? "" : "0", n);
+	pf(&e, "%s};\nstatic const unsigned ptoc_nreal = %uu;\nstatic void *ptoc_buf[NARGS];\nstatic uint64_t ptoc_nelems[NARGS];\n"
+	   "static int64_t ptoc_scalar[NARGS];\n", n ? "" : "0", n);
 	pf(&e, "%s", harness_main);
 	pf(&e, "%s", harness_main2);
 	names_reset(&e);
