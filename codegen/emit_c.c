@@ -211,10 +211,14 @@ static const char *set_name(em *e, ir_value *v, const char *s)
 /* Gives `v` a fresh C name from its hint. */
 static const char *name_value(em *e, ir_value *v)
 {
-	char buf[160];
-	const char *base = v->name && is_ident(v->name) && strlen(v->name) < 100 ? v->name : "v";
+	char buf[160], kw[112];
+	const char *base = "v", *s;
 	unsigned k = 0;
-	const char *s = ir_intern(e->ctx, base, strlen(base));
+	if (v->name && strlen(v->name) < 100) {
+		snprintf(kw, sizeof kw, "%s_", v->name); /* C keywords and reserved names */
+		base = is_ident(v->name) ? v->name : is_ident(kw) ? kw : "v";
+	}
+	s = ir_intern(e->ctx, base, strlen(base));
 	while (!name_claim(e, s)) {
 		snprintf(buf, sizeof buf, "%s_%u", base, ++k);
 		s = ir_intern(e->ctx, buf, strlen(buf));
