@@ -21,6 +21,13 @@ void fe_grow(void **a, unsigned *cap, size_t elem)
 	*cap = n;
 }
 
+/* Names defined since mark `def0`; 0 when error recovery inside a nested region
+ * (fe_recover) dropped the stack below the mark. */
+static unsigned defs_since(const fe_parser *p, unsigned def0)
+{
+	return p->defs.n > def0 ? p->defs.n - def0 : 0;
+}
+
 /* ---- type strings for messages -------------------------------------------- */
 
 typedef struct sbuf { char *p; size_t n, cap; } sbuf;
@@ -406,7 +413,7 @@ void fe_for_begin(fe_parser *p, fe_tok iv, unsigned use0, unsigned idef0, unsign
 	ir_block *b = ir_block_create(p->ctx, iv.loc);
 	const ir_type *ivt = p->uses.a[use0].v ? p->uses.a[use0].v->type : ir_type_index(p->ctx);
 	ir_value *v = ir_block_add_arg(p->ctx, b, ivt, iv.loc);
-	unsigned i, nit = p->types.n - itype0, ndef = p->defs.n - idef0;
+	unsigned i, nit = p->types.n - itype0, ndef = defs_since(p, idef0);
 	v->name = ir_intern(p->ctx, iv.s + 1, iv.len - 1);
 	if (nit != ndef)
 		ir_error(p->ctx, iv.loc, "'scf.for' has %u iter_args but %u result types", ndef, nit);
@@ -498,7 +505,7 @@ void fe_for_end(fe_parser *p, unsigned def0, unsigned ndefs, unsigned use0, unsi
 void fe_if_end(fe_parser *p, unsigned def0, unsigned use0, unsigned type0, ir_region *then_r,
 	       ir_region *else_r, ir_loc loc)
 {
-	unsigned nres = p->types.n - type0, ndefs = p->defs.n - def0;
+	unsigned nres = p->types.n - type0, ndefs = defs_since(p, def0);
 	ir_op *op;
 	if (!uses_ok(p, use0, 1) || check_result_count(p, "scf.if", def0, ndefs, nres, loc)) {
 		fe_poison_defs(p, def0);
@@ -569,13 +576,17 @@ ir_op *fe_build_generic(fe_parser *p, fe_tok opname, unsigned use0, unsigned nus
 			unsigned nregions, unsigned def0, ir_loc loc)
 {
 	const ir_attr *nm = fe_string_attr(p, opname);
-	unsigned ndefs = p->defs.n - def0, i;
+	unsigned ndefs = defs_since(p, def0), i;
 	ir_region **regs = p->regions_done.a + p->regions_done.n - nregions;
 	ir_op *op;
 	char tb[256], tb2[256];
 	p->regions_done.n -= nregions;
 	if (!nm || !uses_ok(p, use0, nuses))
 		return NULL;
+	if (memchr(nm->u.str.s, 0, nm->u.str.len) || !nm->u.str.len) {
+		ir_error(p->ctx, loc, "an operation name must be non-empty and without NUL bytes");
+		return NULL;
+	}
 	if (fn->kind != IR_TYPE_FUNC) {
 		ir_error(p->ctx, loc, "expected a function type after ':' in the generic op form");
 		return NULL;
@@ -723,7 +734,7 @@ ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned de
 {
 	const char *name = full_name(p, opname);
 	ir_opcode code = ir_opcode_lookup(name, strlen(name));
-	unsigned ndefs = p->defs.n - def0, nres = count_defs(p, def0, ndefs);
+	unsigned ndefs = defs_since(p, def0), nres = count_defs(p, def0, ndefs);
 	unsigned i, nops = 0;
 	shape s;
 	ir_op *op;

@@ -21,7 +21,7 @@ ir_opcode ir_opcode_lookup(const char *name, size_t len)
 {
 	unsigned i;
 	for (i = 0; i < IR_OP_COUNT; i++)
-		if (!strncmp(opdefs[i].name, name, len) && opdefs[i].name[len] == 0)
+		if (strlen(opdefs[i].name) == len && !memcmp(opdefs[i].name, name, len))
 			return (ir_opcode)i;
 	return IR_OP_UNKNOWN;
 }

@@ -672,7 +672,12 @@ static void pr_block_args(pr *p, const ir_block *b, int with_types)
 
 static int is_implicit_yield(const ir_op *op)
 {
-	return op && op->code == IR_OP_SCF_YIELD && op->num_operands == 0 && !op->attrs->u.dict.n;
+	/* Only where the parser re-creates it: a yield of nothing for a parent without
+	 * results (a bare `scf.yield` under an scf.if with results is an error to keep). */
+	const ir_op *parent = op && op->block && op->block->region ? op->block->region->parent
+								  : NULL;
+	return op && op->code == IR_OP_SCF_YIELD && op->num_operands == 0 &&
+	       !op->attrs->u.dict.n && (!parent || parent->num_results == 0);
 }
 
 /* Prints `{ ... }` of a region. `entry_args_shown`: the entry block's arguments are

@@ -18,7 +18,8 @@
  *   deq_scale = 15360 : ui16           only on the A2A3 i32 -> f16 deq path: the f16
  *                                      bit pattern of the scale (0x3C00 = 1.0); a tcvt
  *                                      carrying it lowers to ptort_vconv_deq (an
- *                                      existing deq_scale is kept)
+ *                                      existing integer deq_scale in [0, 0xFFFF] is
+ *                                      kept; one on any other tcvt is removed)
  * Diagnostics at the tcvt's location:
  *   warning  an explicit sat_mode OFF forced ON; a round mode other than RINT/NONE
  *            ignored by the deq path (texts of target_cvt_warnings)
@@ -113,10 +114,16 @@ static int check_locations(struct lcvt *s, const ir_op *op)
 	return bad;
 }
 
+/* Where target_cvt_warnings' messages go. */
+struct warn_to {
+	ir_ctx *ctx;
+	ir_loc loc;
+};
+
 static void warn_cb(void *user, const char *msg, size_t len)
 {
-	void **p = user;
-	ir_warning((ir_ctx *)p[0], *(const ir_loc *)p[1], "'pto.tcvt' op %.*s", (int)len, msg);
+	struct warn_to *w = user;
+	ir_warning(w->ctx, w->loc, "'pto.tcvt' op %.*s", (int)len, msg);
 }
 
 static const ir_attr *rmode_attr(ir_ctx *ctx, ptort_rmode rm)
@@ -231,6 +238,12 @@ static int decompose(struct lcvt *s, ir_op *op, const ptoc_cvt_result *r)
 			cur = &step->results[0];
 		} else {
 			ir_value *ops[2];
+			if (src_type(op)->kind != IR_TYPE_TILE_BUF) {
+				err_at(s, op, "'pto.tcvt' op cannot decompose %s -> %s on %s: src is "
+				       "not a !pto.tile_buf", ptort_type_name(r->from),
+				       ptort_type_name(r->to), s->t->name);
+				return -1;
+			}
 			ops[0] = cur;
 			if (!(ops[1] = new_tile_buf(s, op, r, r->chain[i])))
 				return -1;
@@ -240,6 +253,24 @@ static int decompose(struct lcvt *s, ir_op *op, const ptoc_cvt_result *r)
 		}
 	}
 	ir_op_set_operand(op, 0, cur);
+	return 0;
+}
+
+/* A small text buffer for a printed type (truncated when long). */
+struct tbuf {
+	char s[64];
+	size_t n;
+};
+
+static int tbuf_write(void *user, const char *data, size_t len)
+{
+	struct tbuf *b = user;
+	size_t room = sizeof b->s - 1 - b->n;
+	if (len > room)
+		len = room;
+	memcpy(b->s + b->n, data, len);
+	b->n += len;
+	b->s[b->n] = 0;
 	return 0;
 }
 
@@ -268,7 +299,7 @@ static void legalize(struct lcvt *s, ir_op *op)
 	ptoc_sat_request sat = PTOC_SAT_ABSENT;
 	const ir_attr *a;
 	ptoc_cvt_result r;
-	void *cb[2];
+	struct warn_to w;
 	char chain[256];
 
 	if (op->num_operands < 1 || (!op->num_results && op->num_operands < 2))
@@ -280,8 +311,11 @@ static void legalize(struct lcvt *s, ir_op *op)
 	if (!se || !de)
 		return; /* the verifier reported it */
 	if (ir_type_to_elem(se, &from) || ir_type_to_elem(de, &to)) {
-		err_at(s, op, "'pto.tcvt' op: the element type of %s has no conversions on %s",
-		       ir_type_to_elem(se, &from) ? "src" : "dst", s->t->name);
+		int bad_src = ir_type_to_elem(se, &from) != 0;
+		struct tbuf tb = {{0}, 0};
+		ir_print_type(bad_src ? se : de, tbuf_write, &tb);
+		err_at(s, op, "'pto.tcvt' op element type %s of %s has no conversions on %s",
+		       tb.s, bad_src ? "src" : "dst", s->t->name);
 		return;
 	}
 	if ((a = ir_op_get_attr(op, "rmode")) && ir_attr_rmode(a, &rm))
@@ -296,9 +330,9 @@ static void legalize(struct lcvt *s, ir_op *op)
 		report_illegal(s, op, &r);
 		return;
 	}
-	cb[0] = s->ctx;
-	cb[1] = (void *)&op->loc;
-	target_cvt_warnings(s->t, &r, warn_cb, cb);
+	w.ctx = s->ctx;
+	w.loc = op->loc;
+	target_cvt_warnings(s->t, &r, warn_cb, &w);
 	ptoc_cvt_chain_str(&r, chain, sizeof chain);
 	/* r.sat is the pair's; a last step whose rule forces ON gets ON (the pair is
 	 * then exact with an integer source, where ON and OFF agree), so that the
@@ -316,8 +350,12 @@ static void legalize(struct lcvt *s, ir_op *op)
 	ir_op_remove_attr(s->ctx, op, "satmode");
 	ir_op_set_attr(s->ctx, op, "rmode", rmode_attr(s->ctx, r.rmode));
 	ir_op_set_attr(s->ctx, op, "sat_mode", sat_attr(s->ctx, r.sat));
-	if (r.flags & PTOC_CVT_F_DEQ) {
-		if (!ir_op_get_attr(op, "deq_scale"))
+	a = ir_op_get_attr(op, "deq_scale");
+	if (!(r.flags & PTOC_CVT_F_DEQ)) {
+		if (a) /* the marker of the deq path only (a retargeted module) */
+			ir_op_remove_attr(s->ctx, op, "deq_scale");
+	} else {
+		if (!a || a->kind != IR_ATTR_INT || a->u.i.v < 0 || a->u.i.v > 0xFFFF)
 			ir_op_set_attr(s->ctx, op, "deq_scale",
 				       ir_attr_int(s->ctx, 0x3C00,
 						   ir_type_int(s->ctx, 16, IR_INT_UNSIGNED)));

@@ -19,5 +19,7 @@ if [ -d ../shared/corpus/ptoas ]; then
   done < <(find ../shared/corpus/ptoas -name '*.pto' -print0)
 fi
 mkdir -p "$BUILD/fuzz-artifacts"
-"$BUILD"/bin/ptoc-fuzz-frontend -max_total_time="$SECONDS_MAX" -max_len=65536 -timeout=10 \
+# A fixed seed (FUZZ_SEED, default 1) makes a CI run a prefix of one reproducible
+# sequence of inputs; set FUZZ_SEED=0 for a fresh random seed when hunting.
+"$BUILD"/bin/ptoc-fuzz-frontend -seed="${FUZZ_SEED:-1}" -max_total_time="$SECONDS_MAX" -max_len=65536 -timeout=10 \
   -rss_limit_mb=4096 -artifact_prefix="$BUILD/fuzz-artifacts/" "$work" "$seeds"

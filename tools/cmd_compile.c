@@ -70,15 +70,21 @@ static void usage(FILE *f)
 	      "  --pto-arch=a3|a5      PTOAS's spelling of --target\n"
 	      "  --verify-diagnostics  check diagnostics against // expected-error {{...}} comments\n"
 	      "  --split-input-file    process each chunk between '// -----' lines on its own\n"
-	      "  --pass-pipeline=P     run the comma-separated passes P after parsing (passes:\n"
-	      "                        verify)\n"
+	      "  --pass-pipeline=P     run the comma-separated passes P after parsing (below)\n"
 	      "  --print-after-all     print the IR to stderr after every pass\n"
 	      "  --verify-each         run the structural verifier after every pass\n"
 	      "  -Rpass=NAMES          remarks of the named passes (comma-separated, or all)\n"
 	      "  --help, --version\n"
 	      "\n"
-	      "exit status: 0 success, 1 errors in the input, 2 usage error\n",
+	      "exit status: 0 success, 1 errors in the input, 2 usage error\n"
+	      "\n"
+	      "passes (names for --pass-pipeline and -Rpass):\n",
 	      f);
+	{
+		const pass_info *pi;
+		for (pi = pass_table; pi->name; pi++)
+			fprintf(f, "  %-20s  %s\n", pi->name, pi->summary);
+	}
 }
 
 enum { EMIT_C, EMIT_IR, EMIT_MAIN };

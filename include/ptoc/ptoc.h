@@ -77,6 +77,17 @@ typedef enum ptoc_print_form {
 
 int ptoc_module_print(ptoc_module *m, ptoc_print_form form, ptoc_write_fn out, void *user);
 
+/* ---- Passes ----------------------------------------------------------- */
+
+/* Runs passes on a verified module: `pipeline` is a comma-separated list of pass names
+ * as for `ptoc --pass-pipeline=` (NULL: the default pipeline); `target` is "a2a3",
+ * "a5" (or "a3", "a2"), or NULL for the module's `pto.target_arch` (else a2a3);
+ * `remarks` as for -Rpass= (NULL: none). Problems are reported through the context's
+ * handler. Returns 0 on success, -1 after reporting errors (an unknown pass or target
+ * is reported at the module's location). */
+int ptoc_module_run_passes(ptoc_module *m, const char *pipeline, const char *target,
+			   const char *remarks);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,7 @@
  * test/unit/cvtfast compares them on all 2^16 and many random 2^32 inputs. Kernels are
  * branch-free loops over integer bit patterns written for auto-vectorisation; on
  * x86-64 the same bodies are also compiled for AVX2, and f32<->f16 use F16C, chosen at
- * run time (__builtin_cpu_supports) and only while MXCSR has DAZ/FTZ clear. The only
+ * run time (cpuid, cpu.c) and only while MXCSR has DAZ/FTZ clear. The only
  * host float operations are exact ones (int -> float of values below 2^24, and F16C
  * conversions whose results the unit test pins down). Pairs without a kernel of their
  * own are chained through an exact intermediate (f16/bf16/i8/i16 -> f32, ...), in
@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cpu_internal.h"
 #include "cvt_internal.h"
 #include "ptort.h"
 
@@ -478,14 +479,166 @@ __attribute__((target("avx2,f16c"))) static void f16c_f16_f32(const uint16_t *s,
 		d[i] = f16_f32_one(s[i]);
 }
 
+/* f32 -> integers of <= 32 bits, 8 lanes: round to an integral float with the mode
+ * (ties away from zero from trunc and the exact remainder), then convert the integral
+ * value, saturate by clamping or wrap modulo 2^32 (the exact low bits of large values
+ * from the significand), and narrow. Same results as f32_int_one, which does the tail
+ * and the ODD mode. Needs MXCSR without DAZ (checked by the caller). */
+#define AVX2_F32_INT(NAME, RM)                                                                  \
+	__attribute__((target("avx2"))) static void NAME(const uint32_t *s, void *d, size_t n,  \
+							 int sat, int dbits, int dsigned)       \
+	{                                                                                       \
+		const __m256 signm = _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u)); \
+		const __m256 two31 = _mm256_set1_ps(2147483648.0f);                             \
+		const __m256 two32 = _mm256_set1_ps(4294967296.0f);                             \
+		const __m256i m23 = _mm256_set1_epi32(0x7FFFFF), imp = _mm256_set1_epi32(0x800000); \
+		const __m256i e255 = _mm256_set1_epi32(255), e157 = _mm256_set1_epi32(157);     \
+		const __m256i e150 = _mm256_set1_epi32(150), hib = _mm256_set1_epi32((int)0x80000000u); \
+		uint32_t mask = dbits == 32 ? 0xFFFFFFFFu : (1u << dbits) - 1;                  \
+		uint32_t hi = dsigned ? mask >> 1 : mask, lom = dsigned ? (mask >> 1) + 1 : 0;  \
+		uint32_t lo = (0u - lom) & mask;                                                \
+		const __m256 fhi = _mm256_set1_ps((float)hi), flo = _mm256_set1_ps(-(float)lom); \
+		const __m256i vmask = _mm256_set1_epi32((int)mask), vhi = _mm256_set1_epi32((int)hi); \
+		const __m256i vlo = _mm256_set1_epi32((int)lo);                                 \
+		size_t i = 0;                                                                   \
+		for (; i + 8 <= n; i += 8) {                                                    \
+			__m256i u = _mm256_loadu_si256((const __m256i *)(const void *)(s + i)); \
+			__m256 x = _mm256_castsi256_ps(u), r;                                   \
+			__m256i rb, e, neg, out, nan, inf;                                      \
+			if (RM == PTORT_ROUND) {                                                \
+				__m256 t = _mm256_round_ps(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); \
+				__m256 ad = _mm256_andnot_ps(signm, _mm256_sub_ps(x, t));       \
+				__m256 ge = _mm256_cmp_ps(ad, _mm256_set1_ps(0.5f), _CMP_GE_OQ); \
+				__m256 one = _mm256_or_ps(_mm256_and_ps(x, signm), _mm256_set1_ps(1.0f)); \
+				r = _mm256_add_ps(t, _mm256_and_ps(ge, one));                   \
+			} else {                                                                \
+				r = _mm256_round_ps(x, (RM == PTORT_FLOOR ? _MM_FROUND_TO_NEG_INF  \
+							: RM == PTORT_CEIL ? _MM_FROUND_TO_POS_INF \
+							: RM == PTORT_TRUNC ? _MM_FROUND_TO_ZERO   \
+							: _MM_FROUND_TO_NEAREST_INT) |             \
+							   _MM_FROUND_NO_EXC);                     \
+			}                                                                       \
+			rb = _mm256_castps_si256(r);                                            \
+			e = _mm256_and_si256(_mm256_srli_epi32(rb, 23), e255);                  \
+			neg = _mm256_srai_epi32(rb, 31);                                        \
+			if (sat) {                                                              \
+				if (dbits < 32) {                                               \
+					__m256 c = _mm256_min_ps(_mm256_max_ps(r, flo), fhi);   \
+					out = _mm256_and_si256(_mm256_cvttps_epi32(c), vmask);  \
+				} else if (dsigned) {                                           \
+					__m256 ge = _mm256_cmp_ps(r, two31, _CMP_GE_OQ);        \
+					out = _mm256_blendv_epi8(_mm256_cvttps_epi32(r), vhi,  \
+								 _mm256_castps_si256(ge));      \
+				} else {                                                        \
+					__m256 c = _mm256_max_ps(r, _mm256_setzero_ps());       \
+					__m256 ge = _mm256_cmp_ps(c, two31, _CMP_GE_OQ);        \
+					__m256 big = _mm256_cmp_ps(c, two32, _CMP_GE_OQ);       \
+					__m256i v = _mm256_cvttps_epi32(                        \
+						_mm256_sub_ps(c, _mm256_and_ps(ge, two31)));    \
+					v = _mm256_xor_si256(v, _mm256_and_si256(               \
+						_mm256_castps_si256(ge), hib));                 \
+					out = _mm256_blendv_epi8(v, vhi, _mm256_castps_si256(big)); \
+				}                                                               \
+			} else {                                                                \
+				__m256i big = _mm256_cmpgt_epi32(e, e157);                      \
+				__m256i sig = _mm256_or_si256(_mm256_and_si256(rb, m23), imp);  \
+				__m256i low = _mm256_sllv_epi32(sig, _mm256_sub_epi32(e, e150)); \
+				low = _mm256_sub_epi32(_mm256_xor_si256(low, neg), neg);        \
+				out = _mm256_blendv_epi8(_mm256_cvttps_epi32(r), low, big);     \
+				out = _mm256_and_si256(out, vmask);                             \
+				inf = _mm256_and_si256(_mm256_cmpeq_epi32(e, e255),             \
+					_mm256_cmpeq_epi32(_mm256_and_si256(rb, m23),           \
+							   _mm256_setzero_si256()));            \
+				out = _mm256_blendv_epi8(out, _mm256_blendv_epi8(vhi, vlo, neg), inf); \
+			}                                                                       \
+			nan = _mm256_castps_si256(_mm256_cmp_ps(x, x, _CMP_UNORD_Q));           \
+			out = _mm256_andnot_si256(nan, out);                                    \
+			if (dbits == 32) {                                                      \
+				_mm256_storeu_si256((__m256i *)(void *)((uint32_t *)d + i), out); \
+			} else {                                                                \
+				__m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(out, out), 0x08); \
+				__m128i h = _mm256_castsi256_si128(p);                          \
+				if (dbits == 16)                                                \
+					_mm_storeu_si128((__m128i *)(void *)((uint16_t *)d + i), h); \
+				else                                                            \
+					_mm_storel_epi64((__m128i *)(void *)((uint8_t *)d + i), \
+							 _mm_packus_epi16(h, h));               \
+			}                                                                       \
+		}                                                                               \
+		for (; i < n; i++) {                                                            \
+			uint32_t v = f32_int_one(s[i], RM, sat, hi, lom, mask);                 \
+			if (dbits == 32)                                                        \
+				((uint32_t *)d)[i] = v;                                         \
+			else if (dbits == 16)                                                   \
+				((uint16_t *)d)[i] = (uint16_t)v;                               \
+			else                                                                    \
+				((uint8_t *)d)[i] = (uint8_t)v;                                 \
+		}                                                                               \
+	}
+AVX2_F32_INT(avx2_f32_int_rint, PTORT_RINT)
+AVX2_F32_INT(avx2_f32_int_round, PTORT_ROUND)
+AVX2_F32_INT(avx2_f32_int_floor, PTORT_FLOOR)
+AVX2_F32_INT(avx2_f32_int_ceil, PTORT_CEIL)
+AVX2_F32_INT(avx2_f32_int_trunc, PTORT_TRUNC)
+
+/* i32 -> f32 under the modes the hardware has (RINT FLOOR CEIL TRUNC): cvtdq2ps rounds
+ * by MXCSR.RC, which is set for the loop and restored (this thread only). */
+__attribute__((target("avx2"))) static int avx2_i32_f32(const struct kargs *a)
+{
+	static const unsigned rc[] = {0u << 13, 0, 1u << 13, 2u << 13, 3u << 13};
+	const int32_t *s = a->s;
+	float *d = a->d;
+	unsigned csr;
+	size_t i = 0;
+	if (a->rm != PTORT_RINT && a->rm != PTORT_FLOOR && a->rm != PTORT_CEIL &&
+	    a->rm != PTORT_TRUNC)
+		return 0;
+	csr = _mm_getcsr();
+	_mm_setcsr((csr & ~(3u << 13)) | rc[a->rm]);
+	for (; i + 8 <= a->n; i += 8) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+		_mm256_storeu_ps(d + i, _mm256_cvtepi32_ps(v));
+	}
+	_mm_setcsr(csr);
+	if (i < a->n) {
+		struct kargs t = *a;
+		t.s = s + i;
+		t.d = d + i;
+		t.n = a->n - i;
+		run_kernel(K_I32_F32, &t);
+	}
+	return 1;
+}
+
+/* Returns 1 when it converted (k an f32 -> integer kernel, a mode it has). */
+static int avx2_f32_int(enum kid k, const struct kargs *a)
+{
+	static const signed char bits[] = {32, 32, 16, 16, 8, 8}, sgn[] = {1, 0, 1, 0, 1, 0};
+	void (*fn)(const uint32_t *, void *, size_t, int, int, int);
+	unsigned j;
+	if (k < K_F32_I32 || k > K_F32_U8)
+		return 0;
+	j = (unsigned)(k - K_F32_I32);
+	switch (a->rm) {
+	case PTORT_RINT: fn = avx2_f32_int_rint; break;
+	case PTORT_ROUND: fn = avx2_f32_int_round; break;
+	case PTORT_FLOOR: fn = avx2_f32_int_floor; break;
+	case PTORT_CEIL: fn = avx2_f32_int_ceil; break;
+	case PTORT_TRUNC: fn = avx2_f32_int_trunc; break;
+	default: return 0;
+	}
+	fn(a->s, a->d, a->n, a->sat, bits[j], sgn[j]);
+	return 1;
+}
+
 static int cpu_level(void) /* 0 portable, 1 avx2, 2 avx2+f16c */
 {
 	static int level = -1; /* benign race: every thread computes the same value */
 	if (level < 0) {
+		unsigned f = ptort_cpu_features();
 		int l = 0;
-		__builtin_cpu_init();
-		if (__builtin_cpu_supports("avx2"))
-			l = __builtin_cpu_supports("f16c") ? 2 : 1;
+		if (f & PTORT_CPU_AVX2)
+			l = (f & PTORT_CPU_F16C) ? 2 : 1;
 		level = l;
 	}
 	return level;
@@ -521,6 +674,10 @@ static int dispatch(enum kid k, const struct kargs *a)
 			return 1;
 		}
 	}
+	if (lv >= 1 && mxcsr_default() && avx2_f32_int(k, a))
+		return 1;
+	if (lv >= 1 && k == K_I32_F32 && avx2_i32_f32(a))
+		return 1;
 	if (lv >= 1)
 		return run_avx2(k, a);
 #endif
@@ -573,8 +730,32 @@ static int int_kind(ptort_type t, int *bits, int *sgn)
 
 #define BLOCK 1024
 
+static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, void *dst,
+			    size_t n, ptort_rmode rm, int sat);
+
+/* The kernels read and write through typed pointers, so a buffer that is not aligned
+ * to its element size goes through aligned blocks (memcpy in and out). */
 int ptort_cvt_fast_run(ptort_type from, ptort_type to, const void *src, void *dst, size_t n,
 		       ptort_rmode rm, int sat)
+{
+	unsigned sbits = ptort_type_bits(from), dbits = ptort_type_bits(to);
+	uint64_t sbuf[BLOCK], dbuf[BLOCK];
+	size_t done;
+	if (n == 0 || sbits < 8 || dbits < 8 ||
+	    ((uintptr_t)src % (sbits / 8) == 0 && (uintptr_t)dst % (dbits / 8) == 0))
+		return fast_run_aligned(from, to, src, dst, n, rm, sat);
+	for (done = 0; done < n; done += BLOCK) {
+		size_t m = n - done < BLOCK ? n - done : BLOCK;
+		memcpy(sbuf, (const unsigned char *)src + done * (sbits / 8), m * (sbits / 8));
+		if (!fast_run_aligned(from, to, sbuf, dbuf, m, rm, sat))
+			return 0; /* decided by the pair alone: nothing was written yet */
+		memcpy((unsigned char *)dst + done * (dbits / 8), dbuf, m * (dbits / 8));
+	}
+	return 1;
+}
+
+static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, void *dst,
+			    size_t n, ptort_rmode rm, int sat)
 {
 	struct kargs a;
 	enum kid k1, k2;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <fenv.h>
 
+#include "cpu_internal.h"
 #include "mmad_internal.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -33,7 +34,8 @@ static int forced_level = -1;
 static int best_level(void)
 {
 #if MMAD_X86 && (defined(__GNUC__) || defined(__clang__))
-	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+	unsigned f = ptort_cpu_features();
+	if ((f & PTORT_CPU_AVX2) && (f & PTORT_CPU_FMA))
 		return 1;
 #endif
 	return 0;

@@ -1,0 +1,51 @@
+/* cpu.c: host feature detection with cpuid and xgetbv directly, so that a program
+ * linking libptort with any C compiler (tcc included) needs no compiler-runtime
+ * symbols (__builtin_cpu_supports needs libgcc's __cpu_model). */
+#include "cpu_internal.h"
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+
+static unsigned long long xgetbv0(void)
+{
+	unsigned lo, hi;
+	__asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(lo), "=d"(hi) : "c"(0));
+	return ((unsigned long long)hi << 32) | lo;
+}
+
+static unsigned detect(void)
+{
+	unsigned a, b, c, d, f = 0;
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return 0;
+	/* OSXSAVE (c bit 27) and AVX (c bit 28), and XCR0 saving XMM and YMM (bits 1, 2) */
+	if (!(c & (1u << 27)) || !(c & (1u << 28)) || (xgetbv0() & 6) != 6)
+		return 0;
+	if (c & (1u << 29))
+		f |= PTORT_CPU_F16C;
+	if (c & (1u << 12))
+		f |= PTORT_CPU_FMA;
+	if (__get_cpuid_max(0, 0) >= 7) {
+		__cpuid_count(7, 0, a, b, c, d);
+		if (b & (1u << 5))
+			f |= PTORT_CPU_AVX2;
+	}
+	return f;
+}
+#else
+static unsigned detect(void)
+{
+	return 0;
+}
+#endif
+
+unsigned ptort_cpu_features(void)
+{
+	static int done; /* benign race: every thread computes the same value */
+	static unsigned features;
+	if (!done) {
+		features = detect();
+		done = 1;
+	}
+	return features;
+}
