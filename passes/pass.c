@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "passes/pass.h"
+#include "passes/tiles.h" /* bufferize, place-tiles */
 
 /* verify: the structural verifier (ir/verify.c) as a pass. Requires nothing,
  * changes nothing. */
@@ -16,12 +17,16 @@ static unsigned pass_verify(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 /* Default-pipeline order. A pass file adds its row here. */
 const pass_info pass_table[] = {
 	{"verify", "check the structure, types and per-target op rules", pass_verify},
+	{"bufferize", "tile SSA (level 1) to tile buffers in DPS form (level 2)", pass_bufferize},
+	{"place-tiles", "give every tile buffer a byte address in its memory", pass_place_tiles},
 	{NULL, NULL, NULL},
 };
 
 /* The default pipeline, by name (each must be in pass_table). */
 static const char *const default_names[] = {
 	"verify",
+	"bufferize",
+	"place-tiles",
 };
 
 const pass_info *pass_lookup(const char *name, size_t len)
