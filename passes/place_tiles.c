@@ -459,12 +459,14 @@ static void place_auto(placer *p, size_t ti, busy *b)
 	} while (moved && a + t->size <= limit);
 	if (a + t->size > limit) {
 		uint64_t used = covered(b, nb, limit);
+		char more[96] = "";
+		if (used)
+			snprintf(more, sizeof more, ", %llu of them used by tiles live at the same time",
+				 (unsigned long long)used);
 		ir_error(p->ctx, t->alloc->loc,
-			 "cannot place a %llu-byte tile in %s of target %s: %llu bytes available (%u capacity, %u reserved)%s%llu%s",
+			 "cannot place a %llu-byte tile in %s of target %s: %llu bytes available (%u capacity, %u reserved)%s",
 			 (unsigned long long)t->size, mi->memory, p->o->target->name,
-			 (unsigned long long)limit, mi->capacity, mi->reserved_top,
-			 used ? ", " : "", (unsigned long long)used,
-			 used ? " of them used by tiles live at the same time" : "");
+			 (unsigned long long)limit, mi->capacity, mi->reserved_top, more);
 		p->errs++;
 		return;
 	}
