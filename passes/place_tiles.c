@@ -43,8 +43,8 @@ uint64_t tile_buf_bytes(const ir_type *t)
 	r = (uint64_t)t->u.tb.rows;
 	c = (uint64_t)t->u.tb.cols;
 	bits = ptort_type_bits(e);
-	if (r > (1u << 20) || c > (1u << 20) || r * c > ((uint64_t)1 << 37))
-		return 0;
+	if (r > ((uint64_t)1 << 28) || c > ((uint64_t)1 << 28))
+		return 0; /* r * c * bits stays below 2^62 */
 	return (r * c * bits + 7) / 8;
 }
 
@@ -332,7 +332,7 @@ static int collect_alloc(ir_op *op, void *user)
 	if (t->lo > t->hi)
 		t->lo = t->hi = s->pre;
 	if (!t->size) {
-		ir_error(p->ctx, op->loc, "cannot place a tile of this size (%lld x %lld elements)",
+		ir_error(p->ctx, op->loc, "a tile of %lld x %lld elements is too large to place",
 			 (long long)ty->u.tb.rows, (long long)ty->u.tb.cols);
 		p->errs++;
 	}

@@ -13,8 +13,8 @@ unsigned pass_bufferize(ir_ctx *ctx, ir_op *module, const pass_opts *o);
 unsigned pass_place_tiles(ir_ctx *ctx, ir_op *module, const pass_opts *o);
 
 /* Bytes a tile_buf occupies: rows * cols * element bits / 8, rounded up (4-bit
- * elements are nibbles); 0 when the type is not a static tile_buf or the size
- * exceeds 2^40. */
+ * elements are nibbles); 0 when the type is not a static tile_buf of a runtime
+ * element type or a dimension exceeds 2^28. */
 uint64_t tile_buf_bytes(const ir_type *t);
 
 /* The memory table row of a tile location (IR_MEM_VEC -> PTOC_LOC_VEC, ...); NULL for
