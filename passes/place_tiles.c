@@ -360,11 +360,17 @@ static void check_manual(placer *p)
 		if (!t->size)
 			continue;
 		if (r->addr < 0 || (uint64_t)r->addr + t->size > mi->capacity) {
-			ir_error(p->ctx, r->loc,
-				 "manual address %lld of a %llu-byte tile is out of range: %s of target %s holds %u bytes (addresses 0 to %u)",
-				 (long long)r->addr, (unsigned long long)t->size, mi->memory,
-				 p->o->target->name, mi->capacity,
-				 mi->capacity >= t->size ? mi->capacity - (unsigned)t->size : 0);
+			if (t->size > mi->capacity)
+				ir_error(p->ctx, r->loc,
+					 "manual address %lld of a %llu-byte tile is out of range: %s of target %s holds only %u bytes",
+					 (long long)r->addr, (unsigned long long)t->size, mi->memory,
+					 p->o->target->name, mi->capacity);
+			else
+				ir_error(p->ctx, r->loc,
+					 "manual address %lld of a %llu-byte tile is out of range: %s of target %s holds %u bytes, so the tile must start between 0 and %llu",
+					 (long long)r->addr, (unsigned long long)t->size, mi->memory,
+					 p->o->target->name, mi->capacity,
+					 (unsigned long long)(mi->capacity - t->size));
 			p->errs++;
 			continue;
 		}
