@@ -4,7 +4,8 @@
  * Every tile op in SSA form (`%d = pto.tcvt %s : T -> R`) gets one `pto.alloc_tile`
  * inserted before it, of the !pto.tile_buf type derived from its result (valid shape
  * = shape), and is rewritten to `pto.tcvt ins(%s) outs(%d_buf)`; the uses of the
- * result are replaced by the buffer. A `%t2 = pto.tassign %t, %a` on a level-1 tile
+ * result are replaced by the buffer. A tmatmul.acc whose accumulator input has no
+ * other use accumulates in place: its outs is that input's buffer. A `%t2 = pto.tassign %t, %a` on a level-1 tile
  * becomes the binding `pto.tassign %t_buf, %a` and %t2's uses are replaced by the
  * buffer. The memory (`loc`) of a new buffer comes from the op that produces it
  * (docs/placement.md):
@@ -126,8 +127,22 @@ static const ir_type *buf_type(ir_ctx *ctx, const pass_opts *o, const ir_type *t
 	return ir_type_tile_buf(ctx, &tb);
 }
 
+/* tmatmul.acc (and .mx.acc) whose accumulator input is a tile value used nowhere
+ * else: it accumulates in place into that tile's buffer (SEMANTICS.md §6.3, the
+ * split-K form). Decided on the SSA form, before any rewriting: in SSA every use is a
+ * read, so one use means no later reader. */
+static int accumulates_in_place(const ir_op *op)
+{
+	const ir_value *c;
+	if (op->code != IR_OP_TMATMUL_ACC && op->code != IR_OP_TMATMUL_MX_ACC)
+		return 0;
+	c = op->operands[0].value;
+	return c->type == op->results[0].type && c->def && ir_value_num_uses(c) == 1;
+}
+
 typedef struct oplist {
 	ir_op **a;
+	unsigned char *inplace;
 	size_t n, cap;
 	int oom;
 } oplist;
@@ -145,40 +160,51 @@ static int collect(ir_op *op, void *user)
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 64;
 		ir_op **a = realloc(l->a, cap * sizeof *a);
-		if (!a) {
+		unsigned char *ip;
+		if (a)
+			l->a = a;
+		ip = a ? realloc(l->inplace, cap) : NULL;
+		if (!ip) {
 			l->oom = 1;
 			return 1;
 		}
-		l->a = a;
+		l->inplace = ip;
 		l->cap = cap;
 	}
+	l->inplace[l->n] = (unsigned char)(ssa_tile && accumulates_in_place(op));
 	l->a[l->n++] = op;
 	return 0;
 }
 
 /* %d = op %x... -> %buf = alloc_tile; op ins(%x...) outs(%buf) */
-static unsigned rewrite_tile_op(ir_ctx *ctx, const pass_opts *o, ir_op *op)
+static unsigned rewrite_tile_op(ir_ctx *ctx, const pass_opts *o, ir_op *op, int inplace)
 {
 	ir_value *res = &op->results[0];
 	const ir_type *t = buf_type(ctx, o, res->type, result_mem(op), op->loc);
 	static const int64_t seg[3] = {0, 0, 0};
 	ir_value **ops;
+	ir_value *outs;
 	ir_op *alloc, *dps;
 	unsigned i;
 	if (!t)
 		return 1;
-	alloc = ir_op_create(ctx, "pto.alloc_tile", op->loc, NULL, 0, &t, 1, NULL, 0);
-	alloc->results[0].name = res->name;
-	ir_op_set_attr(ctx, alloc, "operandSegmentSizes",
-		       ir_attr_dense(ctx, ir_type_int(ctx, 32, IR_INT_SIGNLESS), seg, 3));
-	ir_block_insert_before(op, alloc);
+	if (inplace && op->operands[0].value->type == t) {
+		outs = op->operands[0].value;
+	} else {
+		alloc = ir_op_create(ctx, "pto.alloc_tile", op->loc, NULL, 0, &t, 1, NULL, 0);
+		alloc->results[0].name = res->name;
+		ir_op_set_attr(ctx, alloc, "operandSegmentSizes",
+			       ir_attr_dense(ctx, ir_type_int(ctx, 32, IR_INT_SIGNLESS), seg, 3));
+		ir_block_insert_before(op, alloc);
+		outs = &alloc->results[0];
+	}
 	ops = ir_alloc(ctx, (op->num_operands + 1) * sizeof *ops);
 	for (i = 0; i < op->num_operands; i++)
 		ops[i] = op->operands[i].value;
-	ops[i] = &alloc->results[0];
+	ops[i] = outs;
 	dps = ir_op_create(ctx, op->name, op->loc, ops, op->num_operands + 1, NULL, 0, op->attrs, 0);
 	ir_block_insert_before(op, dps);
-	ir_value_replace_all_uses(res, &alloc->results[0]);
+	ir_value_replace_all_uses(res, outs);
 	ir_op_erase(op);
 	return 0;
 }
@@ -225,20 +251,22 @@ static int check_left(ir_op *op, void *user)
 
 unsigned pass_bufferize(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 {
-	oplist l = {NULL, 0, 0, 0};
+	oplist l = {NULL, NULL, 0, 0, 0};
 	unsigned errs = 0;
 	size_t i;
 	void *u[2];
 	ir_walk(module, collect, &l);
 	if (l.oom) {
 		free(l.a);
+		free(l.inplace);
 		ir_error(ctx, module->loc, "bufferize: out of memory");
 		return 1;
 	}
 	for (i = 0; i < l.n; i++)
 		errs += l.a[i]->code == IR_OP_TASSIGN ? rewrite_tassign(ctx, l.a[i])
-						      : rewrite_tile_op(ctx, o, l.a[i]);
+						      : rewrite_tile_op(ctx, o, l.a[i], l.inplace[i]);
 	free(l.a);
+	free(l.inplace);
 	u[0] = ctx;
 	u[1] = &errs;
 	ir_walk(module, check_left, u);
