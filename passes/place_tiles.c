@@ -9,7 +9,8 @@
  *   2. manual tiles (`alloc_tile addr = %a`, `pto.tassign %t, %a`) keep their
  *      addresses. An address is resolved to the set of constants it can take
  *      (arith.constant, index_cast, select and scf.if of those); each must be aligned
- *      and inside the memory (errors otherwise). Two different manual tiles live at
+ *      and inside the memory (errors otherwise; reaching into UB's reserved top is a
+ *      warning). Two different manual tiles live at
  *      the same time whose ranges overlap are an error unless the ranges are
  *      identical (deliberate aliasing: the same bytes seen as two tiles). A manual
  *      address that is not a constant is warned about: automatic tiles cannot avoid
@@ -382,6 +383,12 @@ static void check_manual(placer *p)
 			p->errs++;
 			continue;
 		}
+		if (mi->reserved_top &&
+		    (uint64_t)r->addr + t->size > (uint64_t)mi->capacity - mi->reserved_top)
+			ir_warning(p->ctx, r->loc,
+				   "manual tile [%lld, %llu) reaches into the top %u bytes of %s reserved for compiler scratch; code the compiler generates may overwrite it",
+				   (long long)r->addr, (unsigned long long)((uint64_t)r->addr + t->size),
+				   mi->reserved_top, mi->memory);
 		for (j = 0; j < i; j++) {
 			const mrange *q = &p->m[j];
 			const tile *u = &p->t[q->tile];
