@@ -4,10 +4,10 @@
  * Every tile op in SSA form (`%d = pto.tcvt %s : T -> R`) gets one `pto.alloc_tile`
  * inserted before it, of the !pto.tile_buf type derived from its result (valid shape
  * = shape), and is rewritten to `pto.tcvt ins(%s) outs(%d_buf)`; the uses of the
- * result are replaced by the buffer. A tmatmul.acc whose accumulator input has no
- * other use accumulates in place: its outs is that input's buffer. A `%t2 = pto.tassign %t, %a` on a level-1 tile
- * becomes the binding `pto.tassign %t_buf, %a` and %t2's uses are replaced by the
- * buffer. The memory (`loc`) of a new buffer comes from the op that produces it
+ * result are replaced by the buffer. A tmatmul.acc whose accumulator input (defined
+ * in the same block) has no other use accumulates in place: its outs is that input's
+ * buffer. A `%t2 = pto.tassign %t, %a` on a level-1 tile becomes the binding
+ * `pto.tassign %t_buf, %a` and %t2's uses are replaced by the buffer. The memory (`loc`) of a new buffer comes from the op that produces it
  * (docs/placement.md):
  *   tmatmul family -> acc;
  *   tmov -> left / right / bias / scaling when its result is that operand of a tmatmul,
@@ -130,14 +130,17 @@ static const ir_type *buf_type(ir_ctx *ctx, const pass_opts *o, const ir_type *t
 /* tmatmul.acc (and .mx.acc) whose accumulator input is a tile value used nowhere
  * else: it accumulates in place into that tile's buffer (SEMANTICS.md §6.3, the
  * split-K form). Decided on the SSA form, before any rewriting: in SSA every use is a
- * read, so one use means no later reader. */
+ * read, so one use means no later reader; the input must come from the same block, as
+ * an op in a loop body runs many times on a tile from outside. */
 static int accumulates_in_place(const ir_op *op)
 {
 	const ir_value *c;
 	if (op->code != IR_OP_TMATMUL_ACC && op->code != IR_OP_TMATMUL_MX_ACC)
 		return 0;
 	c = op->operands[0].value;
-	return c->type == op->results[0].type && c->def && ir_value_num_uses(c) == 1;
+	/* same block: inside a loop, a tile from outside must stay unchanged */
+	return c->type == op->results[0].type && c->def && c->def->block == op->block &&
+	       ir_value_num_uses(c) == 1;
 }
 
 typedef struct oplist {
