@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "passes/pass.h"
+#include "passes/tiles.h" /* bufferize, place-tiles */
 
 /* verify: the structural verifier (ir/verify.c) as a pass. Requires nothing,
  * changes nothing. */
@@ -21,6 +22,8 @@ const pass_info pass_table[] = {
 	{"verify", "check the structure, types and per-target op rules", pass_verify},
 	{"legalize-cvt", "check every tcvt against the target; resolve rmode and saturation, "
 	 "the deq path and exact decompositions", pass_legalize_cvt},
+	{"bufferize", "tile SSA (level 1) to tile buffers in DPS form (level 2)", pass_bufferize},
+	{"place-tiles", "give every tile buffer a byte address in its memory", pass_place_tiles},
 	{NULL, NULL, NULL},
 };
 
@@ -28,6 +31,8 @@ const pass_info pass_table[] = {
 static const char *const default_names[] = {
 	"verify",
 	"legalize-cvt",
+	"bufferize",
+	"place-tiles",
 };
 
 const pass_info *pass_lookup(const char *name, size_t len)

@@ -1,0 +1,277 @@
+/* bufferize.c: the bufferize pass, tile SSA (level 1) to tile buffers in DPS form
+ * (level 2).
+ *
+ * Every tile op in SSA form (`%d = pto.tcvt %s : T -> R`) gets one `pto.alloc_tile`
+ * inserted before it, of the !pto.tile_buf type derived from its result (valid shape
+ * = shape), and is rewritten to `pto.tcvt ins(%s) outs(%d_buf)`; the uses of the
+ * result are replaced by the buffer. A tmatmul.acc whose accumulator input (defined
+ * in the same block) has no other use accumulates in place: its outs is that input's
+ * buffer. A `%t2 = pto.tassign %t, %a` on a level-1 tile becomes the binding
+ * `pto.tassign %t_buf, %a` and %t2's uses are replaced by the buffer. The memory (`loc`) of a new buffer comes from the op that produces it
+ * (docs/placement.md):
+ *   tmatmul family -> acc;
+ *   tmov -> left / right / bias / scaling when its result is that operand of a tmatmul,
+ *           vec otherwise;
+ *   tload -> mat when a use is a tmov into a cube memory (left/right/bias/scaling),
+ *            vec otherwise;
+ *   tcvt and the rest -> vec.
+ * left/right/acc buffers take the target's cube layouts and fractal sizes; the
+ * others are row_major/none_box with fractal 512.
+ *
+ * Requires: structurally verified IR (any mix of levels 1 and 2).
+ * Produces: level 2 only. Tile values that cannot be bufferized (block arguments of
+ * !pto.tile type, scf results or yields of tiles, dynamic tile shapes) are errors.
+ * Preserves: a module already in DPS form is left untouched (byte-identical output);
+ * op order, locations, attributes and value names. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes/pass.h"
+#include "passes/tiles.h"
+
+/* The operand role `i` of a tmatmul-family op plays: a memory. */
+static ir_mem matmul_operand_mem(const ir_op *op, unsigned i)
+{
+	/* order: see verify_matmul in ir/verify.c */
+	static const ir_mem tm[] = {IR_MEM_LEFT, IR_MEM_RIGHT};
+	static const ir_mem acc[] = {IR_MEM_ACC, IR_MEM_LEFT, IR_MEM_RIGHT};
+	static const ir_mem bias[] = {IR_MEM_LEFT, IR_MEM_RIGHT, IR_MEM_BIAS};
+	static const ir_mem mx[] = {IR_MEM_LEFT, IR_MEM_SCALING, IR_MEM_RIGHT, IR_MEM_SCALING};
+	static const ir_mem mxacc[] = {IR_MEM_ACC, IR_MEM_LEFT, IR_MEM_SCALING, IR_MEM_RIGHT,
+				       IR_MEM_SCALING};
+	static const ir_mem mxbias[] = {IR_MEM_LEFT, IR_MEM_SCALING, IR_MEM_RIGHT,
+					IR_MEM_SCALING, IR_MEM_BIAS};
+	const ir_mem *t;
+	unsigned n;
+	switch (op->code) {
+	case IR_OP_TMATMUL: t = tm; n = 2; break;
+	case IR_OP_TMATMUL_ACC: t = acc; n = 3; break;
+	case IR_OP_TMATMUL_BIAS: t = bias; n = 3; break;
+	case IR_OP_TMATMUL_MX: t = mx; n = 4; break;
+	case IR_OP_TMATMUL_MX_ACC: t = mxacc; n = 5; break;
+	case IR_OP_TMATMUL_MX_BIAS: t = mxbias; n = 5; break;
+	default: return IR_MEM_NONE;
+	}
+	return i < n ? t[i] : IR_MEM_NONE;
+}
+
+static int is_matmul(const ir_op *op)
+{
+	return op->code != IR_OP_UNKNOWN && (ir_opdef_get(op->code)->flags & IR_OPF_MATMUL);
+}
+
+/* The memory a tmov result goes to: the matmul operand it feeds, else vec. */
+static ir_mem tmov_mem(const ir_value *v)
+{
+	const ir_operand *u;
+	for (u = v->uses; u; u = u->next_use)
+		if (is_matmul(u->owner)) {
+			ir_mem m = matmul_operand_mem(u->owner, (unsigned)(u - u->owner->operands));
+			if (m != IR_MEM_NONE && m != IR_MEM_ACC)
+				return m;
+		}
+	return IR_MEM_VEC;
+}
+
+/* The memory of the buffer for the result of SSA tile op `op`. */
+static ir_mem result_mem(const ir_op *op)
+{
+	const ir_operand *u;
+	if (is_matmul(op))
+		return IR_MEM_ACC;
+	if (op->code == IR_OP_TMOV)
+		return tmov_mem(&op->results[0]);
+	if (op->code == IR_OP_TLOAD)
+		for (u = op->results[0].uses; u; u = u->next_use)
+			if (u->owner->code == IR_OP_TMOV && u->owner->num_results == 1 &&
+			    u - u->owner->operands == 0 && tmov_mem(&u->owner->results[0]) != IR_MEM_VEC)
+				return IR_MEM_MAT;
+	return IR_MEM_VEC;
+}
+
+static void set_layout(ir_type *tb, ptoc_layout l, uint32_t fractal)
+{
+	static const unsigned bl[] = {IR_BLAYOUT_ROW_MAJOR, IR_BLAYOUT_COL_MAJOR,
+				      IR_BLAYOUT_ROW_MAJOR, IR_BLAYOUT_COL_MAJOR,
+				      IR_BLAYOUT_ROW_MAJOR, IR_BLAYOUT_COL_MAJOR};
+	static const unsigned sl[] = {IR_SLAYOUT_NONE_BOX, IR_SLAYOUT_NONE_BOX,
+				      IR_SLAYOUT_ROW_MAJOR, IR_SLAYOUT_ROW_MAJOR,
+				      IR_SLAYOUT_COL_MAJOR, IR_SLAYOUT_COL_MAJOR};
+	tb->u.tb.blayout = bl[l];
+	tb->u.tb.slayout = sl[l];
+	tb->u.tb.fractal = fractal;
+}
+
+/* The tile_buf type of level-1 tile type `t` in memory `m`; NULL (reported) when the
+ * shape is not static. */
+static const ir_type *buf_type(ir_ctx *ctx, const pass_opts *o, const ir_type *t, ir_mem m,
+			       ir_loc loc)
+{
+	ir_type tb;
+	if (t->u.shaped.rank != 2 || t->u.shaped.dims[0] <= 0 || t->u.shaped.dims[1] <= 0) {
+		ir_error(ctx, loc, "cannot bufferize a tile without a static rank-2 shape");
+		return NULL;
+	}
+	memset(&tb, 0, sizeof tb);
+	tb.kind = IR_TYPE_TILE_BUF;
+	tb.u.tb.mem = m;
+	tb.u.tb.elem = t->u.shaped.elem;
+	tb.u.tb.rows = tb.u.tb.v_row = t->u.shaped.dims[0];
+	tb.u.tb.cols = tb.u.tb.v_col = t->u.shaped.dims[1];
+	switch (m) {
+	case IR_MEM_LEFT: set_layout(&tb, o->target->cube.left, o->target->cube.left_fractal); break;
+	case IR_MEM_RIGHT: set_layout(&tb, o->target->cube.right, o->target->cube.right_fractal); break;
+	case IR_MEM_ACC: set_layout(&tb, o->target->cube.acc, o->target->cube.acc_fractal); break;
+	default: set_layout(&tb, PTOC_LAYOUT_ND, 512); break;
+	}
+	return ir_type_tile_buf(ctx, &tb);
+}
+
+/* tmatmul.acc (and .mx.acc) whose accumulator input is a tile value used nowhere
+ * else: it accumulates in place into that tile's buffer (SEMANTICS.md §6.3, the
+ * split-K form). Decided on the SSA form, before any rewriting: in SSA every use is a
+ * read, so one use means no later reader; the input must come from the same block, as
+ * an op in a loop body runs many times on a tile from outside. */
+static int accumulates_in_place(const ir_op *op)
+{
+	const ir_value *c;
+	if (op->code != IR_OP_TMATMUL_ACC && op->code != IR_OP_TMATMUL_MX_ACC)
+		return 0;
+	c = op->operands[0].value;
+	/* same block: inside a loop, a tile from outside must stay unchanged */
+	return c->type == op->results[0].type && c->def && c->def->block == op->block &&
+	       ir_value_num_uses(c) == 1;
+}
+
+typedef struct oplist {
+	ir_op **a;
+	unsigned char *inplace;
+	size_t n, cap;
+	int oom;
+} oplist;
+
+/* Collects the ops to rewrite, in walk order (definitions before uses). */
+static int collect(ir_op *op, void *user)
+{
+	oplist *l = user;
+	int ssa_tile = op->code != IR_OP_UNKNOWN && (ir_opdef_get(op->code)->flags & IR_OPF_TILE) &&
+		       op->num_results == 1 && op->results[0].type->kind == IR_TYPE_TILE;
+	int tassign = op->code == IR_OP_TASSIGN && op->num_results == 1 &&
+		      op->results[0].type->kind == IR_TYPE_TILE;
+	if (!ssa_tile && !tassign)
+		return 0;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		ir_op **a = realloc(l->a, cap * sizeof *a);
+		unsigned char *ip;
+		if (a)
+			l->a = a;
+		ip = a ? realloc(l->inplace, cap) : NULL;
+		if (!ip) {
+			l->oom = 1;
+			return 1;
+		}
+		l->inplace = ip;
+		l->cap = cap;
+	}
+	l->inplace[l->n] = (unsigned char)(ssa_tile && accumulates_in_place(op));
+	l->a[l->n++] = op;
+	return 0;
+}
+
+/* %d = op %x... -> %buf = alloc_tile; op ins(%x...) outs(%buf) */
+static unsigned rewrite_tile_op(ir_ctx *ctx, const pass_opts *o, ir_op *op, int inplace)
+{
+	ir_value *res = &op->results[0];
+	const ir_type *t = buf_type(ctx, o, res->type, result_mem(op), op->loc);
+	static const int64_t seg[3] = {0, 0, 0};
+	ir_value **ops;
+	ir_value *outs;
+	ir_op *alloc, *dps;
+	unsigned i;
+	if (!t)
+		return 1;
+	if (inplace && op->operands[0].value->type == t) {
+		outs = op->operands[0].value;
+	} else {
+		alloc = ir_op_create(ctx, "pto.alloc_tile", op->loc, NULL, 0, &t, 1, NULL, 0);
+		alloc->results[0].name = res->name;
+		ir_op_set_attr(ctx, alloc, "operandSegmentSizes",
+			       ir_attr_dense(ctx, ir_type_int(ctx, 32, IR_INT_SIGNLESS), seg, 3));
+		ir_block_insert_before(op, alloc);
+		outs = &alloc->results[0];
+	}
+	ops = ir_alloc(ctx, (op->num_operands + 1) * sizeof *ops);
+	for (i = 0; i < op->num_operands; i++)
+		ops[i] = op->operands[i].value;
+	ops[i] = outs;
+	dps = ir_op_create(ctx, op->name, op->loc, ops, op->num_operands + 1, NULL, 0, op->attrs, 0);
+	ir_block_insert_before(op, dps);
+	ir_value_replace_all_uses(res, outs);
+	ir_op_erase(op);
+	return 0;
+}
+
+/* %t2 = tassign %buf, %a -> tassign %buf, %a (uses of %t2 -> %buf) */
+static unsigned rewrite_tassign(ir_ctx *ctx, ir_op *op)
+{
+	ir_value *ops[2];
+	ir_op *n;
+	if (op->operands[0].value->type->kind != IR_TYPE_TILE_BUF)
+		return 0; /* a tile argument: reported by check_left */
+	ops[0] = op->operands[0].value;
+	ops[1] = op->operands[1].value;
+	n = ir_op_create(ctx, op->name, op->loc, ops, 2, NULL, 0, op->attrs, 0);
+	ir_block_insert_before(op, n);
+	ir_value_replace_all_uses(&op->results[0], ops[0]);
+	ir_op_erase(op);
+	return 0;
+}
+
+/* Reports every level-1 tile value left. */
+static int check_left(ir_op *op, void *user)
+{
+	ir_ctx *ctx = ((void **)user)[0];
+	unsigned *errs = ((void **)user)[1];
+	unsigned i, r;
+	ir_block *b;
+	for (i = 0; i < op->num_results; i++)
+		if (op->results[i].type->kind == IR_TYPE_TILE) {
+			ir_error(ctx, op->loc, "'%s' op result #%u of tile type cannot be bufferized (only tile ops and pto.tassign produce tiles)",
+				 op->name, i);
+			(*errs)++;
+		}
+	for (r = 0; r < op->num_regions; r++)
+		for (b = op->regions[r].first; b; b = b->next)
+			for (i = 0; i < b->num_args; i++)
+				if (b->args[i]->type->kind == IR_TYPE_TILE) {
+					ir_error(ctx, b->args[i]->loc,
+						 "block argument of tile type cannot be bufferized: tiles live in on-chip memory and are created by tile ops");
+					(*errs)++;
+				}
+	return 0;
+}
+
+unsigned pass_bufferize(ir_ctx *ctx, ir_op *module, const pass_opts *o)
+{
+	oplist l = {NULL, NULL, 0, 0, 0};
+	unsigned errs = 0;
+	size_t i;
+	void *u[2];
+	ir_walk(module, collect, &l);
+	if (l.oom) {
+		free(l.a);
+		free(l.inplace);
+		ir_error(ctx, module->loc, "bufferize: out of memory");
+		return 1;
+	}
+	for (i = 0; i < l.n; i++)
+		errs += l.a[i]->code == IR_OP_TASSIGN ? rewrite_tassign(ctx, l.a[i])
+						      : rewrite_tile_op(ctx, o, l.a[i], l.inplace[i]);
+	free(l.a);
+	free(l.inplace);
+	u[0] = ctx;
+	u[1] = &errs;
+	ir_walk(module, check_left, u);
+	return errs;
+}
