@@ -6,7 +6,8 @@
  * Checked: operand/result/region counts from ops.def; SSA dominance within blocks and
  * isolation of func.func/builtin.module; terminators and what they yield; the fields
  * of tile_buf types; per-op rules of alloc_tile, tassign, tload/tstore, tcvt, tmov,
- * the tmatmul family, views, arith and scf ops, func.func/func.return.
+ * the tmatmul family, views, arith and scf ops, func.func/func.return; the fields of
+ * level-3 pto.i.* instructions (docs/lowered.md).
  * Not checked here: target legality of conversions (passes/), memory capacities. */
 #include <stdio.h>
 #include <string.h>
@@ -902,6 +903,132 @@ static void verify_if(vctx *v, const ir_op *op)
 		op_error(v, op, "must have an else block if defining values");
 }
 
+/* ---- level-3 instructions (added by split-repeats; docs/lowered.md) -------------- */
+
+/* Field kinds: m memory, a address/pitch (u32), t element type, T tile_buf, r round
+ * mode, s saturation, R repeat [1, 255], S stride [0, 255], M mask (any i64),
+ * c count [1, 2^32), x f16 bits [0, 0xFFFF], k m/k/n [1, 4095], i init string,
+ * o optional type (convert_to), u optional unit (relu). */
+typedef struct ifield { const char *name; char kind; } ifield;
+
+static const ifield *insn_fields(ir_opcode code)
+{
+	static const ifield vconv[] = {{"mem", 'm'}, {"dst", 'a'}, {"src", 'a'}, {"from", 't'},
+		{"to", 't'}, {"repeat", 'R'}, {"dst_blk", 'S'}, {"src_blk", 'S'}, {"dst_rep", 'S'},
+		{"src_rep", 'S'}, {"mask_hi", 'M'}, {"mask_lo", 'M'}, {"rmode", 'r'},
+		{"sat_mode", 's'}, {NULL, 0}};
+	static const ifield deq[] = {{"mem", 'm'}, {"dst", 'a'}, {"src", 'a'}, {"repeat", 'R'},
+		{"dst_blk", 'S'}, {"src_blk", 'S'}, {"dst_rep", 'S'}, {"src_rep", 'S'},
+		{"mask_hi", 'M'}, {"mask_lo", 'M'}, {"scale", 'x'}, {NULL, 0}};
+	static const ifield vv[] = {{"mem", 'm'}, {"dst", 'a'}, {"src", 'a'}, {"from", 't'},
+		{"to", 't'}, {"count", 'c'}, {"rmode", 'r'}, {"sat_mode", 's'}, {NULL, 0}};
+	static const ifield v2d[] = {{"mem", 'm'}, {"dst", 'a'}, {"src", 'a'}, {"from", 't'},
+		{"to", 't'}, {"rows", 'c'}, {"cols", 'c'}, {"dst_pitch", 'a'}, {"src_pitch", 'a'},
+		{"rmode", 'r'}, {"sat_mode", 's'}, {NULL, 0}};
+	static const ifield load[] = {{"dst", 'T'}, {"dst_addr", 'a'}, {NULL, 0}};
+	static const ifield store[] = {{"src", 'T'}, {"src_addr", 'a'}, {"convert_to", 'o'},
+		{"relu", 'u'}, {NULL, 0}};
+	static const ifield tmov[] = {{"src", 'T'}, {"src_addr", 'a'}, {"dst", 'T'},
+		{"dst_addr", 'a'}, {"convert_to", 'o'}, {"relu", 'u'}, {NULL, 0}};
+	static const ifield mmad[] = {{"c", 'T'}, {"c_addr", 'a'}, {"a", 'T'}, {"a_addr", 'a'},
+		{"b", 'T'}, {"b_addr", 'a'}, {"m", 'k'}, {"k", 'k'}, {"n", 'k'}, {"init", 'i'},
+		{NULL, 0}};
+	switch (code) {
+	case IR_OP_I_VCONV: return vconv;
+	case IR_OP_I_VCONV_DEQ: return deq;
+	case IR_OP_I_VCONV_V: return vv;
+	case IR_OP_I_VCONV_V2D: return v2d;
+	case IR_OP_I_DMA_LOAD: return load;
+	case IR_OP_I_DMA_STORE: return store;
+	case IR_OP_I_TMOV: return tmov;
+	case IR_OP_I_MMAD: case IR_OP_I_MMAD_MX: return mmad;
+	default: return NULL;
+	}
+}
+
+static int int_in(const ir_attr *a, int64_t lo, int64_t hi)
+{
+	return a->kind == IR_ATTR_INT && a->u.i.v >= lo && a->u.i.v <= hi;
+}
+
+static void verify_ifield(vctx *v, const ir_op *op, const ifield *f, const ir_attr *a)
+{
+	ptort_type et;
+	ptort_rmode rm;
+	ir_mem m;
+	int ok = 1;
+	switch (f->kind) {
+	case 'm':
+		ok = a->kind == IR_ATTR_PTO && !strcmp(a->u.pto.kind, "address_space") &&
+		     !ir_mem_parse(a->u.pto.value, strlen(a->u.pto.value), &m) && m != IR_MEM_NONE;
+		break;
+	case 'a': ok = int_in(a, 0, UINT32_MAX); break;
+	case 't': case 'o': ok = a->kind == IR_ATTR_TYPE && !ir_type_to_elem(a->u.type, &et); break;
+	case 'T': ok = a->kind == IR_ATTR_TYPE && a->u.type->kind == IR_TYPE_TILE_BUF; break;
+	case 'r': ok = !ir_attr_rmode(a, &rm); break;
+	case 's': ok = ir_attr_satmode(a) >= 0; break;
+	case 'R': ok = int_in(a, 1, 255); break;
+	case 'S': ok = int_in(a, 0, 255); break;
+	case 'M': ok = a->kind == IR_ATTR_INT; break;
+	case 'c': ok = int_in(a, 1, UINT32_MAX); break;
+	case 'x': ok = int_in(a, 0, 0xFFFF); break;
+	case 'k': ok = int_in(a, 1, 4095); break;
+	case 'i': ok = a->kind == IR_ATTR_STRING; break;
+	case 'u': ok = a->kind == IR_ATTR_UNIT; break;
+	}
+	if (!ok)
+		op_error(v, op, "field '%s' is missing or out of range", f->name);
+}
+
+static void verify_insn(vctx *v, const ir_op *op)
+{
+	const ifield *f = insn_fields(op->code);
+	const ir_attr *dyn = ir_op_get_attr(op, "dyn");
+	unsigned fixed = op->code == IR_OP_I_DMA_LOAD || op->code == IR_OP_I_DMA_STORE, nd = 0, i;
+	if (!f)
+		return;
+	if (dyn) {
+		if (dyn->kind != IR_ATTR_ARRAY) {
+			op_error(v, op, "'dyn' must be an array of field names");
+			return;
+		}
+		nd = dyn->u.array.n;
+		for (i = 0; i < nd; i++) {
+			const ir_attr *e = dyn->u.array.elems[i];
+			if (e->kind != IR_ATTR_STRING) {
+				op_error(v, op, "'dyn' must be an array of field names");
+				return;
+			}
+			if (ir_op_get_attr(op, e->u.str.s))
+				op_error(v, op, "field '%s' is both an attribute and in 'dyn'", e->u.str.s);
+			if (fixed + i < op->num_operands && !is_int_or_index(vtype(op, fixed + i)))
+				op_error(v, op, "dyn operand '%s' must be an integer or index", e->u.str.s);
+		}
+	}
+	if (op->num_operands != fixed + nd) {
+		op_error(v, op, "expects %u operands (%u fixed + 'dyn'), but found %u", fixed + nd,
+			 fixed, op->num_operands);
+		return;
+	}
+	if (fixed && (!vtype(op, 0) || vtype(op, 0)->kind != IR_TYPE_PART_VIEW))
+		op_error(v, op, "operand 0 must be a !pto.partition_tensor_view");
+	for (; f->name; f++) {
+		const ir_attr *a = ir_op_get_attr(op, f->name);
+		int in_dyn = 0;
+		for (i = 0; i < nd; i++)
+			if (!strcmp(dyn->u.array.elems[i]->u.str.s, f->name))
+				in_dyn = 1;
+		if (in_dyn)
+			continue;
+		if (!a) {
+			if (f->kind != 'o' && f->kind != 'u')
+				op_error(v, op, "field '%s' is missing", f->name);
+			continue;
+		}
+		verify_ifield(v, op, f, a);
+	}
+}
+
 /* ---- per-op dispatch ---------------------------------------------------------------- */
 
 static void verify_op_rules(vctx *v, const ir_op *op)
@@ -933,6 +1060,8 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 	default:
 		if (ir_opdef_get(op->code)->flags & IR_OPF_MATMUL)
 			verify_matmul(v, op);
+		if (ir_opdef_get(op->code)->flags & IR_OPF_LEVEL3) /* split-repeats */
+			verify_insn(v, op);
 		break;
 	}
 }

@@ -16,6 +16,8 @@ static unsigned pass_verify(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 
 /* The passes of other files (each defined in passes/<name>.c). */
 unsigned pass_legalize_cvt(ir_ctx *ctx, ir_op *module, const pass_opts *o);
+/* split_repeats.c (split-repeats) */
+unsigned pass_split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o);
 
 /* Default-pipeline order. A pass file adds its row here. */
 const pass_info pass_table[] = {
@@ -24,6 +26,8 @@ const pass_info pass_table[] = {
 	 "the deq path and exact decompositions", pass_legalize_cvt},
 	{"bufferize", "tile SSA (level 1) to tile buffers in DPS form (level 2)", pass_bufferize},
 	{"place-tiles", "give every tile buffer a byte address in its memory", pass_place_tiles},
+	{"split-repeats", "lower tile ops to level-3 instructions within the target's vector limits",
+	 pass_split_repeats},
 	{NULL, NULL, NULL},
 };
 
@@ -33,6 +37,8 @@ static const char *const default_names[] = {
 	"legalize-cvt",
 	"bufferize",
 	"place-tiles",
+	"split-repeats",
+	"verify",
 };
 
 const pass_info *pass_lookup(const char *name, size_t len)

@@ -66,6 +66,7 @@ static void usage(FILE *f)
 	      "                        --pass-pipeline when given)\n"
 	      "  --emit=generic        the MLIR generic op form, accepted by mlir-opt\n"
 	      "                        --allow-unregistered-dialect\n"
+	      "  --emit=lowered        level-3 instructions (default pipeline up to split-repeats)\n"
 	      "  --target a2a3|a5      the target (default: the module's pto.target_arch, else a2a3)\n"
 	      "  --pto-arch=a3|a5      PTOAS's spelling of --target\n"
 	      "  --verify-diagnostics  check diagnostics against // expected-error {{...}} comments\n"
@@ -98,6 +99,7 @@ typedef struct opts {
 	const char *pipeline;  /* --pass-pipeline text, or NULL */
 	const char *remarks;   /* -Rpass= */
 	int print_after_all, verify_each;
+	int lowered;           /* --emit=lowered: the default pipeline up to split-repeats */
 } opts;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -170,9 +172,9 @@ static int parse_args(int argc, char **argv, opts *o)
 			else if (!strcmp(v, "main"))
 				o->emit = EMIT_MAIN;
 			else if (!strcmp(v, "lowered"))
-				return usage_error("--emit=%s is not available in this build yet", v);
+				o->lowered = 1, o->emit = EMIT_IR;
 			else
-				return usage_error("unknown --emit value '%s' (c, ir, generic, main)", v);
+				return usage_error("unknown --emit value '%s' (c, ir, generic, lowered, main)", v);
 		} else if ((v = opt_value(argc, argv, &i, "--entry", &err))) {
 			o->entry = v;
 		} else if (!strcmp(a, "--print-after-all")) {
@@ -559,7 +561,11 @@ static void run_passes(const opts *o, ptoc_context *ctx, ptoc_module *m)
 	pipeline_run_opts ro;
 	char msg[512];
 	memset(&ro, 0, sizeof ro);
-	if (!o->pipeline)
+	if (!o->pipeline && o->lowered) { /* --emit=lowered: the default pipeline up to split-repeats */
+		pipeline_default(&p, "split-repeats");
+		if (p.n < PIPELINE_MAX && pass_lookup("verify", 6))
+			p.pass[p.n++] = pass_lookup("verify", 6);
+	} else if (!o->pipeline)
 		pipeline_default(&p, NULL);
 	else if (pipeline_parse(&p, o->pipeline, msg, sizeof msg))
 		return; /* checked by parse_args */
@@ -591,7 +597,8 @@ static int process(const opts *o, ptoc_context *ctx, const char *name, const buf
 		m = fe_parse(ctx, chunks[i].p, chunks[i].len, name, chunks[i].line);
 		if (m && ptoc_context_error_count(ctx) == before)
 			ptoc_module_verify(m);
-		if (m && ptoc_context_error_count(ctx) == before && (o->pipeline || o->emit != EMIT_IR))
+		if (m && ptoc_context_error_count(ctx) == before &&
+		    (o->pipeline || o->lowered || o->emit != EMIT_IR))
 			run_passes(o, ctx, m);
 		if (m && ptoc_context_error_count(ctx) == before && o->emit != EMIT_IR)
 			emit_text(o, ctx, m, &o->emitted[i]);

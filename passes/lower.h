@@ -1,0 +1,101 @@
+/* lower.h: what the level-3 lowering passes share (docs/lowered.md).
+ *
+ * split-repeats (split_repeats.c) lowers the vector and DMA tile ops and calls
+ * lower_cube_op (lower_cube.c) for tmov, the tmatmul family and transfers of tiles
+ * outside vec/mat. Both build pto.i.* instructions with the small builder below and
+ * find a tile's descriptor and address with lower_tile_of.
+ *
+ * vc_split is the pure splitting of a tile conversion into instructions of the
+ * target's vector unit; the pass and the unit test (test/unit/lower) both use it. */
+#ifndef PTOC_PASSES_LOWER_H
+#define PTOC_PASSES_LOWER_H
+
+#include "passes/pass.h"
+
+/* ---- tiles ------------------------------------------------------------------- */
+
+/* A tile operand resolved to its alloc_tile / tassign. */
+typedef struct lower_tile {
+	const ir_type *type;  /* the !pto.tile_buf */
+	int64_t addr;         /* byte address when addr_v is NULL */
+	ir_value *addr_v;     /* the address as an SSA value when not a constant */
+	ir_value *v_row, *v_col; /* the valid_row / valid_col values of a `?` dim */
+} lower_tile;
+
+/* Resolves tile value `v` used by `user`. Reports an error at the user and returns -1
+ * when the tile has no address (place-tiles did not run) or is not an alloc_tile /
+ * tassign result. */
+int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out);
+
+/* ---- building an instruction ---------------------------------------------------- */
+
+#define LI_MAX_ATTRS 40
+#define LI_MAX_DYN 12
+
+typedef struct lower_insn {
+	ir_named_attr attrs[LI_MAX_ATTRS];
+	unsigned nattrs;
+	ir_value *ops[LI_MAX_DYN + 1];
+	unsigned nops;          /* fixed operands first (li_operand), then the dyn ones */
+	const ir_attr *dyn[LI_MAX_DYN];
+	unsigned ndyn;
+} lower_insn;
+
+void li_init(lower_insn *li);
+void li_attr(ir_ctx *ctx, lower_insn *li, const char *name, const ir_attr *a);
+void li_int(ir_ctx *ctx, lower_insn *li, const char *name, int64_t v);
+void li_operand(lower_insn *li, ir_value *v);      /* a fixed operand (the DMA view) */
+void li_dyn(ir_ctx *ctx, lower_insn *li, const char *name, ir_value *v);
+/* `NAME = <tile_buf>`, `NAME_addr`, and NAME_v_row / NAME_v_col for `?` dims. */
+void li_tile(ir_ctx *ctx, lower_insn *li, const char *name, const lower_tile *t);
+/* `mem = #pto.address_space<vec>` */
+void li_mem(ir_ctx *ctx, lower_insn *li, ir_mem m);
+/* Creates `opname` with the collected fields and inserts it before `before`. */
+ir_op *li_emit(ir_ctx *ctx, lower_insn *li, const char *opname, ir_op *before);
+
+/* The cube-side hook (lower_cube.c): lowers `op` (tmov, tmatmul*, tload/tstore of a
+ * tile outside vec/mat) to instructions inserted before it, WITHOUT erasing it.
+ * Returns the number of errors reported. */
+unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o);
+
+/* ---- the splitting of a vector conversion ----------------------------------------- */
+
+/* A conversion of the v_row x v_col region of row-major tiles; addresses are byte
+ * offsets from each tile's base. */
+typedef struct vc_geom {
+	ptort_type from, to;
+	uint32_t src_cols, dst_cols; /* physical columns (the row pitch in elements) */
+	uint32_t v_row, v_col;       /* the destination's valid region, both >= 1 */
+} vc_geom;
+
+enum { VC_REPEAT, VC_V, VC_V2D };
+
+/* One instruction: VC_REPEAT = ptort_vconv / ptort_vconv_deq, VC_V = ptort_vconv_v,
+ * VC_V2D = ptort_vconv_v2d. dst/src are byte offsets from the tile bases. */
+typedef struct vc_insn {
+	int kind;
+	uint32_t dst, src;
+	uint32_t repeat;
+	uint32_t dst_blk, src_blk, dst_rep, src_rep;
+	uint64_t mask_hi, mask_lo;
+	uint32_t count;                         /* VC_V */
+	uint32_t rows, cols, dst_pitch, src_pitch; /* VC_V2D */
+} vc_insn;
+
+typedef int (*vc_emit_fn)(void *user, const vc_insn *in);
+
+enum {
+	VC_OK = 0,
+	VC_ERR_NARROW,   /* repeat form: both types 8 bits or narrower */
+	VC_ERR_STRIDE,   /* repeat form: an operand's repeat is not a whole number of blocks */
+	VC_ERR_EMIT      /* the callback returned non-zero */
+};
+
+/* Splits the conversion into instructions of a unit with limits `lim` (predicated:
+ * A5 register form; else the A2A3 repeat form), calling `emit` for each in order.
+ * Returns VC_OK or a VC_ERR_* code. */
+int vc_split(const ptoc_vec_limits *lim, const vc_geom *g, vc_emit_fn emit, void *user);
+/* A short English text of a VC_ERR_* code. */
+const char *vc_error_text(int code);
+
+#endif

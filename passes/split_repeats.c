@@ -1,0 +1,707 @@
+/* split_repeats.c: the `split-repeats` pass: level 2 (DPS, placed tiles) -> level 3,
+ * the pto.i.* instructions of docs/lowered.md.
+ *
+ * Requires: a verified level-2 module: every tile is a pto.alloc_tile with an address
+ *   operand (`addr = %c`, place-tiles or the user) or a pto.tassign result (constant
+ *   or dynamic address); every pto.tcvt is one native conversion of the target with
+ *   explicit `rmode` and `sat_mode` (legalize-cvt), `deq_scale` marking A2A3's deq path.
+ * Produces: every tcvt, tload and tstore (and through lower_cube_op every tmov and
+ *   tmatmul*) replaced in place by instructions; pto.alloc_tile and pto.tassign erased,
+ *   as are the arith.constants only they used. scf/arith structure, views, sync ops
+ *   and locations are preserved (an instruction has the location of its tile op).
+ *
+ * tcvt covers the destination's valid region (SEMANTICS.md §5), row-major tiles only:
+ *   repeat form (A2A3, vec.predicated = 0): L = 2048 / W lanes per 256-byte repeat
+ *     (W the wider element width). A contiguous region (one valid row, or valid
+ *     columns = both tiles' columns) is n elements: floor(n / L) full repeats in
+ *     instructions of <= repeat_max repeats, then one masked repeat for n mod L.
+ *     Otherwise, when both row pitches are whole 32-byte blocks <= repeat_stride_max,
+ *     one repeat per row with the row pitch as repeat stride, one instruction per
+ *     group of L columns (masked to the group's valid columns) and <= repeat_max rows;
+ *     else (stride overflow) per-row instructions, each row as a contiguous run.
+ *   register form (A5): vconv_v over a contiguous region, vconv_v2d otherwise (also
+ *     for a dynamic valid shape, whose rows/cols become dyn operands).
+ * Diagnostics (errors at the tile op): level-1 tile ops, a tile without an address,
+ *   tiles outside vec for tcvt, layouts other than row_major/none_box, a tcvt without
+ *   explicit rmode/sat_mode, a valid region larger than the source tile, a dynamic
+ *   valid shape in the repeat form, both types 8 bits or narrower in the repeat form,
+ *   deq_scale on a predicated target, tile uses that cannot be lowered (tprint). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes/lower.h"
+
+#define PASS_NAME "split-repeats"
+
+/* ---- vc_split: the pure splitting --------------------------------------------------- */
+
+static uint32_t bits_of(ptort_type t)
+{
+	return ptort_type_bits(t);
+}
+
+static void lane_mask(uint32_t m, uint32_t lanes, uint64_t *hi, uint64_t *lo)
+{
+	*hi = 0;
+	if (m >= 64)
+		*lo = ~(uint64_t)0;
+	else
+		*lo = ((uint64_t)1 << m) - 1;
+	if (lanes > 64 && m > 64)
+		*hi = m - 64 >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << (m - 64)) - 1;
+}
+
+typedef struct vc_state {
+	const ptoc_vec_limits *lim;
+	const vc_geom *g;
+	uint32_t sb, db, lanes; /* element bits of src / dst; lanes per repeat */
+	vc_emit_fn emit;
+	void *user;
+} vc_state;
+
+static uint32_t max_repeat(const vc_state *s)
+{
+	return s->lim->repeat_max ? s->lim->repeat_max : UINT32_MAX;
+}
+
+/* Bytes of `n` elements of `bits` bits (n * bits a multiple of 8 where used). */
+static uint32_t nbytes(uint32_t n, uint32_t bits)
+{
+	return (uint32_t)((uint64_t)n * bits / 8);
+}
+
+/* n contiguous elements from the given byte offsets. */
+static int vc_run(vc_state *s, uint32_t soff, uint32_t doff, uint32_t n)
+{
+	uint32_t L = s->lanes, full = n / L, rem = n % L, k = 0;
+	uint32_t sbytes = nbytes(L, s->sb), dbytes = nbytes(L, s->db), chunk;
+	uint32_t srep = sbytes / 32, drep = dbytes / 32, maxr = max_repeat(s);
+	vc_insn in;
+	memset(&in, 0, sizeof in);
+	in.kind = VC_REPEAT;
+	in.src_blk = in.dst_blk = 1;
+	/* A repeat that is not a whole number of blocks cannot be strided: one per insn. */
+	if (sbytes % 32 || dbytes % 32 || srep == 0 || drep == 0 ||
+	    (s->lim->repeat_stride_max && (srep > s->lim->repeat_stride_max ||
+					   drep > s->lim->repeat_stride_max)))
+		maxr = 1;
+	in.src_rep = maxr == 1 ? 0 : srep;
+	in.dst_rep = maxr == 1 ? 0 : drep;
+	while (k < full) {
+		chunk = full - k < maxr ? full - k : maxr;
+		in.src = soff + k * sbytes;
+		in.dst = doff + k * dbytes;
+		in.repeat = chunk;
+		lane_mask(L, L, &in.mask_hi, &in.mask_lo);
+		if (s->emit(s->user, &in))
+			return VC_ERR_EMIT;
+		k += chunk;
+	}
+	if (rem) {
+		in.src = soff + full * sbytes;
+		in.dst = doff + full * dbytes;
+		in.repeat = 1;
+		lane_mask(rem, L, &in.mask_hi, &in.mask_lo);
+		if (s->emit(s->user, &in))
+			return VC_ERR_EMIT;
+	}
+	return VC_OK;
+}
+
+/* One repeat per row, strided by the row pitches: returns 1 when not expressible. */
+static int vc_rows_strided(vc_state *s, int *rc)
+{
+	const vc_geom *g = s->g;
+	uint32_t ps = nbytes(g->src_cols, s->sb), pd = nbytes(g->dst_cols, s->db);
+	uint32_t L = s->lanes, j, r, chunk, maxr = max_repeat(s);
+	uint32_t smax = s->lim->repeat_stride_max;
+	vc_insn in;
+	if (ps % 32 || pd % 32 || (smax && (ps / 32 > smax || pd / 32 > smax)))
+		return 1;
+	memset(&in, 0, sizeof in);
+	in.kind = VC_REPEAT;
+	in.src_blk = in.dst_blk = 1;
+	in.src_rep = ps / 32;
+	in.dst_rep = pd / 32;
+	for (j = 0; j * L < g->v_col; j++) {
+		uint32_t m = g->v_col - j * L < L ? g->v_col - j * L : L;
+		lane_mask(m, L, &in.mask_hi, &in.mask_lo);
+		for (r = 0; r < g->v_row; r += chunk) {
+			chunk = g->v_row - r < maxr ? g->v_row - r : maxr;
+			in.repeat = chunk;
+			in.src = r * ps + nbytes(j * L, s->sb);
+			in.dst = r * pd + nbytes(j * L, s->db);
+			if (s->emit(s->user, &in)) {
+				*rc = VC_ERR_EMIT;
+				return 0;
+			}
+		}
+	}
+	*rc = VC_OK;
+	return 0;
+}
+
+int vc_split(const ptoc_vec_limits *lim, const vc_geom *g, vc_emit_fn emit, void *user)
+{
+	vc_state s;
+	int contiguous = g->v_row == 1 || (g->v_col == g->src_cols && g->v_col == g->dst_cols);
+	uint32_t r;
+	int rc;
+	s.lim = lim;
+	s.g = g;
+	s.sb = bits_of(g->from);
+	s.db = bits_of(g->to);
+	s.emit = emit;
+	s.user = user;
+	if (lim->predicated) {
+		vc_insn in;
+		memset(&in, 0, sizeof in);
+		if (contiguous) {
+			in.kind = VC_V;
+			in.count = g->v_row * g->v_col;
+		} else {
+			in.kind = VC_V2D;
+			in.rows = g->v_row;
+			in.cols = g->v_col;
+			in.src_pitch = nbytes(g->src_cols, s.sb);
+			in.dst_pitch = nbytes(g->dst_cols, s.db);
+		}
+		return emit(user, &in) ? VC_ERR_EMIT : VC_OK;
+	}
+	{
+		uint32_t w = s.sb > s.db ? s.sb : s.db;
+		if (w <= 8)
+			return VC_ERR_NARROW;
+		s.lanes = (lim->repeat_bytes ? lim->repeat_bytes : 256) * 8 / w;
+	}
+	if (contiguous)
+		return vc_run(&s, 0, 0, g->v_row * g->v_col);
+	if (!vc_rows_strided(&s, &rc))
+		return rc;
+	for (r = 0; r < g->v_row; r++) {
+		rc = vc_run(&s, r * nbytes(g->src_cols, s.sb), r * nbytes(g->dst_cols, s.db),
+			    g->v_col);
+		if (rc)
+			return rc;
+	}
+	return VC_OK;
+}
+
+const char *vc_error_text(int code)
+{
+	switch (code) {
+	case VC_OK: return "ok";
+	case VC_ERR_NARROW: return "the repeat form needs an element type wider than 8 bits";
+	case VC_ERR_STRIDE: return "a repeat stride cannot be expressed";
+	default: return "instruction emission failed";
+	}
+}
+
+/* ---- the instruction builder ---------------------------------------------------- */
+
+void li_init(lower_insn *li)
+{
+	memset(li, 0, sizeof *li);
+}
+
+void li_attr(ir_ctx *ctx, lower_insn *li, const char *name, const ir_attr *a)
+{
+	if (li->nattrs < LI_MAX_ATTRS) {
+		li->attrs[li->nattrs].name = ir_intern(ctx, name, strlen(name));
+		li->attrs[li->nattrs].value = a;
+		li->nattrs++;
+	}
+}
+
+void li_int(ir_ctx *ctx, lower_insn *li, const char *name, int64_t v)
+{
+	li_attr(ctx, li, name, ir_attr_int(ctx, v, NULL));
+}
+
+void li_operand(lower_insn *li, ir_value *v)
+{
+	if (li->nops < LI_MAX_DYN + 1)
+		li->ops[li->nops++] = v;
+}
+
+void li_dyn(ir_ctx *ctx, lower_insn *li, const char *name, ir_value *v)
+{
+	if (li->ndyn < LI_MAX_DYN && li->nops < LI_MAX_DYN + 1) {
+		li->dyn[li->ndyn++] = ir_attr_string(ctx, name, strlen(name));
+		li->ops[li->nops++] = v;
+	}
+}
+
+void li_tile(ir_ctx *ctx, lower_insn *li, const char *name, const lower_tile *t)
+{
+	char f[64];
+	li_attr(ctx, li, name, ir_attr_type(ctx, t->type));
+	snprintf(f, sizeof f, "%s_addr", name);
+	if (t->addr_v)
+		li_dyn(ctx, li, f, t->addr_v);
+	else
+		li_int(ctx, li, f, t->addr);
+	if (t->type->u.tb.v_row == IR_DYN && t->v_row) {
+		snprintf(f, sizeof f, "%s_v_row", name);
+		li_dyn(ctx, li, f, t->v_row);
+	}
+	if (t->type->u.tb.v_col == IR_DYN && t->v_col) {
+		snprintf(f, sizeof f, "%s_v_col", name);
+		li_dyn(ctx, li, f, t->v_col);
+	}
+}
+
+void li_mem(ir_ctx *ctx, lower_insn *li, ir_mem m)
+{
+	li_attr(ctx, li, "mem", ir_attr_pto(ctx, "address_space", ir_mem_name(m), IR_PTO_DOTTED));
+}
+
+ir_op *li_emit(ir_ctx *ctx, lower_insn *li, const char *opname, ir_op *before)
+{
+	ir_op *op;
+	if (li->ndyn)
+		li_attr(ctx, li, "dyn", ir_attr_array(ctx, li->dyn, li->ndyn));
+	op = ir_op_create(ctx, opname, before->loc, li->ops, li->nops, NULL, 0,
+			  ir_attr_dict(ctx, li->attrs, li->nattrs, before->loc), 0);
+	ir_block_insert_before(before, op);
+	return op;
+}
+
+/* ---- tiles ------------------------------------------------------------------------ */
+
+static int const_int(const ir_value *v, int64_t *out)
+{
+	const ir_attr *a;
+	if (!v || !v->def || v->def->code != IR_OP_CONSTANT)
+		return 0;
+	a = ir_op_get_attr(v->def, "value");
+	if (!a || a->kind != IR_ATTR_INT)
+		return 0;
+	*out = a->u.i.v;
+	return 1;
+}
+
+/* The addr / valid_row / valid_col operands of an alloc_tile (NULL when absent). */
+static void alloc_operands(const ir_op *op, ir_value *out[3])
+{
+	const ir_attr *seg = ir_op_get_attr(op, "operandSegmentSizes");
+	unsigned i, k = 0;
+	const ir_type *t = op->results[0].type;
+	out[0] = out[1] = out[2] = NULL;
+	if (seg && seg->kind == IR_ATTR_DENSE && seg->u.dense.n == 3) {
+		for (i = 0; i < 3; i++)
+			if (seg->u.dense.v[i] && k < op->num_operands)
+				out[i] = op->operands[k++].value;
+		return;
+	}
+	/* no segment sizes: the operands the type implies, valid dims last */
+	k = op->num_operands;
+	if (t->u.tb.v_col == IR_DYN && k)
+		out[2] = op->operands[--k].value;
+	if (t->u.tb.v_row == IR_DYN && k)
+		out[1] = op->operands[--k].value;
+	if (k)
+		out[0] = op->operands[0].value;
+}
+
+int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
+{
+	ir_value *ops[3], *addr;
+	const ir_op *d = v ? v->def : NULL;
+	memset(out, 0, sizeof *out);
+	if (!v || !v->type || v->type->kind != IR_TYPE_TILE_BUF) {
+		ir_error(ctx, user->loc, "'%s': %s needs !pto.tile_buf operands (level 2)",
+			 user->name, PASS_NAME);
+		return -1;
+	}
+	out->type = v->type;
+	if (d && d->code == IR_OP_TASSIGN) {
+		addr = d->operands[1].value;
+		d = d->operands[0].value->def;
+		if (d && d->code == IR_OP_ALLOC_TILE) {
+			alloc_operands(d, ops);
+			out->v_row = ops[1];
+			out->v_col = ops[2];
+		}
+	} else if (d && d->code == IR_OP_ALLOC_TILE) {
+		alloc_operands(d, ops);
+		addr = ops[0];
+		out->v_row = ops[1];
+		out->v_col = ops[2];
+	} else {
+		ir_error(ctx, user->loc, "'%s': tile operand is not a pto.alloc_tile or pto.tassign "
+			 "result; %s cannot find its address", user->name, PASS_NAME);
+		return -1;
+	}
+	if (!addr) {
+		ir_error(ctx, user->loc, "'%s': tile has no address (run place-tiles first)",
+			 user->name);
+		return -1;
+	}
+	if (!const_int(addr, &out->addr))
+		out->addr_v = addr;
+	else if (out->addr < 0 || out->addr > (int64_t)UINT32_MAX) {
+		ir_error(ctx, user->loc, "'%s': tile address %lld out of range", user->name,
+			 (long long)out->addr);
+		return -1;
+	}
+	if ((out->type->u.tb.v_row == IR_DYN && !out->v_row) ||
+	    (out->type->u.tb.v_col == IR_DYN && !out->v_col)) {
+		ir_error(ctx, user->loc, "'%s': dynamic valid shape without its valid_row/valid_col "
+			 "operands", user->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the pass ---------------------------------------------------------------------- */
+
+typedef struct sr {
+	ir_ctx *ctx;
+	const pass_opts *o;
+	unsigned errors;
+	ir_op **ops; /* collected ops */
+	size_t n, cap;
+	int oom;
+} sr;
+
+static void push(sr *s, ir_op *op)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		ir_op **p = realloc(s->ops, cap * sizeof *p);
+		if (!p) {
+			s->oom = 1;
+			return;
+		}
+		s->ops = p;
+		s->cap = cap;
+	}
+	s->ops[s->n++] = op;
+}
+
+static int collect(ir_op *op, void *user)
+{
+	sr *s = user;
+	const ir_opdef *d = ir_opdef_get(op->code);
+	if ((d->flags & IR_OPF_TILE) || op->code == IR_OP_TPRINT || op->code == IR_OP_ALLOC_TILE ||
+	    op->code == IR_OP_TASSIGN)
+		push(s, op);
+	return 0;
+}
+
+static void err(sr *s, const ir_op *op, const char *fmt, const char *a)
+{
+	char msg[512];
+	snprintf(msg, sizeof msg, fmt, a);
+	ir_error(s->ctx, op->loc, "'%s' %s", op->name, msg);
+	s->errors++;
+}
+
+static ir_mem tile_mem(const lower_tile *t)
+{
+	return t->type->u.tb.mem;
+}
+
+static int row_major(const lower_tile *t)
+{
+	return t->type->u.tb.blayout == IR_BLAYOUT_ROW_MAJOR &&
+	       t->type->u.tb.slayout == IR_SLAYOUT_NONE_BOX;
+}
+
+/* The context of one tcvt's instructions. */
+typedef struct cvt_emit {
+	sr *s;
+	ir_op *op;
+	lower_tile src, dst;
+	ptort_type from, to;
+	const ir_attr *rmode, *sat, *scale;
+	ir_value *rows_v, *cols_v; /* dynamic valid shape (register form) */
+} cvt_emit;
+
+/* The address field `name` = base + off: an attribute, or a dyn operand (an addi
+ * inserted before the tile op when off != 0). */
+static void addr_field(cvt_emit *c, lower_insn *li, const char *name, const lower_tile *t,
+		       uint32_t off)
+{
+	ir_ctx *ctx = c->s->ctx;
+	ir_value *ops[2];
+	ir_op *k, *add;
+	const ir_type *ty;
+	if (!t->addr_v) {
+		li_int(ctx, li, name, t->addr + off);
+		return;
+	}
+	if (!off) {
+		li_dyn(ctx, li, name, t->addr_v);
+		return;
+	}
+	ty = t->addr_v->type;
+	k = ir_op_create(ctx, "arith.constant", c->op->loc, NULL, 0, &ty, 1, NULL, 0);
+	ir_op_set_attr(ctx, k, "value", ir_attr_int(ctx, off, ty));
+	ir_block_insert_before(c->op, k);
+	ops[0] = t->addr_v;
+	ops[1] = &k->results[0];
+	add = ir_op_create(ctx, "arith.addi", c->op->loc, ops, 2, &ty, 1, NULL, 0);
+	ir_block_insert_before(c->op, add);
+	li_dyn(ctx, li, name, &add->results[0]);
+}
+
+static int emit_cvt(void *user, const vc_insn *in)
+{
+	cvt_emit *c = user;
+	ir_ctx *ctx = c->s->ctx;
+	lower_insn li;
+	const char *name;
+	li_init(&li);
+	li_mem(ctx, &li, tile_mem(&c->dst));
+	if (in->kind != VC_REPEAT || !c->scale) {
+		li_attr(ctx, &li, "from", ir_attr_type(ctx, ir_type_elem(ctx, c->from)));
+		li_attr(ctx, &li, "to", ir_attr_type(ctx, ir_type_elem(ctx, c->to)));
+		li_attr(ctx, &li, "rmode", c->rmode);
+		li_attr(ctx, &li, "sat_mode", c->sat);
+	}
+	switch (in->kind) {
+	case VC_REPEAT:
+		name = c->scale ? "pto.i.vconv_deq" : "pto.i.vconv";
+		li_int(ctx, &li, "repeat", in->repeat);
+		li_int(ctx, &li, "dst_blk", in->dst_blk);
+		li_int(ctx, &li, "src_blk", in->src_blk);
+		li_int(ctx, &li, "dst_rep", in->dst_rep);
+		li_int(ctx, &li, "src_rep", in->src_rep);
+		li_int(ctx, &li, "mask_hi", (int64_t)in->mask_hi);
+		li_int(ctx, &li, "mask_lo", (int64_t)in->mask_lo);
+		if (c->scale)
+			li_attr(ctx, &li, "scale", c->scale);
+		break;
+	case VC_V:
+		name = "pto.i.vconv_v";
+		li_int(ctx, &li, "count", in->count);
+		break;
+	default:
+		name = "pto.i.vconv_v2d";
+		if (c->rows_v)
+			li_dyn(ctx, &li, "rows", c->rows_v);
+		else
+			li_int(ctx, &li, "rows", in->rows);
+		if (c->cols_v)
+			li_dyn(ctx, &li, "cols", c->cols_v);
+		else
+			li_int(ctx, &li, "cols", in->cols);
+		li_int(ctx, &li, "dst_pitch", in->dst_pitch);
+		li_int(ctx, &li, "src_pitch", in->src_pitch);
+		break;
+	}
+	addr_field(c, &li, "dst", &c->dst, in->dst);
+	addr_field(c, &li, "src", &c->src, in->src);
+	li_emit(ctx, &li, name, c->op);
+	return 0;
+}
+
+static int lower_tcvt(sr *s, ir_op *op)
+{
+	cvt_emit c;
+	vc_geom g;
+	const ir_attr *a;
+	ptort_rmode rm;
+	int sat, rc;
+	const struct target *t = s->o->target;
+	memset(&c, 0, sizeof c);
+	c.s = s;
+	c.op = op;
+	if (op->num_results) {
+		err(s, op, "%s: tile SSA form (level 1) must be bufferized first", PASS_NAME);
+		return -1;
+	}
+	if (lower_tile_of(s->ctx, op, op->operands[0].value, &c.src) ||
+	    lower_tile_of(s->ctx, op, op->operands[op->num_operands - 1].value, &c.dst)) {
+		s->errors++;
+		return -1;
+	}
+	if (tile_mem(&c.src) != IR_MEM_VEC || tile_mem(&c.dst) != IR_MEM_VEC) {
+		err(s, op, "%s: source and destination tiles must be in vec", PASS_NAME);
+		return -1;
+	}
+	if (!row_major(&c.src) || !row_major(&c.dst)) {
+		err(s, op, "%s: unsupported tile layout (only blayout=row_major, slayout=none_box)",
+		    PASS_NAME);
+		return -1;
+	}
+	if (ir_type_to_elem(c.src.type->u.tb.elem, &c.from) ||
+	    ir_type_to_elem(c.dst.type->u.tb.elem, &c.to)) {
+		err(s, op, "%s: element type without a runtime type", PASS_NAME);
+		return -1;
+	}
+	a = ir_op_get_attr(op, "rmode");
+	if (!a || ir_attr_rmode(a, &rm)) {
+		err(s, op, "%s: needs an explicit rmode (run legalize-cvt first)", PASS_NAME);
+		return -1;
+	}
+	a = ir_op_get_attr(op, "sat_mode");
+	if (!a)
+		a = ir_op_get_attr(op, "satmode");
+	if (!a || (sat = ir_attr_satmode(a)) < 0) {
+		err(s, op, "%s: needs an explicit sat_mode (run legalize-cvt first)", PASS_NAME);
+		return -1;
+	}
+	c.rmode = ir_attr_pto(s->ctx, "round_mode", ptort_rmode_name(rm), IR_PTO_ANGLE);
+	c.sat = ir_attr_pto(s->ctx, "saturation_mode", sat ? "ON" : "OFF", IR_PTO_ANGLE);
+	a = ir_op_get_attr(op, "deq_scale");
+	if (a) {
+		if (a->kind != IR_ATTR_INT || a->u.i.v < 0 || a->u.i.v > 0xFFFF) {
+			err(s, op, "%s: deq_scale must be an integer f16 bit pattern", PASS_NAME);
+			return -1;
+		}
+		if (t->vec.predicated || c.from != PTORT_I32 || c.to != PTORT_F16) {
+			err(s, op, "%s: deq_scale only applies to i32 -> f16 on the repeat form",
+			    PASS_NAME);
+			return -1;
+		}
+		c.scale = ir_attr_int(s->ctx, a->u.i.v, NULL);
+	}
+	g.from = c.from;
+	g.to = c.to;
+	g.src_cols = (uint32_t)c.src.type->u.tb.cols;
+	g.dst_cols = (uint32_t)c.dst.type->u.tb.cols;
+	g.v_row = c.dst.type->u.tb.v_row == IR_DYN ? 0 : (uint32_t)c.dst.type->u.tb.v_row;
+	g.v_col = c.dst.type->u.tb.v_col == IR_DYN ? 0 : (uint32_t)c.dst.type->u.tb.v_col;
+	if (c.dst.type->u.tb.v_row == IR_DYN || c.dst.type->u.tb.v_col == IR_DYN) {
+		if (!t->vec.predicated) {
+			err(s, op, "%s: a dynamic valid shape is not supported by the repeat form "
+				   "(A2A3) yet", PASS_NAME);
+			return -1;
+		}
+		vc_insn in;
+		/* the 2-D register form, rows/cols as dyn operands */
+		c.rows_v = c.dst.type->u.tb.v_row == IR_DYN ? c.dst.v_row : NULL;
+		c.cols_v = c.dst.type->u.tb.v_col == IR_DYN ? c.dst.v_col : NULL;
+		memset(&in, 0, sizeof in);
+		in.kind = VC_V2D;
+		in.rows = g.v_row;
+		in.cols = g.v_col;
+		in.src_pitch = nbytes(g.src_cols, ptort_type_bits(c.from));
+		in.dst_pitch = nbytes(g.dst_cols, ptort_type_bits(c.to));
+		return emit_cvt(&c, &in);
+	} else if (g.v_row == 0 || g.v_col == 0) {
+		return 0; /* empty region: nothing to convert */
+	}
+	if (c.dst.type->u.tb.v_row != IR_DYN && c.dst.type->u.tb.v_col != IR_DYN &&
+	    (g.v_row > c.src.type->u.tb.rows || g.v_col > c.src.type->u.tb.cols ||
+	     g.v_row > c.dst.type->u.tb.rows || g.v_col > c.dst.type->u.tb.cols)) {
+		err(s, op, "%s: the destination's valid region exceeds a tile's shape", PASS_NAME);
+		return -1;
+	}
+	rc = vc_split(&t->vec, &g, emit_cvt, &c);
+	if (rc) {
+		err(s, op, "%s: cannot split this conversion into repeats", PASS_NAME);
+		ir_note(s->ctx, op->loc, "%s", vc_error_text(rc));
+		return -1;
+	}
+	return 0;
+}
+
+static int lower_transfer(sr *s, ir_op *op, int load)
+{
+	lower_tile t;
+	lower_insn li;
+	unsigned ti = load ? 1 : 0, vi = load ? 0 : 1;
+	if (op->num_results || op->num_operands != 2) {
+		err(s, op, "%s: tile SSA form (level 1) must be bufferized first", PASS_NAME);
+		return -1;
+	}
+	if (lower_tile_of(s->ctx, op, op->operands[ti].value, &t)) {
+		s->errors++;
+		return -1;
+	}
+	if (tile_mem(&t) != IR_MEM_VEC && tile_mem(&t) != IR_MEM_MAT) {
+		unsigned e = lower_cube_op(s->ctx, op, s->o);
+		s->errors += e;
+		return e ? -1 : 0;
+	}
+	li_init(&li);
+	li_operand(&li, op->operands[vi].value);
+	li_tile(s->ctx, &li, load ? "dst" : "src", &t);
+	li_emit(s->ctx, &li, load ? "pto.i.dma_load" : "pto.i.dma_store", op);
+	return 0;
+}
+
+static int lower_op(sr *s, ir_op *op)
+{
+	unsigned e;
+	switch (op->code) {
+	case IR_OP_TCVT: return lower_tcvt(s, op);
+	case IR_OP_TLOAD: return lower_transfer(s, op, 1);
+	case IR_OP_TSTORE: return lower_transfer(s, op, 0);
+	case IR_OP_TPRINT:
+		err(s, op, "%s: cannot be lowered to level 3 (no instruction prints a tile)",
+		    PASS_NAME);
+		return -1;
+	default:
+		e = lower_cube_op(s->ctx, op, s->o);
+		s->errors += e;
+		return e ? -1 : 0;
+	}
+}
+
+/* Erases alloc_tile / tassign `op` and the constants only it used. */
+static void erase_tile_def(ir_op *op)
+{
+	ir_value *used[3];
+	unsigned i, n = op->num_operands < 3 ? op->num_operands : 3;
+	for (i = 0; i < n; i++)
+		used[i] = op->operands[i].value;
+	ir_op_erase(op);
+	for (i = 0; i < n; i++)
+		if (used[i] && used[i]->def && used[i]->def->code == IR_OP_CONSTANT &&
+		    used[i]->def->block && !ir_value_num_uses(used[i]))
+			ir_op_erase(used[i]->def);
+}
+
+static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
+{
+	sr s;
+	size_t i;
+	memset(&s, 0, sizeof s);
+	s.ctx = ctx;
+	s.o = o;
+	ir_walk(module, collect, &s);
+	if (s.oom) {
+		free(s.ops);
+		ir_error(ctx, module->loc, "%s: out of memory", PASS_NAME);
+		return 1;
+	}
+	for (i = 0; i < s.n; i++) {
+		ir_op *op = s.ops[i];
+		if (op->code == IR_OP_ALLOC_TILE || op->code == IR_OP_TASSIGN)
+			continue;
+		if (!lower_op(&s, op))
+			ir_op_erase(op);
+	}
+	if (!s.errors) {
+		/* tile definitions, last first (a tassign uses its alloc_tile) */
+		for (i = s.n; i-- > 0;) {
+			ir_op *op = s.ops[i];
+			if (op->code != IR_OP_ALLOC_TILE && op->code != IR_OP_TASSIGN)
+				continue;
+			if (op->num_results && ir_value_num_uses(&op->results[0])) {
+				const ir_op *u = op->results[0].uses->owner;
+				ir_error(ctx, u->loc, "'%s' %s: uses a tile that cannot be lowered",
+					 u->name, PASS_NAME);
+				s.errors++;
+				continue;
+			}
+			erase_tile_def(op);
+		}
+	}
+	pass_remark(ctx, o, PASS_NAME, module->loc, "lowered %zu ops", s.n);
+	free(s.ops);
+	return s.errors;
+}
+
+/* The pass-table entry (pass.c). */
+unsigned pass_split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o);
+unsigned pass_split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
+{
+	return split_repeats(ctx, module, o);
+}
