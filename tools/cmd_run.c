@@ -418,13 +418,18 @@ int cmd_run(int argc, char **argv)
 	flags = strdup(PTOC_BUILD_RT_FLAGS);
 	if (!ccbuf || !flags)
 		goto clean;
+	cargv[0] = NULL;
+	nc = 1;
+	cargv[nc++] = "-std=c99";
+	cargv[nc++] = "-O0"; /* a call listing; before the words of CC, so CC="cc -O2" wins */
 	split_words(ccbuf, cargv, &nc);
-	if (!nc) {
+	if (nc == 3) {
 		fputs("ptoc run: empty C compiler name\n", stderr);
 		goto clean;
 	}
-	cargv[nc++] = "-std=c99";
-	cargv[nc++] = "-O2";
+	cargv[0] = cargv[3];
+	memmove(cargv + 3, cargv + 4, (size_t)(nc - 4) * sizeof *cargv);
+	nc--;
 	split_words(flags, cargv, &nc);
 	cargv[nc++] = incflag;
 	cargv[nc++] = kfile;
