@@ -126,17 +126,19 @@ ptoc_module *fe_parse(ir_ctx *ctx, const char *buf, size_t len, const char *file
 		return NULL;
 	}
 	memset(&p, 0, sizeof p);
+	/* Scratch stacks start non-empty, so `st.a + k` is never an offset on a NULL
+	 * pointer (UBSan; hit by generic ops such as `() -> ()` instructions) */
+	fe_grow((void **)&p.uses.a, &p.uses.cap, sizeof *p.uses.a);
+	fe_grow((void **)&p.types.a, &p.types.cap, sizeof *p.types.a);
+	fe_grow((void **)&p.attrs.a, &p.attrs.cap, sizeof *p.attrs.a);
+	fe_grow((void **)&p.named.a, &p.named.cap, sizeof *p.named.a);
+	fe_grow((void **)&p.regions_done.a, &p.regions_done.cap, sizeof *p.regions_done.a);
 	p.ctx = ctx;
 	p.buf = buf;
 	p.len = len;
 	p.file = file ? ir_intern(ctx, file, strlen(file)) : NULL;
 	p.line = first_line ? first_line : 1;
 	p.line_mode = detect_line_form(buf, len);
-	/* Stacks that are sliced as `a + start` even when empty: never NULL. */
-	fe_grow((void **)&p.types.a, &p.types.cap, sizeof *p.types.a);
-	fe_grow((void **)&p.attrs.a, &p.attrs.cap, sizeof *p.attrs.a);
-	fe_grow((void **)&p.named.a, &p.named.cap, sizeof *p.named.a);
-	fe_grow((void **)&p.regions_done.a, &p.regions_done.cap, sizeof *p.regions_done.a);
 
 	/* the implicit top-level module; unwrapped below when the file holds one module */
 	mod = ir_op_create(ctx, "builtin.module", fe_loc_at(&p, 0), NULL, 0, NULL, 0, NULL, 1);

@@ -980,6 +980,28 @@ static void verify_ifield(vctx *v, const ir_op *op, const ifield *f, const ir_at
 		op_error(v, op, "field '%s' is missing or out of range", f->name);
 }
 
+static int in_dyn_list(const ir_attr *dyn, const char *name)
+{
+	unsigned i;
+	for (i = 0; dyn && i < dyn->u.array.n; i++)
+		if (!strcmp(dyn->u.array.elems[i]->u.str.s, name))
+			return 1;
+	return 0;
+}
+
+/* A `?` valid dimension of tile field NAME needs NAME_v_row / NAME_v_col in dyn. */
+static void insn_tile_dyn(vctx *v, const ir_op *op, const char *name, const ir_type *t,
+			  const ir_attr *dyn)
+{
+	char f[64];
+	snprintf(f, sizeof f, "%s_v_row", name);
+	if (t->u.tb.v_row == IR_DYN && !in_dyn_list(dyn, f))
+		op_error(v, op, "dynamic valid rows of '%s' need '%s' in 'dyn'", name, f);
+	snprintf(f, sizeof f, "%s_v_col", name);
+	if (t->u.tb.v_col == IR_DYN && !in_dyn_list(dyn, f))
+		op_error(v, op, "dynamic valid columns of '%s' need '%s' in 'dyn'", name, f);
+}
+
 static void verify_insn(vctx *v, const ir_op *op)
 {
 	const ifield *f = insn_fields(op->code);
@@ -1014,11 +1036,7 @@ static void verify_insn(vctx *v, const ir_op *op)
 		op_error(v, op, "operand 0 must be a !pto.partition_tensor_view");
 	for (; f->name; f++) {
 		const ir_attr *a = ir_op_get_attr(op, f->name);
-		int in_dyn = 0;
-		for (i = 0; i < nd; i++)
-			if (!strcmp(dyn->u.array.elems[i]->u.str.s, f->name))
-				in_dyn = 1;
-		if (in_dyn)
+		if (in_dyn_list(dyn, f->name))
 			continue;
 		if (!a) {
 			if (f->kind != 'o' && f->kind != 'u')
@@ -1026,6 +1044,8 @@ static void verify_insn(vctx *v, const ir_op *op)
 			continue;
 		}
 		verify_ifield(v, op, f, a);
+		if (f->kind == 'T' && a->kind == IR_ATTR_TYPE && a->u.type->kind == IR_TYPE_TILE_BUF)
+			insn_tile_dyn(v, op, f->name, a->u.type, dyn);
 	}
 }
 

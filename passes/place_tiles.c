@@ -199,7 +199,7 @@ static void *grow(void *a, size_t *cap, size_t n, size_t elem, int *oom)
 	b = realloc(a, c * elem);
 	if (!b) {
 		*oom = 1;
-		return NULL;
+		return a; /* still owned by the caller, freed at the end */
 	}
 	*cap = c;
 	return b;
@@ -259,7 +259,7 @@ static void add_manual(placer *p, size_t ti, const ir_value *v, const ir_op *hol
 	}
 	for (k = 0; k < n; k++) {
 		p->m = grow(p->m, &p->capm, p->nm, sizeof *p->m, &p->oom);
-		if (!p->m)
+		if (p->oom)
 			return;
 		p->m[p->nm].tile = ti;
 		p->m[p->nm].addr = c[k];
@@ -312,7 +312,7 @@ static int collect_alloc(ir_op *op, void *user)
 	if (ty->kind != IR_TYPE_TILE_BUF || !tile_mem_info(p->o->target, ty->u.tb.mem))
 		return 0; /* the verifier reports it */
 	p->t = grow(p->t, &p->capt, p->nt, sizeof *p->t, &p->oom);
-	if (!p->t)
+	if (p->oom)
 		return 1;
 	t = &p->t[p->nt];
 	memset(t, 0, sizeof *t);

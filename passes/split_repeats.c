@@ -5,6 +5,7 @@
  *   operand (`addr = %c`, place-tiles or the user) or a pto.tassign result (constant
  *   or dynamic address); every pto.tcvt is one native conversion of the target with
  *   explicit `rmode` and `sat_mode` (legalize-cvt), `deq_scale` marking A2A3's deq path.
+ *   A result-less `pto.tassign %t, %a` (in %t's block) rebinds %t for the ops after it.
  * Produces: every tcvt, tload and tstore (and through lower_cube_op every tmov and
  *   tmatmul*) replaced in place by instructions; pto.alloc_tile and pto.tassign erased,
  *   as are the arith.constants only they used. scf/arith structure, views, sync ops
@@ -25,7 +26,8 @@
  *   tiles outside vec for tcvt, layouts other than row_major/none_box, a tcvt without
  *   explicit rmode/sat_mode, a valid region larger than the source tile, a dynamic
  *   valid shape in the repeat form, both types 8 bits or narrower in the repeat form,
- *   deq_scale on a predicated target, tile uses that cannot be lowered (tprint). */
+ *   deq_scale on a predicated target, tile uses that cannot be lowered (tprint), a
+ *   result-less tassign outside its alloc_tile's block. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,6 +307,39 @@ static void alloc_operands(const ir_op *op, ir_value *out[3])
 		out[0] = op->operands[0].value;
 }
 
+static int is_rebind(const ir_op *op, const ir_value *v)
+{
+	return op->code == IR_OP_TASSIGN && op->num_results == 0 && op->num_operands == 2 &&
+	       op->operands[0].value == v;
+}
+
+/* A result-less `pto.tassign %t, %a` rebinds alloc_tile result %t for the ops after it.
+ * Supported in the alloc_tile's own block (straight-line order is then exact, also for
+ * uses nested in loops after it). Sets *rb to the last rebinding before `user` (walking
+ * back through the enclosing blocks), NULL when none. */
+static int rebind_check(ir_ctx *ctx, const ir_op *user, const ir_value *v, const ir_op **rb)
+{
+	const ir_operand *u;
+	const ir_op *op, *p;
+	*rb = NULL;
+	for (u = v->uses; u; u = u->next_use)
+		if (is_rebind(u->owner, v) && u->owner->block != v->def->block) {
+			ir_error(ctx, u->owner->loc, "'pto.tassign' split-repeats: a tassign without "
+				 "a result must be in the block of its pto.alloc_tile");
+			return -1;
+		}
+	for (op = user; op && op->block; op = op->block->region ? op->block->region->parent : NULL) {
+		for (p = op->prev; p; p = p->prev)
+			if (is_rebind(p, v)) {
+				*rb = p;
+				return 0;
+			}
+		if (op->block == v->def->block)
+			break;
+	}
+	return 0;
+}
+
 int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
 {
 	ir_value *ops[3], *addr;
@@ -325,10 +360,15 @@ int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
 			out->v_col = ops[2];
 		}
 	} else if (d && d->code == IR_OP_ALLOC_TILE) {
+		const ir_op *rb;
 		alloc_operands(d, ops);
 		addr = ops[0];
 		out->v_row = ops[1];
 		out->v_col = ops[2];
+		if (rebind_check(ctx, user, v, &rb))
+			return -1;
+		if (rb)
+			addr = rb->operands[1].value;
 	} else {
 		ir_error(ctx, user->loc, "'%s': tile operand is not a pto.alloc_tile or pto.tassign "
 			 "result; %s cannot find its address", user->name, PASS_NAME);
@@ -644,6 +684,18 @@ static int lower_op(sr *s, ir_op *op)
 	}
 }
 
+/* The pto.i.* instructions between `prev` (exclusive; NULL = block start) and `op`:
+ * those the lowering of `op` inserted. */
+static unsigned count_insns(const ir_op *prev, const ir_op *op)
+{
+	unsigned n = 0;
+	const ir_op *p;
+	for (p = op->prev; p && p != prev; p = p->prev)
+		if (ir_opdef_get(p->code)->flags & IR_OPF_LEVEL3)
+			n++;
+	return n;
+}
+
 /* Erases alloc_tile / tassign `op` and the constants only it used. */
 static void erase_tile_def(ir_op *op)
 {
@@ -672,11 +724,14 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 		return 1;
 	}
 	for (i = 0; i < s.n; i++) {
-		ir_op *op = s.ops[i];
+		ir_op *op = s.ops[i], *prev = op->prev;
 		if (op->code == IR_OP_ALLOC_TILE || op->code == IR_OP_TASSIGN)
 			continue;
-		if (!lower_op(&s, op))
+		if (!lower_op(&s, op)) {
+			pass_remark(ctx, o, PASS_NAME, op->loc, "'%s' lowered to %u instruction(s)",
+				    op->name, count_insns(prev, op));
 			ir_op_erase(op);
+		}
 	}
 	if (!s.errors) {
 		/* tile definitions, last first (a tassign uses its alloc_tile) */
@@ -694,7 +749,6 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 			erase_tile_def(op);
 		}
 	}
-	pass_remark(ctx, o, PASS_NAME, module->loc, "lowered %zu ops", s.n);
 	free(s.ops);
 	return s.errors;
 }
