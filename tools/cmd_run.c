@@ -309,7 +309,7 @@ int cmd_run(int argc, char **argv)
 	int nfwd = 0, target = 0, keep = 0, i, rc = 1, nc = 0;
 	mem kc = {NULL, 0, 0}, hc = {NULL, 0, 0};
 	const char *tmpdir = getenv("TMPDIR");
-	fwd = calloc((size_t)argc + 2, sizeof *fwd);
+	fwd = calloc(2 * (size_t)argc + 2, sizeof *fwd); /* --in=A=F becomes two words */
 	if (!fwd)
 		return 1;
 	fwd[nfwd++] = NULL; /* the program, set below */
