@@ -36,6 +36,7 @@ bench: setup build
 	$(BUILD)/bin/ptoc-bench cvt
 	$(BUILD)/bin/ptoc-bench mmad
 	$(BUILD)/bin/ptoc-bench parse
+	$(BUILD)/bin/ptoc-bench kernel
 
 check-sanitize: setup
 	cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang-19 -DPTOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug

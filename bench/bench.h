@@ -9,6 +9,8 @@ double bench_now(void); /* monotonic seconds */
 int bench_cvt(int argc, char **argv);
 /* bench_mmad.c */
 int bench_mmad(int argc, char **argv);
+/* bench_kernel.c */
+int bench_kernel(int argc, char **argv);
 /* bench_parse.c */
 int bench_parse(int argc, char **argv);
 

@@ -20,6 +20,7 @@ static const struct {
 } benches[] = {
 	{"cvt", bench_cvt, "element conversions, in cache and streaming, beside memcpy and F16C"},
 	{"mmad", bench_mmad, "cube mmad kernels beside OpenBLAS sgemm"},
+	{"kernel", bench_kernel, "generated tload/tcvt/tstore kernel beside ptort_cvt_run; emit-C compile time"},
 	{"parse", bench_parse, "parse+verify+print a large module beside mlir-opt"},
 };
 

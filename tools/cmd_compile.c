@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "codegen/emit.h"
 #include "frontend/frontend.h"
 #include "ir/ir.h"
 #include "passes/pass.h"
@@ -48,18 +49,21 @@ static int buf_write(void *user, const char *data, size_t len)
 
 static void usage(FILE *f)
 {
-	fputs("usage: ptoc FILE.pto|- [-o OUT] [--emit=ir|generic] [--target a2a3|a5]\n"
+	fputs("usage: ptoc FILE.pto|- [-o OUT] [--emit=c|ir|generic|main] [--target a2a3|a5]\n"
 	      "            [--pto-arch=a3|a5] [--verify-diagnostics] [--split-input-file]\n"
 	      "       ptoc cvt ...       convert element values (ptoc cvt --help)\n"
 	      "       ptoc legality ...  per-target conversion table (ptoc legality --help)\n"
-	      "       ptoc run ...       compile and execute a kernel (not available in this build yet)\n"
+	      "       ptoc run ...       compile and execute a kernel (ptoc run --help)\n"
 	      "\n"
-	      "Parses a .pto file (or stdin with -), verifies it and prints it back.\n"
+	      "Compiles a .pto file (or stdin with -) to C through the default pipeline.\n"
 	      "\n"
 	      "options:\n"
 	      "  -o OUT                write the output to OUT (atomically; nothing on failure)\n"
-	      "  --emit=ir             the IR in the syntax the parser reads (the default for now:\n"
-	      "                        C code generation is not available in this build yet)\n"
+	      "  --emit=c              C99 calling the runtime (libptort; the default)\n"
+	      "  --emit=main           a C main running the entry kernel on binary files\n"
+	      "                        (the harness of ptoc run; --entry NAME chooses the kernel)\n"
+	      "  --emit=ir             the verified IR in the syntax the parser reads (after\n"
+	      "                        --pass-pipeline when given)\n"
 	      "  --emit=generic        the MLIR generic op form, accepted by mlir-opt\n"
 	      "                        --allow-unregistered-dialect\n"
 	      "  --emit=lowered        level-3 instructions (default pipeline up to split-repeats)\n"
@@ -84,9 +88,14 @@ static void usage(FILE *f)
 	}
 }
 
+enum { EMIT_C, EMIT_IR, EMIT_MAIN };
+
 typedef struct opts {
 	const char *input, *output;
 	int generic, verify_diags, split, target;
+	int emit; /* EMIT_* */
+	const char *entry; /* --entry (emit=main) */
+	buf *emitted;      /* per chunk: the C emitted by process() (emit c/main) */
 	const char *pipeline;  /* --pass-pipeline text, or NULL */
 	const char *remarks;   /* -Rpass= */
 	int print_after_all, verify_each;
@@ -155,15 +164,19 @@ static int parse_args(int argc, char **argv, opts *o)
 			o->output = argv[++i];
 		} else if ((v = opt_value(argc, argv, &i, "--emit", &err))) {
 			if (!strcmp(v, "ir"))
-				o->generic = 0;
+				o->generic = 0, o->emit = EMIT_IR;
 			else if (!strcmp(v, "generic"))
-				o->generic = 1;
+				o->generic = 1, o->emit = EMIT_IR;
+			else if (!strcmp(v, "c"))
+				o->emit = EMIT_C;
+			else if (!strcmp(v, "main"))
+				o->emit = EMIT_MAIN;
 			else if (!strcmp(v, "lowered"))
-				o->lowered = 1;
-			else if (!strcmp(v, "c") || !strcmp(v, "main"))
-				return usage_error("--emit=%s is not available in this build yet", v);
+				o->lowered = 1, o->emit = EMIT_IR;
 			else
-				return usage_error("unknown --emit value '%s' (ir, generic)", v);
+				return usage_error("unknown --emit value '%s' (c, ir, generic, lowered, main)", v);
+		} else if ((v = opt_value(argc, argv, &i, "--entry", &err))) {
+			o->entry = v;
 		} else if (!strcmp(a, "--print-after-all")) {
 			o->print_after_all = 1;
 		} else if (!strcmp(a, "--verify-each")) {
@@ -487,6 +500,7 @@ static size_t split_input(const char *src, size_t len, int split, chunk **out)
 /* ---- output -------------------------------------------------------------------------- */
 
 static int print_all(const opts *o, ptoc_module **mods, size_t nmods, FILE *f);
+static void emit_text(const opts *o, ptoc_context *ctx, ptoc_module *m, buf *b);
 
 /* Prints to `path` through a temporary file in the same directory, renamed over
  * `path` only when everything was written. */
@@ -547,11 +561,12 @@ static void run_passes(const opts *o, ptoc_context *ctx, ptoc_module *m)
 	pipeline_run_opts ro;
 	char msg[512];
 	memset(&ro, 0, sizeof ro);
-	if (!o->pipeline) { /* --emit=lowered: the default pipeline up to split-repeats */
+	if (!o->pipeline && o->lowered) { /* --emit=lowered: the default pipeline up to split-repeats */
 		pipeline_default(&p, "split-repeats");
 		if (p.n < PIPELINE_MAX && pass_lookup("verify", 6))
 			p.pass[p.n++] = pass_lookup("verify", 6);
-	}
+	} else if (!o->pipeline)
+		pipeline_default(&p, NULL);
 	else if (pipeline_parse(&p, o->pipeline, msg, sizeof msg))
 		return; /* checked by parse_args */
 	ro.verify_each = o->verify_each;
@@ -582,8 +597,11 @@ static int process(const opts *o, ptoc_context *ctx, const char *name, const buf
 		m = fe_parse(ctx, chunks[i].p, chunks[i].len, name, chunks[i].line);
 		if (m && ptoc_context_error_count(ctx) == before)
 			ptoc_module_verify(m);
-		if (m && ptoc_context_error_count(ctx) == before && (o->pipeline || o->lowered))
+		if (m && ptoc_context_error_count(ctx) == before &&
+		    (o->pipeline || o->lowered || o->emit != EMIT_IR))
 			run_passes(o, ctx, m);
+		if (m && ptoc_context_error_count(ctx) == before && o->emit != EMIT_IR)
+			emit_text(o, ctx, m, &o->emitted[i]);
 		if (!m || ptoc_context_error_count(ctx) != before)
 			failed = 1;
 		else
@@ -598,6 +616,27 @@ static int file_write(void *user, const char *data, size_t len)
 	return fwrite(data, 1, len, user) == len ? 0 : -1;
 }
 
+/* Emits C into memory, so that emit errors are reported before any output exists. */
+static void emit_text(const opts *o, ptoc_context *ctx, ptoc_module *m, buf *b)
+{
+	if (o->emit == EMIT_C) {
+		if (emit_c(ctx, m->op, pass_module_target(ctx, m->op), buf_write, b) && b->oom)
+			fputs("ptoc: out of memory\n", stderr);
+	} else {
+		ir_op *f = emit_find_entry(ctx, m->op, o->entry);
+		if (f)
+			emit_main(ctx, m->op, f, buf_write, b);
+	}
+}
+
+static int print_one(const opts *o, ptoc_module *m, size_t i, FILE *f)
+{
+	if (o->emit != EMIT_IR)
+		return fwrite(o->emitted[i].p, 1, o->emitted[i].n, f) == o->emitted[i].n ? 0 : -1;
+	return ptoc_module_print(m, o->generic ? PTOC_PRINT_GENERIC : PTOC_PRINT_CUSTOM,
+				 file_write, f);
+}
+
 /* Prints the modules that succeeded, separated by `// -----` lines. */
 static int print_all(const opts *o, ptoc_module **mods, size_t nmods, FILE *f)
 {
@@ -606,11 +645,10 @@ static int print_all(const opts *o, ptoc_module **mods, size_t nmods, FILE *f)
 	for (i = 0; i < nmods; i++) {
 		if (!mods[i])
 			continue;
-		if (!first && fputs("// -----\n", f) == EOF)
+		if (!first && fputs(o->emit == EMIT_IR ? "// -----\n" : "/* ----- */\n", f) == EOF)
 			return -1;
 		first = 0;
-		if (ptoc_module_print(mods[i], o->generic ? PTOC_PRINT_GENERIC : PTOC_PRINT_CUSTOM,
-				      file_write, f))
+		if (print_one(o, mods[i], i, f))
 			return -1;
 	}
 	return fflush(f) == 0 ? 0 : -1;
@@ -626,7 +664,8 @@ int cmd_compile(int argc, char **argv)
 	state st;
 	const char *name;
 	expect *ex = NULL;
-	size_t nex = 0, i;
+	size_t nex = 0, i, nex_chunks;
+	chunk *chunks = NULL;
 	int rc = parse_args(argc, argv, &o), failed;
 	if (rc >= 0)
 		return rc;
@@ -673,6 +712,15 @@ int cmd_compile(int argc, char **argv)
 	name = ir_add_source_borrowed(ctx, name, in.p, in.n); /* `in` outlives ctx */
 	if (o.verify_diags)
 		nex = collect_expectations(in.p, in.n, name, &ex);
+	nex_chunks = split_input(in.p, in.n, o.split, &chunks);
+	free(chunks);
+	o.emitted = calloc(nex_chunks + 1, sizeof *o.emitted);
+	if (!o.emitted) {
+		fputs("ptoc: out of memory\n", stderr);
+		ptoc_context_destroy(ctx);
+		free(in.p);
+		return 1;
+	}
 	failed = process(&o, ctx, name, &in, &mods, &nmods) != 0;
 	if (o.verify_diags)
 		failed = check_expectations(&st, ex, nex) != 0;
@@ -692,6 +740,9 @@ int cmd_compile(int argc, char **argv)
 		free(ex[i].text);
 	free(ex);
 	free(mods);
+	for (i = 0; i < nex_chunks; i++)
+		free(o.emitted[i].p);
+	free(o.emitted);
 	ptoc_context_destroy(ctx);
 	free(in.p);
 	return rc;

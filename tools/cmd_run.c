@@ -1,12 +1,490 @@
-/* cmd_run.c: placeholder until its issue lands; reports itself as unavailable. */
+/* cmd_run.c: `ptoc run FILE.pto [--target T] [--entry NAME] [--in ARG=FILE]...
+ * [--out ARG=FILE]... [--arg ARG=VALUE]... [--cc CC] [--keep]`.
+ *
+ * Compiles the module through the default pipeline to C (emit_c) plus the harness of
+ * the entry kernel (emit_main), both in a temporary directory, builds them with the
+ * system C compiler against the runtime, runs the program with the --in/--out/--arg
+ * options (the harness reads, checks and writes the GM buffers; codegen/emit_c.c
+ * documents its command line) and removes the directory.
+ *
+ * The C compiler: --cc, else $CC, else `cc` (the build's own compiler when the runtime
+ * was built with sanitizers, with their flags). The runtime: $PTOC_RUNTIME_INCLUDE
+ * and $PTOC_RUNTIME_LIB when set, else an installed layout beside the binary
+ * (BIN/../include/ptort.h, BIN/../lib/libptort.a), else the build tree the binary was
+ * configured in (paths embedded by tools/CMakeLists.txt). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "codegen/emit.h"
+#include "frontend/frontend.h"
+#include "ir/ir.h"
+#include "passes/pass.h"
 #include "tools.h"
+
+#ifndef PTOC_BUILD_RT_INCLUDE
+#define PTOC_BUILD_RT_INCLUDE ""
+#endif
+#ifndef PTOC_BUILD_RT_LIB
+#define PTOC_BUILD_RT_LIB ""
+#endif
+#ifndef PTOC_BUILD_CC
+#define PTOC_BUILD_CC "cc"
+#endif
+#ifndef PTOC_BUILD_RT_FLAGS
+#define PTOC_BUILD_RT_FLAGS ""
+#endif
+
+#define MAX_ARGS 4096
+
+typedef struct mem {
+	char *p;
+	size_t n, cap;
+} mem;
+
+static int mem_write(void *user, const char *data, size_t len)
+{
+	mem *b = user;
+	if (b->n + len + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		char *p;
+		while (cap < b->n + len + 1)
+			cap *= 2;
+		if (!(p = realloc(b->p, cap)))
+			return -1;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, data, len);
+	b->n += len;
+	b->p[b->n] = 0;
+	return 0;
+}
+
+static int err_write(void *user, const char *data, size_t len)
+{
+	(void)user;
+	return fwrite(data, 1, len, stderr) == len ? 0 : -1;
+}
+
+static void on_diag(void *user, ptoc_severity sev, ptoc_location loc, const char *msg, size_t len)
+{
+	ptoc_context_render_diag(user, sev, loc, msg, len, err_write, NULL);
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: ptoc run FILE.pto [--target a2a3|a5] [--entry NAME] [--in ARG=FILE]...\n"
+	      "                [--out ARG=FILE]... [--arg ARG=VALUE]... [--cc CC] [--keep]\n"
+	      "\n"
+	      "Compiles FILE.pto to C, builds it with the C compiler against the runtime and runs\n"
+	      "the entry kernel on the CPU.\n"
+	      "\n"
+	      "  --in ARG=FILE    read GM buffer ARG from FILE (raw binary; its size must match the\n"
+	      "                   make_tensor_view shapes)\n"
+	      "  --out ARG=FILE   write GM buffer ARG to FILE after the run (starts zeroed unless\n"
+	      "                   also given with --in)\n"
+	      "  --arg ARG=VALUE  the value of an integer or index argument\n"
+	      "                   ARG: the argument's name without %, or its position from 0\n"
+	      "  --entry NAME     the kernel (default: the function marked pto.entry, or the only one)\n"
+	      "  --target T       a2a3 or a5 (default: the module's pto.target_arch, else a2a3)\n"
+	      "  --cc CC          the C compiler (default: $CC, else cc)\n"
+	      "  --keep           keep the temporary directory with the C files and print its path\n"
+	      "\n"
+	      "exit status: 0 success, 1 errors (input, compiler, runtime), 2 usage error\n",
+	      f);
+}
+
+static int usage_error(const char *fmt, const char *a)
+{
+	fputs("ptoc run: ", stderr);
+	fprintf(stderr, fmt, a);
+	fputs(" (try ptoc run --help)\n", stderr);
+	return 2;
+}
+
+static int read_file(const char *path, mem *b)
+{
+	FILE *f = fopen(path, "rb");
+	char chunk[65536];
+	size_t n;
+	struct stat sb;
+	if (!f)
+		return -1;
+	if (fstat(fileno(f), &sb) || S_ISDIR(sb.st_mode)) {
+		fclose(f);
+		errno = EISDIR;
+		return -1;
+	}
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		if (mem_write(b, chunk, n)) {
+			fclose(f);
+			return -1;
+		}
+	if (ferror(f) || (!b->p && mem_write(b, "", 0))) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	return 0;
+}
+
+static int write_file(const char *path, const mem *b)
+{
+	FILE *f = fopen(path, "wb");
+	int ok = f && fwrite(b->p, 1, b->n, f) == b->n;
+	if (f && fclose(f))
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+/* Compiles `file` to the kernel C and the harness C. Returns 0 or 1 (diagnosed). */
+static int compile(const char *file, int target, const char *entry, mem *kc, mem *hc)
+{
+	mem src = {NULL, 0, 0};
+	ptoc_context *ctx;
+	ptoc_module *m;
+	const char *name;
+	pipeline p;
+	int rc = 1;
+	if (read_file(file, &src)) {
+		fprintf(stderr, "ptoc run: cannot read '%s': %s\n", file, strerror(errno));
+		free(src.p);
+		return 1;
+	}
+	if (!(ctx = ptoc_context_create())) {
+		free(src.p);
+		fputs("ptoc run: out of memory\n", stderr);
+		return 1;
+	}
+	ptoc_context_set_diag_handler(ctx, on_diag, ctx);
+	if (target)
+		ir_set_target(ctx, target);
+	name = ir_add_source_borrowed(ctx, file, src.p, src.n);
+	m = fe_parse(ctx, src.p, src.n, name, 1);
+	if (m && !ptoc_context_error_count(ctx))
+		ptoc_module_verify(m);
+	if (m && !ptoc_context_error_count(ctx)) {
+		pipeline_default(&p, NULL);
+		pipeline_run(ctx, m->op, &p, NULL, NULL);
+	}
+	if (m && !ptoc_context_error_count(ctx)) {
+		ir_op *f = emit_find_entry(ctx, m->op, entry);
+		if (f && !emit_c(ctx, m->op, pass_module_target(ctx, m->op), mem_write, kc) &&
+		    !emit_main(ctx, m->op, f, mem_write, hc))
+			rc = 0;
+		else if (!ptoc_context_error_count(ctx))
+			fputs("ptoc run: out of memory\n", stderr);
+	}
+	ptoc_context_destroy(ctx);
+	free(src.p);
+	return rc;
+}
+
+static int is_file(const char *p)
+{
+	struct stat sb;
+	return p && *p && stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+static char *join(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *s = malloc(na + nb + 2);
+	if (s) {
+		memcpy(s, a, na);
+		s[na] = '/';
+		memcpy(s + na + 1, b, nb + 1);
+	}
+	return s;
+}
+
+/* Finds the runtime's include directory and static library; 0 or -1. */
+static int find_runtime(char **inc, char **lib)
+{
+	char self[4096], *dir, *h, *l;
+	ssize_t n;
+	const char *ei = getenv("PTOC_RUNTIME_INCLUDE"), *el = getenv("PTOC_RUNTIME_LIB");
+	*inc = *lib = NULL;
+	if (ei && el) {
+		*inc = strdup(ei);
+		*lib = strdup(el);
+		return *inc && *lib ? 0 : -1;
+	}
+	n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n > 0) {
+		self[n] = 0;
+		dir = strrchr(self, '/');
+		if (dir) {
+			*dir = 0;
+			h = join(self, "../include/ptort.h");
+			l = join(self, "../lib/libptort.a");
+			if (is_file(h) && is_file(l)) {
+				h[strlen(h) - strlen("/ptort.h")] = 0;
+				*inc = h;
+				*lib = l;
+				return 0;
+			}
+			free(h);
+			if (is_file(l) && is_file(PTOC_BUILD_RT_INCLUDE "/ptort.h")) {
+				*inc = strdup(PTOC_BUILD_RT_INCLUDE);
+				*lib = l;
+				return *inc ? 0 : -1;
+			}
+			free(l);
+		}
+	}
+	if (is_file(PTOC_BUILD_RT_LIB) && is_file(PTOC_BUILD_RT_INCLUDE "/ptort.h")) {
+		*inc = strdup(PTOC_BUILD_RT_INCLUDE);
+		*lib = strdup(PTOC_BUILD_RT_LIB);
+		return *inc && *lib ? 0 : -1;
+	}
+	return -1;
+}
+
+/* Runs argv; its stdout and stderr go to `log` when given. Returns the exit status,
+ * 127 when it cannot be executed, 128+signal when killed. */
+static int run(char **argv, const char *log)
+{
+	pid_t pid;
+	int st;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 127;
+	if (pid == 0) {
+		if (log) {
+			FILE *f = fopen(log, "w");
+			if (f) {
+				dup2(fileno(f), 1);
+				dup2(fileno(f), 2);
+			}
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 127;
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 127;
+}
+
+/* Splits `s` on blanks into argv[*n...]. */
+static void split_words(char *s, char **argv, int *n)
+{
+	char *p = s;
+	while (*p && *n < MAX_ARGS - 16) {
+		while (*p == ' ' || *p == '\t')
+			*p++ = 0;
+		if (!*p)
+			break;
+		argv[(*n)++] = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+	}
+}
+
+static void print_file(const char *path)
+{
+	mem b = {NULL, 0, 0};
+	if (!read_file(path, &b))
+		fwrite(b.p, 1, b.n, stderr);
+	free(b.p);
+}
 
 int cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ptoc: 'run' is not available in this build yet\n");
-	return 2;
+	const char *file = NULL, *entry = NULL, *cc = NULL, *v;
+	char **fwd, tmpl[4096], *kfile = NULL, *hfile = NULL, *prog = NULL, *log = NULL;
+	char *inc = NULL, *lib = NULL, *ccbuf = NULL, *flags = NULL, *incflag = NULL;
+	char *cargv[MAX_ARGS];
+	int nfwd = 0, target = 0, keep = 0, i, rc = 1, nc = 0;
+	mem kc = {NULL, 0, 0}, hc = {NULL, 0, 0};
+	const char *tmpdir = getenv("TMPDIR");
+	fwd = calloc(2 * (size_t)argc + 2, sizeof *fwd); /* --in=A=F becomes two words */
+	if (!fwd)
+		return 1;
+	fwd[nfwd++] = NULL; /* the program, set below */
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			free(fwd);
+			return 0;
+		}
+		if (!strcmp(a, "--keep")) {
+			keep = 1;
+			continue;
+		}
+		if (!strcmp(a, "--in") || !strcmp(a, "--out") || !strcmp(a, "--arg") ||
+		    !strcmp(a, "--target") || !strcmp(a, "--entry") || !strcmp(a, "--cc") ||
+		    !strncmp(a, "--in=", 5) || !strncmp(a, "--out=", 6) || !strncmp(a, "--arg=", 6) ||
+		    !strncmp(a, "--target=", 9) || !strncmp(a, "--entry=", 8) || !strncmp(a, "--cc=", 5) ||
+		    !strncmp(a, "--pto-arch=", 11)) {
+			const char *eq = strchr(a, '=');
+			char opt[16];
+			size_t ol = eq ? (size_t)(eq - a) : strlen(a);
+			if (ol >= sizeof opt)
+				ol = sizeof opt - 1;
+			memcpy(opt, a, ol);
+			opt[ol] = 0;
+			if (eq)
+				v = eq + 1;
+			else if (i + 1 < argc)
+				v = argv[++i];
+			else {
+				free(fwd);
+				return usage_error("option '%s' needs a value", a);
+			}
+			if (!strcmp(opt, "--target") || !strcmp(opt, "--pto-arch")) {
+				if (!strcmp(v, "a5"))
+					target = IR_TARGET_A5;
+				else if (!strcmp(v, "a2a3") || !strcmp(v, "a3") || !strcmp(v, "a2"))
+					target = IR_TARGET_A2A3;
+				else {
+					free(fwd);
+					return usage_error("unknown target '%s' (a2a3, a5)", v);
+				}
+			} else if (!strcmp(opt, "--entry")) {
+				entry = v;
+			} else if (!strcmp(opt, "--cc")) {
+				cc = v;
+			} else {
+				if (!strchr(v, '=')) {
+					free(fwd);
+					return usage_error("'%s' is not ARG=VALUE", v);
+				}
+				fwd[nfwd++] = (char *)(!strcmp(opt, "--in") ? "--in" :
+						       !strcmp(opt, "--out") ? "--out" : "--arg");
+				fwd[nfwd++] = (char *)v;
+			}
+			continue;
+		}
+		if (a[0] == '-' && a[1]) {
+			free(fwd);
+			return usage_error("unknown option '%s'", a);
+		}
+		if (file) {
+			free(fwd);
+			return usage_error("more than one input file ('%s')", a);
+		}
+		file = a;
+	}
+	if (!file) {
+		free(fwd);
+		return usage_error("%s", "no input file");
+	}
+	if (compile(file, target, entry, &kc, &hc))
+		goto out;
+	if (find_runtime(&inc, &lib)) {
+		fputs("ptoc run: cannot find the runtime (ptort.h and libptort.a): set "
+		      "PTOC_RUNTIME_INCLUDE and PTOC_RUNTIME_LIB\n", stderr);
+		goto out;
+	}
+	snprintf(tmpl, sizeof tmpl, "%s/ptoc-run-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(tmpl)) {
+		fprintf(stderr, "ptoc run: cannot create a temporary directory '%s': %s\n", tmpl,
+			strerror(errno));
+		goto out;
+	}
+	kfile = join(tmpl, "kernel.c");
+	hfile = join(tmpl, "main.c");
+	prog = join(tmpl, "kernel");
+	log = join(tmpl, "cc.log");
+	incflag = malloc(strlen(inc ? inc : "") + 3);
+	if (!kfile || !hfile || !prog || !log || !incflag) {
+		fputs("ptoc run: out of memory\n", stderr);
+		goto clean;
+	}
+	sprintf(incflag, "-I%s", inc);
+	if (write_file(kfile, &kc) || write_file(hfile, &hc)) {
+		fprintf(stderr, "ptoc run: cannot write in '%s': %s\n", tmpl, strerror(errno));
+		goto clean;
+	}
+	/* the compiler */
+	if (!cc)
+		cc = getenv("CC");
+	if (!cc || !*cc)
+		cc = PTOC_BUILD_RT_FLAGS[0] ? PTOC_BUILD_CC : "cc";
+	ccbuf = strdup(cc);
+	flags = strdup(PTOC_BUILD_RT_FLAGS);
+	if (!ccbuf || !flags)
+		goto clean;
+	cargv[0] = NULL;
+	nc = 1;
+	cargv[nc++] = "-std=c99";
+	cargv[nc++] = "-O0"; /* a call listing; before the words of CC, so CC="cc -O2" wins */
+	split_words(ccbuf, cargv, &nc);
+	if (nc == 3) {
+		fputs("ptoc run: empty C compiler name\n", stderr);
+		goto clean;
+	}
+	cargv[0] = cargv[3];
+	memmove(cargv + 3, cargv + 4, (size_t)(nc - 4) * sizeof *cargv);
+	nc--;
+	split_words(flags, cargv, &nc);
+	cargv[nc++] = incflag;
+	cargv[nc++] = kfile;
+	cargv[nc++] = hfile;
+	cargv[nc++] = lib;
+	cargv[nc++] = "-lm";
+	cargv[nc++] = "-o";
+	cargv[nc++] = prog;
+	cargv[nc] = NULL;
+	i = run(cargv, log);
+	if (i == 127) {
+		fprintf(stderr, "ptoc run: no C compiler: cannot run '%s' (install one, or set CC "
+			"or --cc)\n", cargv[0]);
+		goto clean;
+	}
+	if (i != 0) {
+		print_file(log);
+		fprintf(stderr, "ptoc run: the C compiler '%s' failed (exit status %d)\n", cargv[0], i);
+		goto clean;
+	}
+	/* the kernel */
+	fwd[0] = prog;
+	fwd[nfwd] = NULL;
+	setenv("PTOC_RUN_PROG", "ptoc run", 1);
+	i = run(fwd, NULL);
+	if (i == 0 || i == 1 || i == 2)
+		rc = i;
+	else
+		fprintf(stderr, "ptoc run: the kernel program failed (status %d)\n", i);
+clean:
+	if (keep) {
+		fprintf(stderr, "ptoc run: kept %s\n", tmpl);
+	} else {
+		if (kfile)
+			unlink(kfile);
+		if (hfile)
+			unlink(hfile);
+		if (prog)
+			unlink(prog);
+		if (log)
+			unlink(log);
+		rmdir(tmpl);
+	}
+out:
+	free(kc.p);
+	free(hc.p);
+	free(fwd);
+	free(kfile);
+	free(hfile);
+	free(prog);
+	free(log);
+	free(inc);
+	free(lib);
+	free(ccbuf);
+	free(flags);
+	free(incflag);
+	return rc;
 }

@@ -88,6 +88,18 @@ int ptoc_module_print(ptoc_module *m, ptoc_print_form form, ptoc_write_fn out, v
 int ptoc_module_run_passes(ptoc_module *m, const char *pipeline, const char *target,
 			   const char *remarks);
 
+/* ---- C code generation (emit-c) ---------------------------------------- */
+
+/* Compiles a verified module to C99 that links the runtime (libptort, ptort.h): runs
+ * the default pipeline for `target` (as ptoc_module_run_passes; the module is lowered
+ * in place) and writes, for every function NAME, `ptort_ctx *NAME_ctx_create(void)`
+ * (a context with the target's memory capacities) and
+ * `void NAME(ptort_ctx *ctx, ...)` where each !pto.ptr argument P passes
+ * `void *P, uint64_t P_elems` and each integer or index argument an int64_t; check
+ * ptort_ctx_error(ctx) after a call. Returns 0, or -1 after reporting errors (or when
+ * `out` fails); after a failure `out` may have received a partial text, so buffer it. */
+int ptoc_module_emit_c(ptoc_module *m, const char *target, ptoc_write_fn out, void *user);
+
 #ifdef __cplusplus
 }
 #endif

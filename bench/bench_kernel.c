@@ -1,0 +1,228 @@
+/* bench_kernel.c: `ptoc-bench kernel [KERNELS]`. Two figures of the compile-and-run path:
+ *
+ * 1. Throughput of generated code: bench/cvt_128x256_a5.pto (a 128x256 f32 tile ->
+ *    f16 RINT through tload/tcvt/tstore on A5; A2A3's UB, 192 KiB with the top 8 KiB
+ *    reserved, cannot hold the 128 KiB f32 + 64 KiB f16 tiles) and
+ *    bench/cvt_64x256_a2a3.pto (the A2A3 repeat form), compiled to C by ptoc at build
+ *    time, called in a loop on one runtime context, beside ptort_cvt_run converting
+ *    the same bytes contiguously (the issue's target: >= 50%).
+ * 2. Compile time: a module of KERNELS (default 10,000) kernels shaped like bench_parse's
+ *    (32x32 tiles, tload/tcvt/tstore) parsed, verified and printed, beside parsed,
+ *    verified, lowered through the default pipeline and emitted as C (ptoc_module_emit_c),
+ *    in process, output discarded (the issue's target: <= 2x).
+ * Figures only; nothing is asserted. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "ptoc/ptoc.h"
+#include "ptort.h"
+
+/* generated from the bench .pto files by ptoc (bench/CMakeLists.txt) */
+ptort_ctx *cvt_128x256_a5_ctx_create(void);
+void cvt_128x256_a5(ptort_ctx *ctx, void *src, uint64_t src_elems, void *dst, uint64_t dst_elems);
+ptort_ctx *cvt_64x256_a2a3_ctx_create(void);
+void cvt_64x256_a2a3(ptort_ctx *ctx, void *src, uint64_t src_elems, void *dst, uint64_t dst_elems);
+
+typedef struct kern {
+	const char *name;
+	unsigned rows;
+	ptort_ctx *(*create)(void);
+	void (*run)(ptort_ctx *, void *, uint64_t, void *, uint64_t);
+} kern;
+
+static double secs_per_call(const kern *k, float *src, uint16_t *dst, size_t n, int kernel)
+{
+	ptort_ctx *ctx = kernel ? k->create() : NULL;
+	double t0, t;
+	unsigned long it = 0, batch = 16, b;
+	if (kernel && !ctx)
+		return -1;
+	t0 = bench_now();
+	do {
+		for (b = 0; b < batch; b++) {
+			if (kernel)
+				k->run(ctx, src, n, dst, n);
+			else
+				ptort_cvt_run(PTORT_F32, PTORT_F16, src, dst, n, PTORT_RINT, PTORT_SAT_ON);
+		}
+		it += batch;
+		t = bench_now() - t0;
+	} while (t < 0.5);
+	if (kernel) {
+		if (ptort_ctx_error(ctx))
+			fprintf(stderr, "ptoc-bench: %s: %s\n", k->name, ptort_ctx_error(ctx));
+		ptort_ctx_destroy(ctx);
+	}
+	return t / (double)it;
+}
+
+static void throughput(void)
+{
+	static const kern ks[] = {
+		{"cvt_128x256_a5", 128, cvt_128x256_a5_ctx_create, cvt_128x256_a5},
+		{"cvt_64x256_a2a3", 64, cvt_64x256_a2a3_ctx_create, cvt_64x256_a2a3},
+	};
+	size_t i, j;
+	for (i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+		size_t n = (size_t)ks[i].rows * 256;
+		float *src = malloc(n * sizeof *src);
+		uint16_t *dst = malloc(n * sizeof *dst), *ref = malloc(n * sizeof *ref);
+		double tk, tr;
+		if (!src || !dst || !ref)
+			return;
+		for (j = 0; j < n; j++)
+			src[j] = (float)((double)((j * 2654435761u) % 200003u) / 97.0 - 1000.0);
+		tr = secs_per_call(&ks[i], src, ref, n, 0);
+		tk = secs_per_call(&ks[i], src, dst, n, 1);
+		printf("%-34s %8.2f GB/s of f32 in (%.1f us per tile)\n", "ptort_cvt_run contiguous",
+		       (double)(n * 4) / tr * 1e-9, tr * 1e6);
+		printf("%-34s %8.2f GB/s of f32 in (%.1f us per tile) = %.0f%% of ptort_cvt_run%s\n",
+		       ks[i].name, (double)(n * 4) / tk * 1e-9, tk * 1e6, 100.0 * tr / tk,
+		       memcmp(dst, ref, n * sizeof *dst) ? "  RESULTS DIFFER" : "");
+		free(src);
+		free(dst);
+		free(ref);
+	}
+}
+
+/* ---- compile time ----------------------------------------------------------------- */
+
+typedef struct text {
+	char *p;
+	size_t n, cap;
+} text;
+
+static void add(text *t, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+static void add(text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	if (t->cap - t->n < 4096) {
+		char *p = realloc(t->p, t->cap * 2 + 65536);
+		if (!p)
+			exit(1);
+		t->p = p;
+		t->cap = t->cap * 2 + 65536;
+	}
+	va_start(ap, fmt);
+	n = vsnprintf(t->p + t->n, t->cap - t->n, fmt, ap);
+	va_end(ap);
+	t->n += (size_t)n;
+}
+
+static const struct {
+	const char *src, *dst, *rmode;
+} pairs[] = {
+	{"f32", "f16", "RINT"},  {"f32", "bf16", "ROUND"}, {"f16", "f32", "RINT"},
+	{"f32", "i32", "TRUNC"}, {"i32", "f32", "RINT"},   {"bf16", "f32", "RINT"},
+	{"f16", "i8", "FLOOR"},  {"f32", "f16", "ODD"},
+};
+
+#define TILE "!pto.tile_buf<loc=vec, dtype=%s, rows=32, cols=32, v_row=32, v_col=32, " \
+	     "blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+
+static void module(text *t, unsigned nk)
+{
+	unsigned k;
+	add(t, "module {\n");
+	for (k = 0; k < nk; k++) {
+		const char *s = pairs[k % 8].src, *d = pairs[k % 8].dst, *rm = pairs[k % 8].rmode;
+		add(t, "  func.func @k%u(%%src_ptr: !pto.ptr<%s>, %%dst_ptr: !pto.ptr<%s>) {\n"
+		       "    %%c0 = arith.constant 0 : index\n    %%c1 = arith.constant 1 : index\n"
+		       "    %%c32 = arith.constant 32 : index\n", k, s, d);
+		add(t, "    %%sv = pto.make_tensor_view %%src_ptr, shape = [%%c32, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<?x?x%s>\n", s);
+		add(t, "    %%dv = pto.make_tensor_view %%dst_ptr, shape = [%%c32, %%c32], strides = [%%c32, %%c1] : !pto.tensor_view<?x?x%s>\n", d);
+		add(t, "    %%sp = pto.partition_view %%sv, offsets = [%%c0, %%c0], sizes = [%%c32, %%c32] : !pto.tensor_view<?x?x%s> -> !pto.partition_tensor_view<32x32x%s>\n", s, s);
+		add(t, "    %%dp = pto.partition_view %%dv, offsets = [%%c0, %%c0], sizes = [%%c32, %%c32] : !pto.tensor_view<?x?x%s> -> !pto.partition_tensor_view<32x32x%s>\n", d, d);
+		add(t, "    %%st = pto.alloc_tile : " TILE "\n    %%dt = pto.alloc_tile : " TILE "\n", s, d);
+		add(t, "    pto.tload ins(%%sp : !pto.partition_tensor_view<32x32x%s>) outs(%%st : " TILE ")\n", s, s);
+		add(t, "    pto.tcvt ins(%%st {rmode = #pto<round_mode %s>} : " TILE ") outs(%%dt : " TILE ")\n", rm, s, d);
+		add(t, "    pto.tstore ins(%%dt : " TILE ") outs(%%dp : !pto.partition_tensor_view<32x32x%s>)\n    return\n  }\n", d, d);
+	}
+	add(t, "}\n");
+}
+
+static int discard(void *user, const char *data, size_t len)
+{
+	size_t *n = user;
+	(void)data;
+	*n += len;
+	return 0;
+}
+
+static void on_diag(void *user, ptoc_severity sev, ptoc_location loc, const char *msg, size_t len)
+{
+	(void)user;
+	if (sev == PTOC_ERROR)
+		fprintf(stderr, "ptoc-bench: %u:%u: %.*s\n", (unsigned)loc.line, (unsigned)loc.col,
+			(int)len, msg);
+}
+
+/* One in-process run: parse + verify + (print | pipeline + emit C). Seconds, or -1. */
+static double compile_once(const text *t, int emit, size_t *out_bytes)
+{
+	ptoc_context *ctx = ptoc_context_create();
+	ptoc_module *m;
+	double t0 = bench_now(), dt = -1;
+	ptoc_context_set_diag_handler(ctx, on_diag, NULL);
+	*out_bytes = 0;
+	m = ptoc_parse(ctx, t->p, t->n, "kernels.pto");
+	if (m && ptoc_module_verify(m) == 0 &&
+	    (emit ? ptoc_module_emit_c(m, "a2a3", discard, out_bytes)
+		  : ptoc_module_print(m, PTOC_PRINT_CUSTOM, discard, out_bytes)) == 0)
+		dt = bench_now() - t0;
+	if (m)
+		ptoc_module_destroy(m);
+	ptoc_context_destroy(ctx);
+	return dt;
+}
+
+static void compile_time(unsigned nk)
+{
+	text t = {NULL, 0, 0};
+	double best[2] = {1e30, 1e30};
+	size_t bytes[2] = {0, 0};
+	int r, e;
+	module(&t, nk);
+	for (r = 0; r < 3; r++)
+		for (e = 0; e < 2; e++) {
+			double s = compile_once(&t, e, &bytes[e]);
+			if (s < 0) {
+				printf("%s failed\n", e ? "emit C" : "parse + print");
+				free(t.p);
+				return;
+			}
+			if (s < best[e])
+				best[e] = s;
+		}
+	printf("module of %u kernels: %.1f MiB of .pto\n", nk, (double)t.n / 1048576.0);
+	printf("%-34s %8.3f s (%.1f MiB out)\n", "parse + verify + print", best[0],
+	       (double)bytes[0] / 1048576.0);
+	printf("%-34s %8.3f s (%.1f MiB of C) = %.2fx parse + print\n",
+	       "parse + verify + pipeline + emit C", best[1], (double)bytes[1] / 1048576.0,
+	       best[1] / best[0]);
+	free(t.p);
+}
+
+int bench_kernel(int argc, char **argv)
+{
+	unsigned nk = 10000;
+	if (argc > 1)
+		nk = (unsigned)strtoul(argv[1], NULL, 10);
+	if (!nk) {
+		fprintf(stderr, "usage: ptoc-bench kernel [KERNELS]\n");
+		return 2;
+	}
+	throughput();
+	compile_time(nk);
+	return 0;
+}

@@ -1,0 +1,34 @@
+/* emit.h: the emitters of codegen/ (internal header).
+ *
+ * emit_c prints a lowered module (level 3, docs/lowered.md) as C99 that links libptort:
+ * for every func.func NAME
+ *     ptort_ctx *NAME_ctx_create(void);   a context with the target's memory capacities
+ *     void NAME(ptort_ctx *ctx, ARGS);    the kernel
+ * where every !pto.ptr argument P becomes `void *P, uint64_t P_elems` (the GM buffer and
+ * how many elements it holds, so the runtime reports accesses beyond it) and every
+ * integer or index argument an int64_t. Instructions execute in order; the caller checks
+ * ptort_ctx_error() once at the end.
+ *
+ * emit_main prints a harness (a C main) for one kernel of the module: it reads and
+ * writes the GM buffers as raw binary files, the command line `ptoc run` uses. */
+#ifndef PTOC_CODEGEN_EMIT_H
+#define PTOC_CODEGEN_EMIT_H
+
+#include "ir/ir.h"
+#include "passes/target.h"
+
+/* Returns the number of errors reported (ops that are not lowered, unsupported types);
+ * nothing is written after the first error. A write error returns 1 without a
+ * diagnostic. */
+unsigned emit_c(ir_ctx *ctx, ir_op *module, const struct target *t, ptoc_write_fn out,
+		void *user);
+
+/* The entry kernel: the func.func called `entry` (NULL: the one marked pto.entry, else
+ * the only one). Reports an error and returns NULL when there is none or it is
+ * ambiguous. */
+ir_op *emit_find_entry(ir_ctx *ctx, ir_op *module, const char *entry);
+
+/* The harness of `func` (see the file comment of emit_c.c for its command line). */
+unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, ptoc_write_fn out, void *user);
+
+#endif

@@ -1,0 +1,1276 @@
+/* emit_c.c: the C emitter. Prints a lowered module (level 3, docs/lowered.md) as C99
+ * calling libptort (runtime/include/ptort.h), and the `ptoc run` harness (emit_main).
+ *
+ * It decides nothing: every pto.i.* op becomes one runtime call with the fields the op
+ * holds (attributes as literals, `dyn` fields as the C names of their operands), the
+ * GM side of a DMA is built from the make_tensor_view / partition_view chain of its
+ * operand, arith and scf become plain C (index and integers are int64_t, i1 is int),
+ * arith.constant values are written as literals where they are used. Every
+ * instruction is preceded by a comment with its source line.
+ *
+ * Decisions where the IR is silent: get_block_idx / get_subblock_idx are 0 and
+ * get_block_num / get_subblock_num 1 (one core on the CPU); synchronisation ops are
+ * comments; integer arithmetic wraps modulo 2^64 (narrower integer types are computed
+ * in 64 bits); a GM pointer argument P also passes `uint64_t P_elems`, the elements its
+ * buffer holds, so the DMA reports accesses beyond the buffer.
+ *
+ * The harness (emit_main) has the command line
+ *     PROG [--in ARG=FILE]... [--out ARG=FILE]... [--arg ARG=VALUE]...
+ * ARG: a kernel argument's name (without %) or its position from 0. A GM buffer's size
+ * comes from the constant shapes and strides of its make_tensor_views; an --in file
+ * must have exactly that size (or, for dynamic shapes, gives the size); an --out buffer
+ * not read with --in starts zeroed and is written back after the run. Exit status: 0,
+ * 1 bad input files or a runtime error (the runtime's first message), 2 usage. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/emit.h"
+#include "passes/pass.h"
+
+typedef struct em {
+	ir_ctx *ctx;
+	const struct target *t;
+	ptoc_write_fn out;
+	void *user;
+	int werr;
+	unsigned errors;
+	/* C names of values: id = vmark - 1 */
+	const char **names;
+	ir_value **vals;
+	unsigned nvals, capvals;
+	const char **used; /* open-addressed set of interned names used in this function */
+	unsigned capused, nused;
+	int indent;
+} em;
+
+/* ---- output ----------------------------------------------------------------------- */
+
+static void put(em *e, const char *s, size_t n)
+{
+	if (!e->werr && !e->errors && e->out(e->user, s, n))
+		e->werr = 1;
+}
+
+static void pf(em *e, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+static void pf(em *e, const char *fmt, ...)
+{
+	char small[512], *p = small;
+	va_list ap;
+	int n;
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof small) {
+		p = malloc((size_t)n + 1);
+		if (!p) {
+			e->werr = 1;
+			return;
+		}
+		va_start(ap, fmt);
+		vsnprintf(p, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	put(e, p, (size_t)n);
+	if (p != small)
+		free(p);
+}
+
+static void ind(em *e)
+{
+	int i;
+	for (i = 0; i < e->indent; i++)
+		put(e, "\t", 1);
+}
+
+static void err(em *e, const ir_op *op, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	ir_error(e->ctx, op->loc, "emit-c: %s", msg);
+	e->errors++;
+}
+
+/* ---- names ------------------------------------------------------------------------ */
+
+static const char *const c_reserved[] = {
+	"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+	"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+	"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+	"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool",
+	"_Complex", "_Imaginary", "ctx", "main", "memset", "memcpy", "strlen", "free",
+	"malloc", "calloc", "exit", "abs", "printf", "fopen", "int64_t", "uint64_t", "uint32_t", "size_t",
+	NULL};
+
+static int is_ident(const char *s)
+{
+	const char *p;
+	unsigned i;
+	if (!s || !*s || (*s >= '0' && *s <= '9'))
+		return 0;
+	for (p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	if (!strncmp(s, "ptoc_", 5) || !strncmp(s, "ptort_", 6) || !strncmp(s, "PTORT_", 6) ||
+	    !strncmp(s, "__", 2))
+		return 0;
+	for (i = 0; c_reserved[i]; i++)
+		if (!strcmp(s, c_reserved[i]))
+			return 0;
+	return 1;
+}
+
+static size_t hash_str(const char *s)
+{
+	size_t h = 5381;
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+/* Adds an interned name to the function's set; returns 0 when it was already there. */
+static int name_claim(em *e, const char *s)
+{
+	size_t i;
+	if (2 * (e->nused + 1) > e->capused) {
+		unsigned cap = e->capused ? e->capused * 2 : 64, k;
+		const char **nu = calloc(cap, sizeof *nu);
+		if (!nu) {
+			e->werr = 1;
+			return 1;
+		}
+		for (k = 0; k < e->capused; k++)
+			if (e->used[k]) {
+				i = hash_str(e->used[k]) & (cap - 1);
+				while (nu[i])
+					i = (i + 1) & (cap - 1);
+				nu[i] = e->used[k];
+			}
+		free(e->used);
+		e->used = nu;
+		e->capused = cap;
+	}
+	i = hash_str(s) & (e->capused - 1);
+	while (e->used[i]) {
+		if (e->used[i] == s)
+			return 0;
+		i = (i + 1) & (e->capused - 1);
+	}
+	e->used[i] = s;
+	e->nused++;
+	return 1;
+}
+
+static void names_reset(em *e)
+{
+	unsigned i;
+	for (i = 0; i < e->nvals; i++)
+		e->vals[i]->vmark = 0;
+	e->nvals = 0;
+	if (e->used)
+		memset(e->used, 0, e->capused * sizeof *e->used);
+	e->nused = 0;
+}
+
+static const char *set_name(em *e, ir_value *v, const char *s)
+{
+	if (e->nvals == e->capvals) {
+		unsigned cap = e->capvals ? e->capvals * 2 : 64;
+		const char **nn = realloc(e->names, cap * sizeof *nn);
+		ir_value **nv;
+		if (!nn) {
+			e->werr = 1;
+			return "ptoc_oom";
+		}
+		e->names = nn;
+		nv = realloc(e->vals, cap * sizeof *nv);
+		if (!nv) {
+			e->werr = 1;
+			return "ptoc_oom";
+		}
+		e->vals = nv;
+		e->capvals = cap;
+	}
+	e->names[e->nvals] = s;
+	e->vals[e->nvals] = v;
+	v->vmark = ++e->nvals;
+	return s;
+}
+
+/* Gives `v` a fresh C name from its hint. */
+static const char *name_value(em *e, ir_value *v)
+{
+	char buf[160], kw[112];
+	const char *base = "v", *s;
+	unsigned k = 0;
+	if (v->name && strlen(v->name) < 100) {
+		snprintf(kw, sizeof kw, "%s_", v->name); /* C keywords and reserved names */
+		base = is_ident(v->name) ? v->name : is_ident(kw) ? kw : "v";
+	}
+	s = ir_intern(e->ctx, base, strlen(base));
+	while (!name_claim(e, s)) {
+		snprintf(buf, sizeof buf, "%s_%u", base, ++k);
+		s = ir_intern(e->ctx, buf, strlen(buf));
+	}
+	return set_name(e, v, s);
+}
+
+static int const_int(const ir_value *v, int64_t *out)
+{
+	const ir_attr *a;
+	if (!v->def || v->def->code != IR_OP_CONSTANT)
+		return 0;
+	a = ir_op_get_attr(v->def, "value");
+	if (!a || (a->kind != IR_ATTR_INT && a->kind != IR_ATTR_BOOL))
+		return 0;
+	*out = a->u.i.v;
+	return 1;
+}
+
+static void lit(char *buf, size_t cap, int64_t x)
+{
+	if (x == INT64_MIN)
+		snprintf(buf, cap, "(-9223372036854775807LL - 1)");
+	else if (x > 2147483647 || x < -2147483647)
+		snprintf(buf, cap, "%lldLL", (long long)x);
+	else
+		snprintf(buf, cap, "%lld", (long long)x);
+}
+
+/* The C expression of an integer value: a literal for constants, else its name. */
+static const char *vexpr(em *e, const ir_op *user, const ir_value *v)
+{
+	int64_t x;
+	if (const_int(v, &x)) {
+		char buf[64];
+		lit(buf, sizeof buf, x);
+		return ir_intern(e->ctx, buf, strlen(buf));
+	}
+	if (!v->vmark) {
+		err(e, user, "operand defined by '%s' has no C value", v->def ? v->def->name : "?");
+		return "0";
+	}
+	return e->names[v->vmark - 1];
+}
+
+static const char *ctype(const ir_type *t)
+{
+	if (!t)
+		return NULL;
+	if (t->kind == IR_TYPE_INDEX)
+		return "int64_t";
+	if (t->kind == IR_TYPE_INT)
+		return t->u.i.bits == 1 ? "int" : "int64_t";
+	return NULL;
+}
+
+/* ---- runtime enum spellings -------------------------------------------------------- */
+
+static const char *const rt_type_names[PTORT_TYPE_COUNT] = {
+	"PTORT_F32", "PTORT_F16", "PTORT_BF16", "PTORT_F8E4M3FN", "PTORT_F8E5M2", "PTORT_HIF8",
+	"PTORT_F4E2M1FN", "PTORT_F4E1M2", "PTORT_F8E8M0FNU", "PTORT_I4", "PTORT_I8", "PTORT_I16",
+	"PTORT_I32", "PTORT_I64", "PTORT_U8", "PTORT_U16", "PTORT_U32", "PTORT_U64"};
+static const char *const rt_rmode_names[PTORT_RMODE_COUNT] = {
+	"PTORT_RINT", "PTORT_ROUND", "PTORT_FLOOR", "PTORT_CEIL", "PTORT_TRUNC", "PTORT_ODD",
+	"PTORT_NONE", "PTORT_HYBRID"};
+static const char *const rt_mem_names[PTORT_MEM_COUNT] = {
+	"PTORT_MEM_UB", "PTORT_MEM_L1", "PTORT_MEM_L0A", "PTORT_MEM_L0B", "PTORT_MEM_L0C",
+	"PTORT_MEM_BIAS", "PTORT_MEM_SCALING"};
+
+/* ---- fields of pto.i.* ops ---------------------------------------------------------- */
+
+/* The operand index of dyn field `name`, or -1. */
+static int dyn_index(const ir_op *op, const char *name, unsigned fixed)
+{
+	const ir_attr *d = ir_op_get_attr(op, "dyn");
+	unsigned i;
+	if (!d || d->kind != IR_ATTR_ARRAY)
+		return -1;
+	for (i = 0; i < d->u.array.n; i++) {
+		const ir_attr *s = d->u.array.elems[i];
+		if (s->kind == IR_ATTR_STRING && strlen(name) == s->u.str.len &&
+		    !memcmp(s->u.str.s, name, s->u.str.len))
+			return fixed + i < op->num_operands ? (int)(fixed + i) : -1;
+	}
+	return -1;
+}
+
+/* An integer field as a C expression (`cast` wraps a dyn operand). */
+static const char *fint(em *e, const ir_op *op, const char *name, unsigned fixed,
+			const char *cast)
+{
+	const ir_attr *a = ir_op_get_attr(op, name);
+	char buf[256];
+	int k;
+	if (a && (a->kind == IR_ATTR_INT || a->kind == IR_ATTR_BOOL)) {
+		lit(buf, sizeof buf, a->u.i.v);
+		return ir_intern(e->ctx, buf, strlen(buf));
+	}
+	if ((k = dyn_index(op, name, fixed)) >= 0) {
+		snprintf(buf, sizeof buf, "(%s)%s", cast, vexpr(e, op, op->operands[k].value));
+		return ir_intern(e->ctx, buf, strlen(buf));
+	}
+	err(e, op, "'%s' needs the integer field '%s'", op->name, name);
+	return "0";
+}
+
+static const char *fmask(em *e, const ir_op *op, const char *name, unsigned fixed)
+{
+	const ir_attr *a = ir_op_get_attr(op, name);
+	char buf[64];
+	if (a && a->kind == IR_ATTR_INT) {
+		snprintf(buf, sizeof buf, "0x%llxull", (unsigned long long)(uint64_t)a->u.i.v);
+		return ir_intern(e->ctx, buf, strlen(buf));
+	}
+	return fint(e, op, name, fixed, "uint64_t");
+}
+
+static const char *ftype(em *e, const ir_op *op, const char *name, int optional)
+{
+	const ir_attr *a = ir_op_get_attr(op, name);
+	ptort_type t;
+	if (!a && optional)
+		return "PTORT_NO_CVT";
+	if (!a || a->kind != IR_ATTR_TYPE || ir_type_to_elem(a->u.type, &t)) {
+		err(e, op, "'%s' needs the element type field '%s'", op->name, name);
+		return "PTORT_F32";
+	}
+	return rt_type_names[t];
+}
+
+static const char *fmem(em *e, const ir_op *op)
+{
+	const ir_attr *a = ir_op_get_attr(op, "mem");
+	ir_mem m;
+	if (!a || a->kind != IR_ATTR_PTO || !a->u.pto.value ||
+	    ir_mem_parse(a->u.pto.value, strlen(a->u.pto.value), &m) || m == IR_MEM_NONE) {
+		err(e, op, "'%s' needs the field 'mem' (#pto.address_space<...>)", op->name);
+		return "PTORT_MEM_UB";
+	}
+	return rt_mem_names[m - 1];
+}
+
+static const char *frmode(em *e, const ir_op *op)
+{
+	ptort_rmode rm;
+	if (ir_attr_rmode(ir_op_get_attr(op, "rmode"), &rm) < 0) {
+		err(e, op, "'%s' needs the field 'rmode' (#pto<round_mode ...>)", op->name);
+		return "PTORT_RINT";
+	}
+	return rt_rmode_names[rm];
+}
+
+static const char *fsat(em *e, const ir_op *op)
+{
+	int s = ir_attr_satmode(ir_op_get_attr(op, "sat_mode"));
+	if (s < 0) {
+		err(e, op, "'%s' needs the field 'sat_mode' (#pto<saturation_mode ...>)", op->name);
+		return "PTORT_SAT_OFF";
+	}
+	return s ? "PTORT_SAT_ON" : "PTORT_SAT_OFF";
+}
+
+/* Declares `const ptort_tile VAR = {...};` for tile descriptor field `name`. */
+static void emit_tile(em *e, const ir_op *op, const char *name, unsigned fixed, const char *var)
+{
+	const ir_attr *a = ir_op_get_attr(op, name);
+	const ir_type *tb;
+	char an[64], vr[64], vc[64];
+	const char *v_row, *v_col, *addr;
+	ptort_type et;
+	if (!a || a->kind != IR_ATTR_TYPE || a->u.type->kind != IR_TYPE_TILE_BUF) {
+		err(e, op, "'%s' needs the tile field '%s' (!pto.tile_buf<...>)", op->name, name);
+		return;
+	}
+	tb = a->u.type;
+	if (ir_type_to_elem(tb->u.tb.elem, &et) || tb->u.tb.mem == IR_MEM_NONE) {
+		err(e, op, "'%s': tile '%s' has no runtime element type or memory", op->name, name);
+		return;
+	}
+	snprintf(an, sizeof an, "%s_addr", name);
+	snprintf(vr, sizeof vr, "%s_v_row", name);
+	snprintf(vc, sizeof vc, "%s_v_col", name);
+	addr = fint(e, op, an, fixed, "uint32_t");
+	if (tb->u.tb.v_row == IR_DYN)
+		v_row = fint(e, op, vr, fixed, "uint32_t");
+	else {
+		char b[32];
+		snprintf(b, sizeof b, "%lld", (long long)tb->u.tb.v_row);
+		v_row = ir_intern(e->ctx, b, strlen(b));
+	}
+	if (tb->u.tb.v_col == IR_DYN)
+		v_col = fint(e, op, vc, fixed, "uint32_t");
+	else {
+		char b[32];
+		snprintf(b, sizeof b, "%lld", (long long)tb->u.tb.v_col);
+		v_col = ir_intern(e->ctx, b, strlen(b));
+	}
+	ind(e);
+	pf(e, "const ptort_tile %s = {%s, %s, %u, %u, %s, %lld, %lld, %s, %s, %lld};\n", var,
+	   rt_mem_names[tb->u.tb.mem - 1], rt_type_names[et], tb->u.tb.blayout, tb->u.tb.slayout,
+	   addr, (long long)tb->u.tb.rows, (long long)tb->u.tb.cols, v_row, v_col,
+	   (long long)tb->u.tb.fractal);
+}
+
+/* ---- GM views ------------------------------------------------------------------------ */
+
+/* Appends ", a, b, c" (operands first .. first+n-1) */
+static void list_operands(em *e, const ir_op *user, const ir_op *op, unsigned first, unsigned n)
+{
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		if (i)
+			put(e, ", ", 2);
+		pf(e, "%s", vexpr(e, user, op->operands[first + i].value));
+	}
+}
+
+/* Declares ptoc_g (the gm view) for the partition view `pv` and returns the C names of
+ * the GM pointer and its element count through *gm. */
+static int emit_view(em *e, const ir_op *op, const ir_value *pv, const char **gm)
+{
+	const ir_op *chain[16], *mtv;
+	const ir_value *v = pv;
+	unsigned n = 0, rank, i, k;
+	ptort_type et;
+	while (v->def && v->def->code == IR_OP_PARTITION_VIEW && n < 16) {
+		chain[n++] = v->def;
+		v = v->def->operands[0].value;
+	}
+	mtv = v->def;
+	if (!n || !mtv || mtv->code != IR_OP_MAKE_TENSOR_VIEW) {
+		err(e, op, "the GM operand of '%s' must be a partition_view of a make_tensor_view",
+		    op->name);
+		return -1;
+	}
+	rank = mtv->results[0].type->u.shaped.rank;
+	if (rank < 1 || rank > PTORT_GM_RANK || mtv->num_operands != 1 + 2 * rank) {
+		err(e, op, "tensor view of rank %u: the runtime moves views of rank 1 to %d", rank,
+		    PTORT_GM_RANK);
+		return -1;
+	}
+	if (mtv->operands[0].value->def || !mtv->operands[0].value->vmark ||
+	    ir_type_to_elem(mtv->results[0].type->u.shaped.elem, &et)) {
+		err(e, op, "the tensor view of '%s' must be made from a !pto.ptr kernel argument "
+		    "of a runtime element type", op->name);
+		return -1;
+	}
+	*gm = e->names[mtv->operands[0].value->vmark - 1];
+	ind(e);
+	pf(e, "const int64_t ptoc_shape[%u] = {", rank);
+	list_operands(e, op, mtv, 1, rank);
+	pf(e, "}, ptoc_stride[%u] = {", rank);
+	list_operands(e, op, mtv, 1 + rank, rank);
+	pf(e, "};\n");
+	ind(e);
+	pf(e, "const int64_t ptoc_off[%u] = {", rank);
+	for (i = 0; i < rank; i++) {
+		if (i)
+			put(e, ", ", 2);
+		for (k = n; k-- > 0;)
+			pf(e, "%s%s", vexpr(e, op, chain[k]->operands[1 + i].value), k ? " + " : "");
+	}
+	pf(e, "}, ptoc_size[%u] = {", rank);
+	list_operands(e, op, chain[0], 1 + rank, rank);
+	pf(e, "};\n");
+	ind(e);
+	pf(e, "const ptort_gm_view ptoc_g = ptoc_view(%s, %u, ptoc_shape, ptoc_stride, ptoc_off, "
+	   "ptoc_size, %s_elems);\n", rt_type_names[et], rank, *gm);
+	return 0;
+}
+
+/* ---- instructions -------------------------------------------------------------------- */
+
+static void loc_comment(em *e, const ir_op *op)
+{
+	const char *f = op->loc.file ? op->loc.file : "?", *p;
+	ind(e);
+	put(e, "/* ", 3);
+	for (p = f; *p; p++) /* never close the comment early */
+		put(e, p[0] == '*' && p[1] == '/' ? "*_" : p, p[0] == '*' && p[1] == '/' ? 2 : 1);
+	pf(e, ":%u: %s */\n", op->loc.line, op->name);
+}
+
+static void open_block(em *e)
+{
+	ind(e);
+	pf(e, "{\n");
+	e->indent++;
+}
+
+static void close_block(em *e)
+{
+	e->indent--;
+	ind(e);
+	pf(e, "}\n");
+}
+
+static void emit_vconv(em *e, const ir_op *op)
+{
+	const char *mem = fmem(e, op);
+	const char *dst = fint(e, op, "dst", 0, "uint32_t"), *src = fint(e, op, "src", 0, "uint32_t");
+	const char *rep = fint(e, op, "repeat", 0, "uint32_t");
+	const char *db = fint(e, op, "dst_blk", 0, "uint16_t"), *sb = fint(e, op, "src_blk", 0, "uint16_t");
+	const char *dr = fint(e, op, "dst_rep", 0, "uint16_t"), *sr = fint(e, op, "src_rep", 0, "uint16_t");
+	const char *mh = fmask(e, op, "mask_hi", 0), *ml = fmask(e, op, "mask_lo", 0);
+	ind(e);
+	if (op->code == IR_OP_I_VCONV_DEQ) {
+		const char *scale = fint(e, op, "scale", 0, "uint16_t");
+		pf(e, "ptort_vconv_deq(ctx, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);\n", mem, dst,
+		   src, rep, db, sb, dr, sr, mh, ml, scale);
+		return;
+	}
+	pf(e, "ptort_vconv(ctx, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);\n", mem,
+	   dst, src, ftype(e, op, "from", 0), ftype(e, op, "to", 0), rep, db, sb, dr, sr, mh, ml,
+	   frmode(e, op), fsat(e, op));
+}
+
+static void emit_vconv_v(em *e, const ir_op *op)
+{
+	const char *mem = fmem(e, op);
+	const char *dst = fint(e, op, "dst", 0, "uint32_t"), *src = fint(e, op, "src", 0, "uint32_t");
+	const char *from = ftype(e, op, "from", 0), *to = ftype(e, op, "to", 0);
+	ind(e);
+	if (op->code == IR_OP_I_VCONV_V) {
+		pf(e, "ptort_vconv_v(ctx, %s, %s, %s, %s, %s, %s, %s, %s);\n", mem, dst, src, from, to,
+		   fint(e, op, "count", 0, "uint32_t"), frmode(e, op), fsat(e, op));
+		return;
+	}
+	{
+		const char *rows = fint(e, op, "rows", 0, "uint32_t"), *cols = fint(e, op, "cols", 0, "uint32_t");
+		const char *dp = fint(e, op, "dst_pitch", 0, "uint32_t");
+		const char *sp = fint(e, op, "src_pitch", 0, "uint32_t");
+		pf(e, "ptort_vconv_v2d(ctx, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);\n", mem, dst,
+		   src, from, to, rows, cols, dp, sp, frmode(e, op), fsat(e, op));
+	}
+}
+
+static void emit_dma(em *e, const ir_op *op)
+{
+	const char *gm = "0";
+	int load = op->code == IR_OP_I_DMA_LOAD;
+	open_block(e);
+	if (emit_view(e, op, op->operands[0].value, &gm) == 0) {
+		emit_tile(e, op, load ? "dst" : "src", 1, "ptoc_t");
+		ind(e);
+		if (load)
+			pf(e, "ptort_dma_load(ctx, %s, &ptoc_g, &ptoc_t);\n", gm);
+		else
+			pf(e, "ptort_dma_store(ctx, %s, &ptoc_g, &ptoc_t, %s, %d);\n", gm,
+			   ftype(e, op, "convert_to", 1), ir_op_get_attr(op, "relu") != NULL);
+	}
+	close_block(e);
+}
+
+static void emit_tmov(em *e, const ir_op *op)
+{
+	open_block(e);
+	emit_tile(e, op, "src", 0, "ptoc_src");
+	emit_tile(e, op, "dst", 0, "ptoc_dst");
+	ind(e);
+	pf(e, "ptort_tmov(ctx, &ptoc_src, &ptoc_dst, %s, %d);\n", ftype(e, op, "convert_to", 1),
+	   ir_op_get_attr(op, "relu") != NULL);
+	close_block(e);
+}
+
+static void emit_mmad(em *e, const ir_op *op)
+{
+	const ir_attr *ia = ir_op_get_attr(op, "init");
+	const char *init = NULL, *bias = "0";
+	int mx = op->code == IR_OP_I_MMAD_MX;
+	if (ia && ia->kind == IR_ATTR_STRING) {
+		if (ia->u.str.len == 4 && !memcmp(ia->u.str.s, "zero", 4))
+			init = "PTORT_MMAD_INIT_ZERO";
+		else if (ia->u.str.len == 4 && !memcmp(ia->u.str.s, "bias", 4))
+			init = "PTORT_MMAD_INIT_BIAS";
+		else if (ia->u.str.len == 1 && ia->u.str.s[0] == 'c')
+			init = "PTORT_MMAD_INIT_C";
+	}
+	if (!init) {
+		err(e, op, "'%s' needs the field 'init' (\"zero\", \"bias\" or \"c\")", op->name);
+		return;
+	}
+	open_block(e);
+	emit_tile(e, op, "c", 0, "ptoc_c");
+	emit_tile(e, op, "a", 0, "ptoc_a");
+	emit_tile(e, op, "b", 0, "ptoc_b");
+	if (mx) {
+		emit_tile(e, op, "a_scale", 0, "ptoc_as");
+		emit_tile(e, op, "b_scale", 0, "ptoc_bs");
+	}
+	if (strcmp(init, "PTORT_MMAD_INIT_ZERO")) {
+		emit_tile(e, op, "bias", 0, "ptoc_bias");
+		bias = "&ptoc_bias";
+	}
+	ind(e);
+	if (mx)
+		pf(e, "ptort_mmad_mx(ctx, &ptoc_c, &ptoc_a, &ptoc_as, &ptoc_b, &ptoc_bs, %s, %s, %s, %s, %s);\n",
+		   fint(e, op, "m", 0, "uint32_t"), fint(e, op, "k", 0, "uint32_t"),
+		   fint(e, op, "n", 0, "uint32_t"), init, bias);
+	else
+		pf(e, "ptort_mmad(ctx, &ptoc_c, &ptoc_a, &ptoc_b, %s, %s, %s, %s, %s);\n",
+		   fint(e, op, "m", 0, "uint32_t"), fint(e, op, "k", 0, "uint32_t"),
+		   fint(e, op, "n", 0, "uint32_t"), init, bias);
+	close_block(e);
+}
+
+/* ---- arith and scf ------------------------------------------------------------------- */
+
+static const char *const cmp_c[10][2] = {
+	{"==", ""}, {"!=", ""}, {"<", ""}, {"<=", ""}, {">", ""}, {">=", ""},
+	{"<", "u"}, {"<=", "u"}, {">", "u"}, {">=", "u"}};
+
+static void emit_block(em *e, ir_block *b);
+
+static void emit_arith(em *e, ir_op *op)
+{
+	const char *a, *b, *ty, *name, *o = NULL;
+	ir_value *r = &op->results[0];
+	if (!r->uses)
+		return; /* pure and unused */
+	ty = ctype(r->type);
+	if (!ty) {
+		err(e, op, "unsupported result type of '%s' (integers and index only)", op->name);
+		return;
+	}
+	a = vexpr(e, op, op->operands[0].value);
+	b = op->num_operands > 1 ? vexpr(e, op, op->operands[1].value) : NULL;
+	name = name_value(e, r);
+	ind(e);
+	switch (op->code) {
+	case IR_OP_ADDI: o = "+"; break;
+	case IR_OP_SUBI: o = "-"; break;
+	case IR_OP_MULI: o = "*"; break;
+	default: break;
+	}
+	if (o) { /* wraps: computed on uint64_t */
+		pf(e, "const %s %s = (%s)((uint64_t)%s %s (uint64_t)%s);\n", ty, name, ty, a, o, b);
+		return;
+	}
+	switch (op->code) {
+	case IR_OP_DIVSI: pf(e, "const %s %s = %s / %s;\n", ty, name, a, b); break;
+	case IR_OP_REMSI: pf(e, "const %s %s = %s %% %s;\n", ty, name, a, b); break;
+	case IR_OP_MINSI: pf(e, "const %s %s = %s < %s ? %s : %s;\n", ty, name, a, b, a, b); break;
+	case IR_OP_MAXSI: pf(e, "const %s %s = %s > %s ? %s : %s;\n", ty, name, a, b, a, b); break;
+	case IR_OP_ANDI: pf(e, "const %s %s = %s & %s;\n", ty, name, a, b); break;
+	case IR_OP_ORI: pf(e, "const %s %s = %s | %s;\n", ty, name, a, b); break;
+	case IR_OP_XORI: pf(e, "const %s %s = %s ^ %s;\n", ty, name, a, b); break;
+	case IR_OP_INDEX_CAST: pf(e, "const %s %s = %s;\n", ty, name, a); break;
+	case IR_OP_SELECT:
+		pf(e, "const %s %s = %s ? %s : %s;\n", ty, name, a, b,
+		   vexpr(e, op, op->operands[2].value));
+		break;
+	case IR_OP_CMPI: {
+		const ir_attr *p = ir_op_get_attr(op, "predicate");
+		int k = p && p->kind == IR_ATTR_INT && p->u.i.v >= 0 && p->u.i.v < 10 ? (int)p->u.i.v : 0;
+		if (cmp_c[k][1][0])
+			pf(e, "const int %s = (uint64_t)%s %s (uint64_t)%s;\n", name, a, cmp_c[k][0], b);
+		else
+			pf(e, "const int %s = %s %s %s;\n", name, a, cmp_c[k][0], b);
+		break;
+	}
+	default:
+		err(e, op, "'%s' is not supported by emit-c", op->name);
+	}
+}
+
+/* Declares the results of an scf op as mutable variables. */
+static int declare_results(em *e, ir_op *op)
+{
+	unsigned i;
+	for (i = 0; i < op->num_results; i++) {
+		const char *ty = ctype(op->results[i].type);
+		if (!ty) {
+			err(e, op, "unsupported result type of '%s' (integers and index only)", op->name);
+			return -1;
+		}
+		ind(e);
+		pf(e, "%s %s = %s;\n", ty, name_value(e, &op->results[i]),
+		   op->code == IR_OP_SCF_FOR ? vexpr(e, op, op->operands[3 + i].value) : "0");
+	}
+	return 0;
+}
+
+static void emit_yield(em *e, ir_op *op)
+{
+	ir_op *p = op->block->region->parent;
+	unsigned i;
+	if (op->num_operands == 1) {
+		ind(e);
+		pf(e, "%s = %s;\n", e->names[p->results[0].vmark - 1], vexpr(e, op, op->operands[0].value));
+		return;
+	}
+	if (!op->num_operands)
+		return;
+	open_block(e);
+	for (i = 0; i < op->num_operands; i++) {
+		ind(e);
+		pf(e, "const %s ptoc_y%u = %s;\n", ctype(p->results[i].type), i,
+		   vexpr(e, op, op->operands[i].value));
+	}
+	for (i = 0; i < op->num_operands; i++) {
+		ind(e);
+		pf(e, "%s = ptoc_y%u;\n", e->names[p->results[i].vmark - 1], i);
+	}
+	close_block(e);
+}
+
+static void emit_for(em *e, ir_op *op)
+{
+	ir_block *b = op->regions[0].first;
+	const char *iv, *ty;
+	unsigned i;
+	if (!b || b->num_args != op->num_results + 1 || declare_results(e, op))
+		return;
+	for (i = 0; i < op->num_results; i++) /* iter args live in the result variables */
+		set_name(e, b->args[1 + i], e->names[op->results[i].vmark - 1]);
+	ty = ctype(b->args[0]->type);
+	iv = name_value(e, b->args[0]);
+	ind(e);
+	pf(e, "for (%s %s = %s; %s < %s; %s += %s) {\n", ty ? ty : "int64_t", iv,
+	   vexpr(e, op, op->operands[0].value), iv, vexpr(e, op, op->operands[1].value), iv,
+	   vexpr(e, op, op->operands[2].value));
+	e->indent++;
+	emit_block(e, b);
+	close_block(e);
+	for (i = 0; i < op->num_results; i++) {
+		ind(e);
+		pf(e, "(void)%s;\n", e->names[op->results[i].vmark - 1]);
+	}
+}
+
+static void emit_if(em *e, ir_op *op)
+{
+	unsigned i;
+	if (declare_results(e, op))
+		return;
+	ind(e);
+	pf(e, "if (%s) {\n", vexpr(e, op, op->operands[0].value));
+	e->indent++;
+	if (op->regions[0].first)
+		emit_block(e, op->regions[0].first);
+	e->indent--;
+	if (op->num_regions > 1 && op->regions[1].first) {
+		ind(e);
+		pf(e, "} else {\n");
+		e->indent++;
+		emit_block(e, op->regions[1].first);
+		e->indent--;
+	}
+	ind(e);
+	pf(e, "}\n");
+	for (i = 0; i < op->num_results; i++) {
+		ind(e);
+		pf(e, "(void)%s;\n", e->names[op->results[i].vmark - 1]);
+	}
+}
+
+static void emit_op(em *e, ir_op *op)
+{
+	switch (op->code) {
+	case IR_OP_CONSTANT: {
+		const ir_attr *a = ir_op_get_attr(op, "value");
+		if (!a || (a->kind != IR_ATTR_INT && a->kind != IR_ATTR_BOOL) ||
+		    !ctype(op->results[0].type))
+			err(e, op, "only integer and index constants are supported");
+		return;
+	}
+	case IR_OP_ADDI: case IR_OP_SUBI: case IR_OP_MULI: case IR_OP_DIVSI: case IR_OP_REMSI:
+	case IR_OP_MINSI: case IR_OP_MAXSI: case IR_OP_ANDI: case IR_OP_ORI: case IR_OP_XORI:
+	case IR_OP_CMPI: case IR_OP_SELECT: case IR_OP_INDEX_CAST:
+		emit_arith(e, op);
+		return;
+	case IR_OP_GET_BLOCK_IDX: case IR_OP_GET_SUBBLOCK_IDX:
+	case IR_OP_GET_BLOCK_NUM: case IR_OP_GET_SUBBLOCK_NUM:
+		if (op->results[0].uses) {
+			const char *ty = ctype(op->results[0].type);
+			const char *n = name_value(e, &op->results[0]);
+			ind(e);
+			pf(e, "const %s %s = %d; /* %s: one core */\n", ty ? ty : "int64_t", n,
+			   op->code == IR_OP_GET_BLOCK_NUM || op->code == IR_OP_GET_SUBBLOCK_NUM, op->name);
+		}
+		return;
+	case IR_OP_MAKE_TENSOR_VIEW: case IR_OP_PARTITION_VIEW:
+		return; /* read by the DMA instructions */
+	case IR_OP_SET_FLAG: case IR_OP_WAIT_FLAG: case IR_OP_BARRIER:
+		ind(e);
+		pf(e, "/* %s: no-op on the CPU */\n", op->name);
+		return;
+	case IR_OP_SCF_FOR:
+		emit_for(e, op);
+		return;
+	case IR_OP_SCF_IF:
+		emit_if(e, op);
+		return;
+	case IR_OP_SCF_YIELD:
+		emit_yield(e, op);
+		return;
+	case IR_OP_RETURN:
+		if (op->num_operands)
+			err(e, op, "kernels return nothing");
+		else if (op->next || op->block->region->parent->code != IR_OP_FUNC) {
+			ind(e);
+			pf(e, "return;\n");
+		}
+		return;
+	default:
+		break;
+	}
+	if (!(ir_opdef_get(op->code) && (ir_opdef_get(op->code)->flags & IR_OPF_LEVEL3))) {
+		err(e, op, "'%s' is not lowered to level-3 instructions (emit-c needs the default "
+		    "pipeline through split-repeats)", op->name);
+		return;
+	}
+	loc_comment(e, op);
+	switch (op->code) {
+	case IR_OP_I_VCONV: case IR_OP_I_VCONV_DEQ: emit_vconv(e, op); break;
+	case IR_OP_I_VCONV_V: case IR_OP_I_VCONV_V2D: emit_vconv_v(e, op); break;
+	case IR_OP_I_DMA_LOAD: case IR_OP_I_DMA_STORE: emit_dma(e, op); break;
+	case IR_OP_I_TMOV: emit_tmov(e, op); break;
+	default: emit_mmad(e, op); break;
+	}
+}
+
+static void emit_block(em *e, ir_block *b)
+{
+	ir_op *op;
+	for (op = b->first; op && !e->errors && !e->werr; op = op->next)
+		emit_op(e, op);
+}
+
+/* ---- functions ----------------------------------------------------------------------- */
+
+static const char *func_name(const ir_op *f)
+{
+	const ir_attr *a = ir_op_get_attr(f, "sym_name");
+	return a && a->kind == IR_ATTR_STRING ? a->u.str.s : NULL;
+}
+
+/* Names the arguments and prints "ptort_ctx *ctx, void *a, uint64_t a_elems, ...". */
+static int emit_params(em *e, ir_op *f)
+{
+	ir_block *b = f->regions[0].first;
+	unsigned i;
+	pf(e, "ptort_ctx *ctx");
+	for (i = 0; b && i < b->num_args; i++) {
+		ir_value *v = b->args[i];
+		const char *n, *ty = ctype(v->type);
+		if (v->type->kind != IR_TYPE_PTR && !ty) {
+			err(e, f, "argument %u: unsupported type (!pto.ptr, integers and index only)", i);
+			return -1;
+		}
+		n = name_value(e, v);
+		if (v->type->kind == IR_TYPE_PTR) {
+			char buf[160];
+			snprintf(buf, sizeof buf, "%s_elems", n);
+			name_claim(e, ir_intern(e->ctx, buf, strlen(buf)));
+			pf(e, ", void *%s, uint64_t %s_elems", n, n);
+		} else {
+			pf(e, ", %s %s", ty, n);
+		}
+	}
+	return 0;
+}
+
+static int check_func_name(em *e, ir_op *f, const char **name)
+{
+	*name = func_name(f);
+	if (!*name || !is_ident(*name) || strlen(*name) > 100) {
+		err(e, f, "function name '%s' is not usable as a C identifier", *name ? *name : "");
+		return -1;
+	}
+	return 0;
+}
+
+static void emit_func(em *e, ir_op *f)
+{
+	const char *name;
+	ir_block *b = f->regions[0].first;
+	unsigned i;
+	if (check_func_name(e, f, &name))
+		return;
+	names_reset(e);
+	name_claim(e, ir_intern(e->ctx, name, strlen(name)));
+	pf(e, "\nptort_ctx *%s_ctx_create(void)\n{\n\treturn ptort_ctx_create(ptoc_capacities);\n}\n\n",
+	   name);
+	pf(e, "void %s(", name);
+	if (emit_params(e, f))
+		return;
+	pf(e, ")\n{\n");
+	e->indent = 1;
+	ind(e);
+	pf(e, "(void)ctx;\n");
+	for (i = 0; b && i < b->num_args; i++) {
+		ind(e);
+		pf(e, "(void)%s;\n", e->names[b->args[i]->vmark - 1]);
+		if (b->args[i]->type->kind == IR_TYPE_PTR) {
+			ind(e);
+			pf(e, "(void)%s_elems;\n", e->names[b->args[i]->vmark - 1]);
+		}
+	}
+	if (b)
+		emit_block(e, b);
+	e->indent = 0;
+	pf(e, "}\n");
+	names_reset(e);
+}
+
+static int has_dma(ir_op *op, void *user)
+{
+	(void)user;
+	return op->code == IR_OP_I_DMA_LOAD || op->code == IR_OP_I_DMA_STORE;
+}
+
+static const char view_helper[] =
+	"\n/* A GM view: the tensor view (shape, strides) and the partition (offsets, sizes),\n"
+	" * right-aligned to the runtime's 5 dims. A value outside uint32_t becomes a zero size,\n"
+	" * which the DMA reports. */\n"
+	"static ptort_gm_view ptoc_view(ptort_type type, unsigned rank, const int64_t *shape,\n"
+	"\t\t\t       const int64_t *stride, const int64_t *off, const int64_t *size,\n"
+	"\t\t\t       uint64_t elems)\n"
+	"{\n"
+	"\tptort_gm_view g;\n"
+	"\tunsigned d, k;\n"
+	"\tint bad = 0;\n"
+	"\tmemset(&g, 0, sizeof g);\n"
+	"\tg.type = (uint8_t)type;\n"
+	"\tg.gm_elems = elems;\n"
+	"\tfor (d = 0; d < PTORT_GM_RANK; d++) {\n"
+	"\t\tg.shape[d] = g.size[d] = 1;\n"
+	"\t\tg.stride[d] = 0;\n"
+	"\t}\n"
+	"\tfor (d = 0; d < rank; d++) {\n"
+	"\t\tk = PTORT_GM_RANK - rank + d;\n"
+	"\t\tif (shape[d] < 0 || shape[d] > 0xffffffffLL || off[d] < 0 || off[d] > 0xffffffffLL ||\n"
+	"\t\t    size[d] < 0 || size[d] > 0xffffffffLL)\n"
+	"\t\t\tbad = 1;\n"
+	"\t\tg.shape[k] = (uint32_t)shape[d];\n"
+	"\t\tg.stride[k] = stride[d];\n"
+	"\t\tg.offset[k] = (uint32_t)off[d];\n"
+	"\t\tg.size[k] = (uint32_t)size[d];\n"
+	"\t}\n"
+	"\tif (bad)\n"
+	"\t\tg.size[PTORT_GM_RANK - 1] = 0;\n"
+	"\treturn g;\n"
+	"}\n";
+
+static void emit_header(em *e, ir_op *module, const char *what)
+{
+	unsigned l;
+	pf(e, "/* Generated by ptoc %s: %s for target %s. Do not edit.\n", PTOC_VERSION_STRING, what,
+	   e->t->name);
+	pf(e, " * Memories (bytes):");
+	for (l = 0; l < PTOC_LOC_COUNT; l++)
+		pf(e, " %s %u%s", e->t->mem[l].memory ? e->t->mem[l].memory : "?", e->t->mem[l].capacity,
+		   l + 1 < PTOC_LOC_COUNT ? "," : "");
+	pf(e, "\n * (the runtime's memories have these sizes; placement kept off the top %u bytes "
+	   "of UB).\n * Build: cc -std=c99 -I<ptoc>/runtime/include FILE.c libptort.a -lm */\n",
+	   e->t->mem[PTOC_LOC_VEC].reserved_top);
+	(void)module;
+}
+
+unsigned emit_c(ir_ctx *ctx, ir_op *module, const struct target *t, ptoc_write_fn out,
+		void *user)
+{
+	em e;
+	ir_op *f;
+	unsigned l;
+	memset(&e, 0, sizeof e);
+	e.ctx = ctx;
+	e.t = t;
+	e.out = out;
+	e.user = user;
+	emit_header(&e, module, "kernels");
+	pf(&e, "#include <stdint.h>\n#include <string.h>\n\n#include \"ptort.h\"\n\n");
+	pf(&e, "static const uint32_t ptoc_capacities[PTORT_MEM_COUNT] = {");
+	for (l = 0; l < PTOC_LOC_COUNT && l < PTORT_MEM_COUNT; l++)
+		pf(&e, "%s%uu", l ? ", " : "", t->mem[l].capacity);
+	pf(&e, "};\n");
+	if (ir_walk(module, has_dma, NULL))
+		pf(&e, "%s", view_helper);
+	for (f = module->regions[0].first ? module->regions[0].first->first : NULL; f && !e.errors;
+	     f = f->next) {
+		if (f->code == IR_OP_FUNC)
+			emit_func(&e, f);
+		else
+			err(&e, f, "'%s' at module level is not supported by emit-c", f->name);
+	}
+	free(e.names);
+	free(e.vals);
+	free(e.used);
+	return e.errors ? e.errors : e.werr ? 1 : 0;
+}
+
+/* ---- the harness ------------------------------------------------------------------- */
+
+ir_op *emit_find_entry(ir_ctx *ctx, ir_op *module, const char *entry)
+{
+	ir_op *f, *only = NULL, *marked = NULL;
+	unsigned nf = 0, nm = 0;
+	for (f = module->regions[0].first ? module->regions[0].first->first : NULL; f; f = f->next) {
+		const char *n;
+		if (f->code != IR_OP_FUNC)
+			continue;
+		n = func_name(f);
+		if (entry && n && !strcmp(n, entry))
+			return f;
+		nf++;
+		only = f;
+		if (ir_op_get_attr(f, "pto.entry")) {
+			nm++;
+			marked = f;
+		}
+	}
+	if (entry) {
+		ir_error(ctx, module->loc, "no function named '%s' in the module", entry);
+		return NULL;
+	}
+	if (nm == 1)
+		return marked;
+	if (nf == 1)
+		return only;
+	ir_error(ctx, module->loc, "%s: choose the kernel with --entry NAME",
+		 nf ? "several functions could be the entry" : "the module has no function");
+	return NULL;
+}
+
+/* Elements of a ptr argument's GM buffer from its views' constant shapes and strides:
+ * the largest element index + 1; 0 when some view is dynamic (or none exists). */
+static uint64_t arg_elems(const ir_value *arg)
+{
+	const ir_operand *u;
+	uint64_t best = 0;
+	for (u = arg->uses; u; u = u->next_use) {
+		const ir_op *m = u->owner;
+		unsigned rank, d;
+		uint64_t last = 0;
+		if (m->code != IR_OP_MAKE_TENSOR_VIEW || u != &m->operands[0])
+			continue;
+		rank = m->results[0].type->u.shaped.rank;
+		if (m->num_operands != 1 + 2 * rank)
+			return 0;
+		for (d = 0; d < rank; d++) {
+			int64_t sh, st;
+			if (!const_int(m->operands[1 + d].value, &sh) ||
+			    !const_int(m->operands[1 + rank + d].value, &st) || sh < 0 || st < 0 ||
+			    sh > (1LL << 32) || st > (1LL << 32))
+				return 0;
+			if (sh == 0)
+				return 0;
+			last += (uint64_t)(sh - 1) * (uint64_t)st;
+		}
+		if (last + 1 > best)
+			best = last + 1;
+	}
+	return best;
+}
+
+static const char harness_main[] =
+	"\nstatic const char *ptoc_prog = \"kernel\";\n\n"
+	"static int ptoc_find_arg(const char *s, size_t len)\n"
+	"{\n"
+	"\tsize_t i;\n"
+	"\tchar *end;\n"
+	"\tunsigned long k;\n"
+	"\tfor (i = 0; i < ptoc_nreal; i++)\n"
+	"\t\tif (strlen(ptoc_arg_name[i]) == len && !memcmp(ptoc_arg_name[i], s, len))\n"
+	"\t\t\treturn (int)i;\n"
+	"\tif (len && s[0] >= '0' && s[0] <= '9') {\n"
+	"\t\tk = strtoul(s, &end, 10);\n"
+	"\t\tif ((size_t)(end - s) == len && k < ptoc_nreal)\n"
+	"\t\t\treturn (int)k;\n"
+	"\t}\n"
+	"\treturn -1;\n"
+	"}\n\n"
+	"static int ptoc_usage(const char *msg, const char *a)\n"
+	"{\n"
+	"\tfprintf(stderr, \"%s: \", ptoc_prog);\n"
+	"\tfprintf(stderr, msg, a);\n"
+	"\tfprintf(stderr, \"\\nusage: %s [--in ARG=FILE]... [--out ARG=FILE]... [--arg ARG=VALUE]...\\n\", ptoc_prog);\n"
+	"\treturn 2;\n"
+	"}\n\n"
+	"static int ptoc_read_file(int i, const char *path)\n"
+	"{\n"
+	"\tFILE *f = fopen(path, \"rb\");\n"
+	"\tlong n;\n"
+	"\tuint64_t want;\n"
+	"\tif (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {\n"
+	"\t\tfprintf(stderr, \"%s: --in %s: cannot read '%s'\\n\", ptoc_prog, ptoc_arg_name[i], path);\n"
+	"\t\tif (f)\n"
+	"\t\t\tfclose(f);\n"
+	"\t\treturn 1;\n"
+	"\t}\n"
+	"\twant = ptoc_arg_elems[i] ? (ptoc_arg_elems[i] * ptoc_arg_bits[i] + 7) / 8 : (uint64_t)n;\n"
+	"\tif ((uint64_t)n != want || (!ptoc_arg_elems[i] && (uint64_t)n * 8 % ptoc_arg_bits[i])) {\n"
+	"\t\tfprintf(stderr, \"%s: --in %s: '%s' has %ld bytes, the kernel expects %llu (%llu elements of %u bits)\\n\",\n"
+	"\t\t\tptoc_prog, ptoc_arg_name[i], path, n, (unsigned long long)want,\n"
+	"\t\t\t(unsigned long long)(ptoc_arg_elems[i] ? ptoc_arg_elems[i] : want * 8 / ptoc_arg_bits[i]), ptoc_arg_bits[i]);\n"
+	"\t\tfclose(f);\n"
+	"\t\treturn 1;\n"
+	"\t}\n"
+	"\tptoc_nelems[i] = (uint64_t)n * 8 / ptoc_arg_bits[i];\n"
+	"\tif (ptoc_arg_elems[i])\n"
+	"\t\tptoc_nelems[i] = ptoc_arg_elems[i];\n"
+	"\tfree(ptoc_buf[i]);\n"
+	"\tptoc_buf[i] = calloc((size_t)n + 1, 1);\n"
+	"\tif (!ptoc_buf[i] || fread(ptoc_buf[i], 1, (size_t)n, f) != (size_t)n) {\n"
+	"\t\tfprintf(stderr, \"%s: --in %s: cannot read '%s'\\n\", ptoc_prog, ptoc_arg_name[i], path);\n"
+	"\t\tfclose(f);\n"
+	"\t\treturn 1;\n"
+	"\t}\n"
+	"\tfclose(f);\n"
+	"\treturn 0;\n"
+	"}\n\n"
+	"static int ptoc_write_file(int i, const char *path)\n"
+	"{\n"
+	"\tFILE *f = fopen(path, \"wb\");\n"
+	"\tsize_t n = (size_t)((ptoc_nelems[i] * ptoc_arg_bits[i] + 7) / 8);\n"
+	"\tif (!f || (n && fwrite(ptoc_buf[i], 1, n, f) != n) || fclose(f)) {\n"
+	"\t\tfprintf(stderr, \"%s: --out %s: cannot write '%s'\\n\", ptoc_prog, ptoc_arg_name[i], path);\n"
+	"\t\treturn 1;\n"
+	"\t}\n"
+	"\treturn 0;\n"
+	"}\n\n";
+
+static const char harness_main2[] =
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"\tconst char *ptoc_out[NARGS + 1] = {0};\n"
+	"\tint ptoc_have[NARGS + 1] = {0};\n"
+	"\tint a, i, rc = 0;\n"
+	"\tptort_ctx *ctx;\n"
+	"\tif (getenv(\"PTOC_RUN_PROG\"))\n"
+	"\t\tptoc_prog = getenv(\"PTOC_RUN_PROG\");\n"
+	"\tfor (a = 1; a < argc; a++) {\n"
+	"\t\tconst char *o = argv[a], *v, *eq;\n"
+	"\t\tint kind = !strcmp(o, \"--in\") ? 0 : !strcmp(o, \"--out\") ? 1 : !strcmp(o, \"--arg\") ? 2 : -1;\n"
+	"\t\tif (kind < 0)\n"
+	"\t\t\treturn ptoc_usage(\"unknown option '%s'\", o);\n"
+	"\t\tif (a + 1 >= argc)\n"
+	"\t\t\treturn ptoc_usage(\"option '%s' needs ARG=VALUE\", o);\n"
+	"\t\tv = argv[++a];\n"
+	"\t\teq = strchr(v, '=');\n"
+	"\t\tif (!eq)\n"
+	"\t\t\treturn ptoc_usage(\"'%s' is not ARG=VALUE\", v);\n"
+	"\t\ti = ptoc_find_arg(v, (size_t)(eq - v));\n"
+	"\t\tif (i < 0)\n"
+	"\t\t\treturn ptoc_usage(\"no kernel argument '%s' (a name without %% or a position from 0)\", v);\n"
+	"\t\tif ((kind == 2) != !ptoc_arg_bits[i])\n"
+	"\t\t\treturn ptoc_usage(kind == 2 ? \"'%s' is a GM buffer: use --in or --out\" : \"'%s' is a scalar: use --arg\", ptoc_arg_name[i]);\n"
+	"\t\tif (kind == 0 && ptoc_read_file(i, eq + 1))\n"
+	"\t\t\treturn 1;\n"
+	"\t\tif (kind == 1)\n"
+	"\t\t\tptoc_out[i] = eq + 1;\n"
+	"\t\tif (kind == 2) {\n"
+	"\t\t\tchar *end;\n"
+	"\t\t\tptoc_scalar[i] = strtoll(eq + 1, &end, 0);\n"
+	"\t\t\tif (!eq[1] || *end)\n"
+	"\t\t\t\treturn ptoc_usage(\"--arg %s: not an integer\", v);\n"
+	"\t\t}\n"
+	"\t\tptoc_have[i] = 1;\n"
+	"\t}\n"
+	"\tfor (i = 0; i < (int)ptoc_nreal; i++) {\n"
+	"\t\tif (!ptoc_arg_bits[i] && !ptoc_have[i])\n"
+	"\t\t\treturn ptoc_usage(\"the scalar argument '%s' needs a value: --arg NAME=VALUE\", ptoc_arg_name[i]);\n"
+	"\t\tif (ptoc_arg_bits[i] && !ptoc_buf[i]) {\n"
+	"\t\t\tif (!ptoc_arg_elems[i] && ptoc_have[i]) {\n"
+	"\t\t\t\tfprintf(stderr, \"%s: argument '%s' has no static size (dynamic shapes): give its contents with --in\\n\", ptoc_prog, ptoc_arg_name[i]);\n"
+	"\t\t\t\treturn 1;\n"
+	"\t\t\t}\n"
+	"\t\t\tptoc_nelems[i] = ptoc_arg_elems[i];\n"
+	"\t\t\tptoc_buf[i] = calloc((size_t)((ptoc_nelems[i] * ptoc_arg_bits[i] + 7) / 8) + 1, 1);\n"
+	"\t\t\tif (!ptoc_buf[i]) {\n"
+	"\t\t\t\tfprintf(stderr, \"%s: out of memory\\n\", ptoc_prog);\n"
+	"\t\t\t\treturn 1;\n"
+	"\t\t\t}\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\tctx = KERNEL_ctx_create();\n"
+	"\tif (!ctx) {\n"
+	"\t\tfprintf(stderr, \"%s: out of memory\\n\", ptoc_prog);\n"
+	"\t\treturn 1;\n"
+	"\t}\n"
+	"\tKERNEL_CALL;\n"
+	"\tif (ptort_ctx_error(ctx)) {\n"
+	"\t\tfprintf(stderr, \"%s: runtime error: %s\\n\", ptoc_prog, ptort_ctx_error(ctx));\n"
+	"\t\trc = 1;\n"
+	"\t}\n"
+	"\tptort_ctx_destroy(ctx);\n"
+	"\tfor (i = 0; i < (int)NARGS && !rc; i++)\n"
+	"\t\tif (ptoc_out[i])\n"
+	"\t\t\trc = ptoc_write_file(i, ptoc_out[i]);\n"
+	"\tfor (i = 0; i < (int)NARGS; i++)\n"
+	"\t\tfree(ptoc_buf[i]);\n"
+	"\treturn rc;\n"
+	"}\n";
+
+unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, ptoc_write_fn out, void *user)
+{
+	em e;
+	ir_block *b = func->regions[0].first;
+	unsigned n = b ? b->num_args : 0, i;
+	const char *name;
+	memset(&e, 0, sizeof e);
+	e.ctx = ctx;
+	e.t = pass_module_target(ctx, module);
+	e.out = out;
+	e.user = user;
+	if (check_func_name(&e, func, &name))
+		return e.errors;
+	emit_header(&e, module, "a harness running the kernel");
+	pf(&e, "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
+	   "#include \"ptort.h\"\n\n");
+	pf(&e, "ptort_ctx *%s_ctx_create(void);\nvoid %s(", name, name);
+	if (emit_params(&e, func))
+		return e.errors;
+	pf(&e, ");\n\n#define NARGS %uu\n#define KERNEL_ctx_create %s_ctx_create\n",
+	   n ? n : 1, name);
+	pf(&e, "#define KERNEL_CALL %s(ctx", name);
+	for (i = 0; i < n; i++) {
+		if (b->args[i]->type->kind == IR_TYPE_PTR)
+			pf(&e, ", ptoc_buf[%u], ptoc_nelems[%u]", i, i);
+		else
+			pf(&e, ", ptoc_scalar[%u]", i);
+	}
+	pf(&e, ")\n\n/* per argument: name, GM elements (0: dynamic or scalar), element bits "
+	   "(0: scalar) */\nstatic const char *const ptoc_arg_name[NARGS] = {");
+	for (i = 0; i < n; i++)
+		pf(&e, "%s\"%s\"", i ? ", " : "", e.names[b->args[i]->vmark - 1]);
+	pf(&e, "%s};\nstatic const uint64_t ptoc_arg_elems[NARGS] = {", n ? "" : "\"\"");
+	for (i = 0; i < n; i++)
+		pf(&e, "%s%lluu", i ? ", " : "",
+		   (unsigned long long)(b->args[i]->type->kind == IR_TYPE_PTR ? arg_elems(b->args[i]) : 0));
+	pf(&e, "%s};\nstatic const unsigned ptoc_arg_bits[NARGS] = {", n ? "" : "0");
+	for (i = 0; i < n; i++) {
+		unsigned bits = 0;
+		ptort_type et;
+		if (b->args[i]->type->kind == IR_TYPE_PTR) {
+			if (ir_type_to_elem(b->args[i]->type->u.ptr.elem, &et)) {
+				err(&e, func, "argument %u: GM element type without a runtime type", i);
+				break;
+			}
+			bits = ptort_type_bits(et);
+		}
+		pf(&e, "%s%u", i ? ", " : "", bits);
+	}
+	pf(&e, "%s};\nstatic const unsigned ptoc_nreal = %uu;\nstatic void *ptoc_buf[NARGS];\nstatic uint64_t ptoc_nelems[NARGS];\n"
+	   "static int64_t ptoc_scalar[NARGS];\n", n ? "" : "0", n);
+	pf(&e, "%s", harness_main);
+	pf(&e, "%s", harness_main2);
+	names_reset(&e);
+	free(e.names);
+	free(e.vals);
+	free(e.used);
+	return e.errors ? e.errors : e.werr ? 1 : 0;
+}

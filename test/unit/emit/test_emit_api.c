@@ -1,0 +1,115 @@
+/* test_emit_api.c: ptoc_module_emit_c through include/ptoc only: a tile kernel is
+ * lowered and printed as C naming the runtime calls and the target's UB size; a
+ * bad target and an unlowerable op are reported through the handler, never printed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptoc/ptoc.h"
+
+static int failures;
+static unsigned ndiags;
+static char text[1 << 16];
+static size_t ntext;
+
+#define CHECK(c)                                                                        \
+	do {                                                                            \
+		if (!(c)) {                                                             \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
+			failures++;                                                     \
+		}                                                                       \
+	} while (0)
+
+static void on_diag(void *user, ptoc_severity sev, ptoc_location loc, const char *msg,
+		    size_t len)
+{
+	(void)user;
+	(void)sev;
+	(void)loc;
+	(void)msg;
+	(void)len;
+	ndiags++;
+}
+
+static int collect(void *user, const char *data, size_t len)
+{
+	(void)user;
+	if (ntext + len >= sizeof text)
+		return -1;
+	memcpy(text + ntext, data, len);
+	ntext += len;
+	text[ntext] = 0;
+	return 0;
+}
+
+
+static const char kernel[] =
+	"func.func @k(%src: !pto.ptr<f32>, %dst: !pto.ptr<f16>) {\n"
+	"  %c0 = arith.constant 0 : index\n"
+	"  %c1 = arith.constant 1 : index\n"
+	"  %c16 = arith.constant 16 : index\n"
+	"  %c32 = arith.constant 32 : index\n"
+	"  %sv = pto.make_tensor_view %src, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xf32>\n"
+	"  %dv = pto.make_tensor_view %dst, shape = [%c16, %c32], strides = [%c32, %c1] : !pto.tensor_view<?x?xf16>\n"
+	"  %sp = pto.partition_view %sv, offsets = [%c0, %c0], sizes = [%c16, %c32] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<16x32xf32>\n"
+	"  %dp = pto.partition_view %dv, offsets = [%c0, %c0], sizes = [%c16, %c32] : !pto.tensor_view<?x?xf16> -> !pto.partition_tensor_view<16x32xf16>\n"
+	"  %x = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>\n"
+	"  %h = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f16, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>\n"
+	"  pto.tload ins(%sp : !pto.partition_tensor_view<16x32xf32>) outs(%x : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>)\n"
+	"  pto.tcvt ins(%x : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>) outs(%h : !pto.tile_buf<loc=vec, dtype=f16, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>)\n"
+	"  pto.tstore ins(%h : !pto.tile_buf<loc=vec, dtype=f16, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>) outs(%dp : !pto.partition_tensor_view<16x32xf16>)\n"
+	"  return\n"
+	"}\n";
+
+static ptoc_module *parse(ptoc_context *ctx, const char *src)
+{
+	ptoc_module *m = ptoc_parse(ctx, src, strlen(src), "k.pto");
+	CHECK(m != NULL);
+	if (m)
+		CHECK(ptoc_module_verify(m) == 0);
+	return m;
+}
+
+int main(void)
+{
+	ptoc_context *ctx = ptoc_context_create();
+	ptoc_module *m;
+	ptoc_context_set_diag_handler(ctx, on_diag, NULL);
+
+	m = parse(ctx, kernel);
+	ntext = 0;
+	CHECK(m && ptoc_module_emit_c(m, "a5", collect, NULL) == 0);
+	CHECK(strstr(text, "target a5") != NULL);
+	CHECK(strstr(text, "262144u") != NULL); /* A5 UB */
+	CHECK(strstr(text, "void k(ptort_ctx *ctx, void *src, uint64_t src_elems, void *dst, uint64_t dst_elems)") != NULL);
+	CHECK(strstr(text, "ptort_dma_load(") != NULL);
+	CHECK(strstr(text, "ptort_vconv_v(") != NULL);
+	CHECK(strstr(text, "ptort_dma_store(") != NULL);
+	CHECK(ndiags == 0);
+	ptoc_module_destroy(m);
+
+	m = parse(ctx, kernel);
+	ntext = 0;
+	CHECK(m && ptoc_module_emit_c(m, NULL, collect, NULL) == 0);
+	CHECK(strstr(text, "target a2a3") != NULL);
+	CHECK(strstr(text, "ptort_vconv(") != NULL);
+	ptoc_module_destroy(m);
+
+	m = parse(ctx, kernel);
+	ntext = 0;
+	CHECK(m && ptoc_module_emit_c(m, "a9", collect, NULL) == -1);
+	CHECK(ntext == 0 && ndiags == 1);
+	ptoc_module_destroy(m);
+
+	m = parse(ctx, "func.func @f() {\n  %f = arith.constant 1.0 : f32\n  return\n}\n");
+	ntext = 0;
+	ndiags = 0;
+	CHECK(m && ptoc_module_emit_c(m, NULL, collect, NULL) == -1);
+	CHECK(ndiags == 1);
+	ptoc_module_destroy(m);
+
+	ptoc_context_destroy(ctx);
+	if (failures)
+		fprintf(stderr, "test_emit_api: %d failures\n", failures);
+	return failures ? 1 : 0;
+}
