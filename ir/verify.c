@@ -485,8 +485,24 @@ static void verify_tmov(vctx *v, const ir_op *op)
 			 ir_mem_name(s.mem), ir_mem_name(d.mem));
 		return;
 	}
-	if ((s.mem == IR_MEM_MAT || !v->a5) && (s.rows != d.rows || s.cols != d.cols))
+	if ((s.mem == IR_MEM_MAT || !v->a5) && (s.rows != d.rows || s.cols != d.cols)) {
 		op_error(v, op, "expects src and dst to have the same shape");
+		return;
+	}
+	/* element types: copies, except the acc f32 -> f16/bf16 conversion of the fixpipe */
+	if (s.elem != d.elem) {
+		ptort_type se, de;
+		int cvt = s.mem == IR_MEM_ACC && !ir_type_to_elem(s.elem, &se) &&
+			  !ir_type_to_elem(d.elem, &de) && se == PTORT_F32 &&
+			  (de == PTORT_F16 || de == PTORT_BF16);
+		if (!cvt)
+			op_error(v, op, "expects src and dst to have the same element type (only acc "
+					"f32 converts, to f16 or bf16), but got '%s' and '%s'",
+				 tstr(s.elem), tstr(d.elem));
+	}
+	if (!dyn(s.vr) && !dyn(s.vc) && !dyn(d.vr) && !dyn(d.vc) && (s.vr != d.vr || s.vc != d.vc))
+		op_error(v, op, "expects src and dst to have the same valid_shape (%lldx%lld vs %lldx%lld)",
+			 (long long)s.vr, (long long)s.vc, (long long)d.vr, (long long)d.vc);
 }
 
 /* The (dst, lhs, rhs) element types of tmatmul/tmatmul.bias. */

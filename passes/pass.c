@@ -16,12 +16,15 @@ static unsigned pass_verify(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 
 /* The passes of other files (each defined in passes/<name>.c). */
 unsigned pass_legalize_cvt(ir_ctx *ctx, ir_op *module, const pass_opts *o);
+unsigned pass_check_cube(ir_ctx *ctx, ir_op *module, const pass_opts *o);
 /* split_repeats.c (split-repeats) */
 unsigned pass_split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o);
 
 /* Default-pipeline order. A pass file adds its row here. */
 const pass_info pass_table[] = {
 	{"verify", "check the structure, types and per-target op rules", pass_verify},
+	{"check-cube", "the target's cube rules: L0 tile layouts and fractals, addressable "
+	 "fractal boxes, MX K granule, mmad type triples", pass_check_cube},
 	{"legalize-cvt", "check every tcvt against the target; resolve rmode and saturation, "
 	 "the deq path and exact decompositions", pass_legalize_cvt},
 	{"bufferize", "tile SSA (level 1) to tile buffers in DPS form (level 2)", pass_bufferize},
@@ -34,6 +37,7 @@ const pass_info pass_table[] = {
 /* The default pipeline, by name (each must be in pass_table). */
 static const char *const default_names[] = {
 	"verify",
+	"check-cube",
 	"legalize-cvt",
 	"bufferize",
 	"place-tiles",

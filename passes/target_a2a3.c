@@ -81,6 +81,8 @@ const struct target target_a2a3 = {
 		.right_fractal = 512,
 		.acc_fractal = 1024,
 		.mx_k_multiple = 0,
+		.layouts_required = 0,
+		.left_blayout_any = 0,
 		.types = a2a3_mmad,
 		.ntypes = sizeof a2a3_mmad / sizeof a2a3_mmad[0],
 	},

@@ -117,6 +117,8 @@ const struct target target_a5 = {
 		.right_fractal = 512,
 		.acc_fractal = 1024,
 		.mx_k_multiple = 64,
+		.layouts_required = 1,
+		.left_blayout_any = 1,
 		.types = a5_mmad,
 		.ntypes = sizeof a5_mmad / sizeof a5_mmad[0],
 	},

@@ -217,6 +217,8 @@ typedef struct ptoc_cube_limits {
 	ptoc_layout left, right, acc; /* required layouts of A, B, C */
 	uint32_t left_fractal, right_fractal, acc_fractal; /* fractal bytes */
 	uint32_t mx_k_multiple;      /* K multiple for MX (0: no MX) */
+	int layouts_required;        /* tmatmul operands must be in left/right/acc layouts */
+	int left_blayout_any;        /* ... except A's blayout (PTOAS rewrites it on A5) */
 	const ptoc_mmad_types *types;
 	size_t ntypes;
 } ptoc_cube_limits;
