@@ -230,7 +230,8 @@ int bench_parse(int argc, char **argv)
 			*slash = 0;
 		snprintf(ptoc, sizeof ptoc, "%s/ptoc", self);
 		if (access(ptoc, X_OK) == 0) {
-			char *args[] = {ptoc, src, NULL};
+			char emit[] = "--emit=ir"; /* parse, verify, print (the default is C) */
+			char *args[] = {ptoc, src, emit, NULL};
 			report("parse ptoc (binary)", measure(args, NULL));
 		} else {
 			printf("parse ptoc (binary)            skipped (no %s)\n", ptoc);
