@@ -113,19 +113,11 @@ static int usage_error(const char *fmt, const char *arg)
 /* The value of `--name=V` or `--name V`; NULL (after a message) when missing. */
 static const char *opt_value(int argc, char **argv, int *i, const char *name, int *err)
 {
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n])
-		return NULL;
-	if (*i + 1 >= argc) {
+	int missing = 0;
+	const char *v = tool_opt_value(argc, argv, i, name, &missing);
+	if (missing)
 		*err = usage_error("option '%s' needs a value", name);
-		return NULL;
-	}
-	return argv[++*i];
+	return v;
 }
 
 static int parse_target(const char *v, int pto_arch)

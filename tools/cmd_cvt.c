@@ -264,23 +264,6 @@ static int apply_target(struct cvt_opts *o, ptoc_cvt_result *plan, const char *s
 	return 0;
 }
 
-/* "--name VALUE" or "--name=VALUE"; returns the value or NULL (and *i advanced). */
-static const char *optval(int argc, char **argv, int *i, const char *name, int *bad)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*bad = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
 
 int cmd_cvt(int argc, char **argv)
 {
@@ -310,20 +293,20 @@ int cmd_cvt(int argc, char **argv)
 			free(vals);
 			return 0;
 		}
-		if ((v = optval(argc, argv, &i, "--from", &bad)))
+		if ((v = tool_opt_value(argc, argv, &i, "--from", &bad)))
 			from = v;
-		else if ((v = optval(argc, argv, &i, "--to", &bad)))
+		else if ((v = tool_opt_value(argc, argv, &i, "--to", &bad)))
 			to = v;
-		else if ((v = optval(argc, argv, &i, "--rmode", &bad)))
+		else if ((v = tool_opt_value(argc, argv, &i, "--rmode", &bad)))
 			rmode = v;
-		else if ((v = optval(argc, argv, &i, "--sat", &bad)))
+		else if ((v = tool_opt_value(argc, argv, &i, "--sat", &bad)))
 			sat = v;
-		else if ((v = optval(argc, argv, &i, "--target", &bad)) ||
-			 (v = optval(argc, argv, &i, "--pto-arch", &bad)))
+		else if ((v = tool_opt_value(argc, argv, &i, "--target", &bad)) ||
+			 (v = tool_opt_value(argc, argv, &i, "--pto-arch", &bad)))
 			target = v;
-		else if ((v = optval(argc, argv, &i, "--in-format", &bad)))
+		else if ((v = tool_opt_value(argc, argv, &i, "--in-format", &bad)))
 			inf = v;
-		else if ((v = optval(argc, argv, &i, "--out-format", &bad)))
+		else if ((v = tool_opt_value(argc, argv, &i, "--out-format", &bad)))
 			outf = v;
 		else {
 			free(vals);

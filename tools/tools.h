@@ -12,4 +12,9 @@ int cmd_legality(int argc, char **argv);
 /* cmd_run.c: ptoc run FILE.pto [--target T] [--entry NAME] [--in A=F]... [--out A=F]... */
 int cmd_run(int argc, char **argv);
 
+/* args.c: the value of option `name` at argv[*i], written `name=V` or `name V`
+ * (then *i moves past V). NULL when argv[*i] is another option, or when the value
+ * is missing (then *missing is set to 1). */
+const char *tool_opt_value(int argc, char **argv, int *i, const char *name, int *missing);
+
 #endif
