@@ -295,6 +295,15 @@ enum {
 	IR_OPF_LEVEL3 = 1u << 5,     /* an instruction of level 3 */
 };
 const ir_opdef *ir_opdef_get(ir_opcode code);
+
+/* The operand positions of a tmatmul-family op (DPS form; the destination is the last
+ * operand): acc_in, lhs, lhs scale, rhs, rhs scale, bias, -1 when the form has none,
+ * and whether it is an MX form. Returns 0, or -1 when `code` is not a tmatmul. */
+typedef struct ir_matmul_roles {
+	int acc, a, a_scale, b, b_scale, bias;
+	int mx;
+} ir_matmul_roles;
+int ir_matmul_roles_of(ir_opcode code, ir_matmul_roles *r);
 ir_opcode ir_opcode_lookup(const char *name, size_t len);
 
 /* ---- module.c: the module --------------------------------------------- */

@@ -17,6 +17,26 @@ const ir_opdef *ir_opdef_get(ir_opcode code)
 	return &opdefs[(unsigned)code <= IR_OP_COUNT ? code : IR_OP_COUNT];
 }
 
+int ir_matmul_roles_of(ir_opcode code, ir_matmul_roles *r)
+{
+	static const ir_matmul_roles plain = {-1, 0, -1, 1, -1, -1, 0};
+	*r = plain;
+	switch (code) {
+	case IR_OP_TMATMUL: break;
+	case IR_OP_TMATMUL_ACC: r->acc = 0; r->a = 1; r->b = 2; break;
+	case IR_OP_TMATMUL_BIAS: r->bias = 2; break;
+	case IR_OP_TMATMUL_MX: r->a_scale = 1; r->b = 2; r->b_scale = 3; r->mx = 1; break;
+	case IR_OP_TMATMUL_MX_ACC:
+		r->acc = 0; r->a = 1; r->a_scale = 2; r->b = 3; r->b_scale = 4; r->mx = 1;
+		break;
+	case IR_OP_TMATMUL_MX_BIAS:
+		r->a_scale = 1; r->b = 2; r->b_scale = 3; r->bias = 4; r->mx = 1;
+		break;
+	default: return -1;
+	}
+	return 0;
+}
+
 ir_opcode ir_opcode_lookup(const char *name, size_t len)
 {
 	unsigned i;

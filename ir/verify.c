@@ -527,19 +527,13 @@ static int matmul_triple_ok(vctx *v, const ir_type *d, const ir_type *l, const i
 
 static void verify_matmul(vctx *v, const ir_op *op)
 {
-	/* operand roles: index of acc_in, lhs, lhs scale, rhs, rhs scale, bias (-1 absent) */
-	int acc = -1, a = 0, as = -1, b = 1, bs = -1, bias = -1;
+	ir_matmul_roles ro;
+	int acc, a, as, b, bs, bias;
 	tinfo ta, tb_, td, tx;
 	int bad = 0;
-	switch (op->code) {
-	case IR_OP_TMATMUL: break;
-	case IR_OP_TMATMUL_ACC: acc = 0; a = 1; b = 2; break;
-	case IR_OP_TMATMUL_BIAS: bias = 2; break;
-	case IR_OP_TMATMUL_MX: as = 1; b = 2; bs = 3; break;
-	case IR_OP_TMATMUL_MX_ACC: acc = 0; a = 1; as = 2; b = 3; bs = 4; break;
-	case IR_OP_TMATMUL_MX_BIAS: as = 1; b = 2; bs = 3; bias = 4; break;
-	default: return;
-	}
+	if (ir_matmul_roles_of(op->code, &ro))
+		return;
+	acc = ro.acc, a = ro.a, as = ro.a_scale, b = ro.b, bs = ro.b_scale, bias = ro.bias;
 	bad |= check_tile_use(v, op, vtype(op, (unsigned)a), "lhs", &ta);
 	bad |= check_tile_use(v, op, vtype(op, (unsigned)b), "rhs", &tb_);
 	bad |= check_tile_use(v, op, dst_type(op), "dst", &td);

@@ -73,19 +73,14 @@ static int elem(const ir_type *t, ptort_type *out)
 static void check_matmul(cc *c, const ir_op *op)
 {
 	const ptoc_cube_limits *cu = &c->t->cube;
-	int acc = -1, a = 0, b = 1, mx = 0;
+	ir_matmul_roles ro;
+	int acc, a, b, mx;
 	const ir_type *ta, *tb, *td;
 	ptort_type ea, eb, ed;
 	size_t i;
-	switch (op->code) {
-	case IR_OP_TMATMUL_ACC: acc = 0; a = 1; b = 2; break;
-	case IR_OP_TMATMUL_MX: b = 2; mx = 1; break;
-	case IR_OP_TMATMUL_MX_ACC: acc = 0; a = 1; b = 3; mx = 1; break;
-	case IR_OP_TMATMUL_MX_BIAS: b = 2; mx = 1; break;
-	default: break;
-	}
-	if (op->num_results) /* level 1: tiles have no layout yet */
+	if (ir_matmul_roles_of(op->code, &ro) || op->num_results) /* level 1: no layouts yet */
 		return;
+	acc = ro.acc, a = ro.a, b = ro.b, mx = ro.mx;
 	ta = tile_type(op, a);
 	tb = tile_type(op, b);
 	td = tile_type(op, (int)op->num_operands - 1);

@@ -117,20 +117,15 @@ static int dim_field(ir_ctx *ctx, lower_insn *li, const ir_op *op, const char *n
 
 static unsigned lower_matmul(ir_ctx *ctx, ir_op *op)
 {
-	/* operand roles, as in the verifier: acc_in, lhs, lhs scale, rhs, rhs scale, bias */
-	int acc = -1, a = 0, as = -1, b = 1, bs = -1, bias = -1, mx = 0;
+	ir_matmul_roles ro;
+	int acc, a, as, b, bs, bias, mx;
 	lower_tile tc, ta, tb, tx;
 	lower_insn li;
 	const char *init = "zero";
-	switch (op->code) {
-	case IR_OP_TMATMUL: break;
-	case IR_OP_TMATMUL_ACC: acc = 0; a = 1; b = 2; break;
-	case IR_OP_TMATMUL_BIAS: bias = 2; break;
-	case IR_OP_TMATMUL_MX: as = 1; b = 2; bs = 3; mx = 1; break;
-	case IR_OP_TMATMUL_MX_ACC: acc = 0; a = 1; as = 2; b = 3; bs = 4; mx = 1; break;
-	case IR_OP_TMATMUL_MX_BIAS: as = 1; b = 2; bs = 3; bias = 4; mx = 1; break;
-	default: return 0;
-	}
+	if (ir_matmul_roles_of(op->code, &ro))
+		return 0;
+	acc = ro.acc, a = ro.a, as = ro.a_scale, b = ro.b, bs = ro.b_scale, bias = ro.bias;
+	mx = ro.mx;
 	if (op->num_results) {
 		ir_error(ctx, op->loc, "'%s' %s: tile SSA form (level 1) must be bufferized first",
 			 op->name, PASS_NAME);
