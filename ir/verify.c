@@ -508,7 +508,11 @@ static void verify_tmov(vctx *v, const ir_op *op)
 /* The (dst, lhs, rhs) element types of tmatmul/tmatmul.bias. */
 static int matmul_triple_ok(vctx *v, const ir_type *d, const ir_type *l, const ir_type *r)
 {
-	if (!d || !l || l != r)
+	int fp8l = l && l->kind == IR_TYPE_FLOAT &&
+		   (l->u.f.kind == PTORT_F8E4M3FN || l->u.f.kind == PTORT_F8E5M2);
+	int fp8r = r && r->kind == IR_TYPE_FLOAT &&
+		   (r->u.f.kind == PTORT_F8E4M3FN || r->u.f.kind == PTORT_F8E5M2);
+	if (!d || !l || (l != r && !(fp8l && fp8r))) /* e4m3 x e5m2 mixes on A5 */
 		return 0;
 	if (d->kind == IR_TYPE_INT)
 		return d->u.i.bits == 32 && d->u.i.signedness != IR_INT_UNSIGNED &&

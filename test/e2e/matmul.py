@@ -21,7 +21,8 @@ import sys
 BITS = {"i8": 8, "f16": 16, "bf16": 16, "f32": 32, "f8E4M3FN": 8, "f8E5M2": 8, "hif8": 8,
         "f4E2M1FN": 4, "f4E1M2": 4}
 
-# (a/b type, m, k, n, variant, out type); variant: plain, bias, splitk, mx
+# (a/b type, m, k, n, variant, out type); "A/B" when the two differ; variant: plain,
+# bias, splitk, mx
 COMMON = [
     ("f16", 1, 1, 1, "plain", "f32"),
     ("f16", 16, 16, 16, "plain", "f32"),
@@ -49,6 +50,8 @@ A5_ONLY = [
     ("hif8", 5, 75, 11, "plain", "f32"),
     ("f8E4M3FN", 16, 64, 32, "mx", "f32"),
     ("f8E5M2", 31, 128, 58, "mx", "f32"),
+    ("f8E4M3FN/f8E5M2", 31, 120, 58, "plain", "f32"),
+    ("f8E5M2/f8E4M3FN", 16, 64, 32, "mx", "f32"),
 ]
 
 
@@ -114,19 +117,20 @@ def layouts(target):
 
 def kernel(target, case):
     t, m, k, n, variant, out = case
-    b = BITS[t]
-    acc_t = "i32" if t == "i8" else "f32"
+    ta, tb_ = (t.split("/") + [t])[:2]
+    b = BITS[ta]
+    acc_t = "i32" if ta == "i8" else "f32"
     g = 256 // b                       # elements of one fractal row (32 bytes)
     left, right = layouts(target)
     kk = K()
-    args = ["%a: !pto.ptr<" + t + ">", "%b: !pto.ptr<" + t + ">"]
+    args = ["%a: !pto.ptr<" + ta + ">", "%b: !pto.ptr<" + tb_ + ">"]
     if variant == "bias":
         args.append("%bias: !pto.ptr<f32>")
     if variant == "mx":
         args += ["%as: !pto.ptr<f8E8M0FNU>", "%bs: !pto.ptr<f8E8M0FNU>"]
     args.append("%c: !pto.ptr<" + out + ">")
-    av = kk.view("%a", t, m, k)
-    bv = kk.view("%b", t, k, n)
+    av = kk.view("%a", ta, m, k)
+    bv = kk.view("%b", tb_, k, n)
     cv = kk.view("%c", out, m, n)
     np_ = up(n, 16)
     mp = up(m, 16)
@@ -136,12 +140,12 @@ def kernel(target, case):
     ops = []
     for (k0, kl) in halves:
         kp = up(kl, g)
-        aty_m = tb("mat", t, mp, kp, m, kl, *left)
-        aty_l = tb("left", t, mp, kp, m, kl, *left)
-        bty_m = tb("mat", t, kp, np_, kl, n, *right)
-        bty_r = tb("right", t, kp, np_, kl, n, *right)
-        pa, pat = kk.part(av, t, 0, k0, m, kl)
-        pb, pbt = kk.part(bv, t, k0, 0, kl, n)
+        aty_m = tb("mat", ta, mp, kp, m, kl, *left)
+        aty_l = tb("left", ta, mp, kp, m, kl, *left)
+        bty_m = tb("mat", tb_, kp, np_, kl, n, *right)
+        bty_r = tb("right", tb_, kp, np_, kl, n, *right)
+        pa, pat = kk.part(av, ta, 0, k0, m, kl)
+        pb, pbt = kk.part(bv, tb_, k0, 0, kl, n)
         am, al, bm, br = kk.alloc(aty_m), kk.alloc(aty_l), kk.alloc(bty_m), kk.alloc(bty_r)
         kk.load(pa, pat, am, aty_m)
         kk.load(pb, pbt, bm, bty_m)
@@ -188,13 +192,14 @@ def kernel(target, case):
 
 def run_case(ptoc, mmc, target, work, idx, case):
     t, m, k, n, variant, out = case
+    ta, tb_ = (t.split("/") + [t])[:2]
     d = os.path.join(work, "%s_%d" % (target, idx))
     os.makedirs(d, exist_ok=True)
     src = os.path.join(d, "mm.pto")
     with open(src, "w") as f:
         f.write(kernel(target, case))
     p = lambda x: os.path.join(d, x)  # noqa: E731
-    gens = [("a", t, m * k), ("b", t, k * n)]
+    gens = [("a", ta, m * k), ("b", tb_, k * n)]
     if variant == "bias":
         gens.append(("bias", "f32", n))
     if variant == "mx":
@@ -210,7 +215,7 @@ def run_case(ptoc, mmc, target, work, idx, case):
     if r.returncode:
         return False, "%s: ptoc run failed: %s" % (label, r.stderr.strip()[:2000])
     init = {"bias": "bias"}.get(variant, "zero")
-    ck = [mmc, "check", t, t, out, str(m), str(k), str(n), init, p("a.bin"), p("b.bin"),
+    ck = [mmc, "check", ta, tb_, out, str(m), str(k), str(n), init, p("a.bin"), p("b.bin"),
           p("bias.bin") if variant == "bias" else "-", p("c.bin")]
     if variant == "mx":
         ck += [p("as.bin"), p("bs.bin")]
