@@ -23,7 +23,7 @@ unsigned pass_split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o);
 /* Default-pipeline order. A pass file adds its row here. */
 const pass_info pass_table[] = {
 	{"verify", "check the structure, types and per-target op rules", pass_verify},
-	{"check-cube", "the target's cube rules: L0 tile layouts and fractals, addressable "
+	{"check-cube", "the target's cube rules: operand layouts (A5), addressable "
 	 "fractal boxes, MX K granule, mmad type triples", pass_check_cube},
 	{"legalize-cvt", "check every tcvt against the target; resolve rmode and saturation, "
 	 "the deq path and exact decompositions", pass_legalize_cvt},

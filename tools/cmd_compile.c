@@ -49,7 +49,7 @@ static int buf_write(void *user, const char *data, size_t len)
 
 static void usage(FILE *f)
 {
-	fputs("usage: ptoc FILE.pto|- [-o OUT] [--emit=c|ir|generic|main] [--target a2a3|a5]\n"
+	fputs("usage: ptoc FILE.pto|- [-o OUT] [--emit=c|ir|generic|lowered|main] [--target a2a3|a5]\n"
 	      "            [--pto-arch=a3|a5] [--verify-diagnostics] [--split-input-file]\n"
 	      "       ptoc cvt ...       convert element values (ptoc cvt --help)\n"
 	      "       ptoc legality ...  per-target conversion table (ptoc legality --help)\n"
