@@ -1,5 +1,6 @@
 /* bench_cvt.c: `ptoc-bench cvt [PAIR...]`: conversion throughput of ptort_cvt_run in
- * cache (64 KiB of source) and streaming (64 MiB), beside memcpy of the same bytes, a
+ * cache (64 KiB of source) and streaming (64 MiB of source, or 128 MiB of destination
+ * for the conversions that widen more than twice), beside memcpy of the same bytes, a
  * naive scalar loop over ptort_cvt1, and (f32<->f16 on x86) the raw F16C instruction.
  * A PAIR argument "f32:f16" (or just "f32") restricts the figures. One line each:
  *   cvt SRC DST MODE cache|stream X Gelem/s  /  baseline ... X Gelem/s */
@@ -141,18 +142,18 @@ static unsigned char *bufs[2];
 static void bench_pair(ptort_type f, ptort_type t, ptort_rmode rm, int sat, int naive)
 {
 	const char *fn = ptort_type_name(f), *tn = ptort_type_name(t), *mn = ptort_rmode_name(rm);
-	unsigned fb = ptort_type_bits(f) / 8;
+	unsigned sb = ptort_type_bits(f), db = ptort_type_bits(t);
 	struct job j;
 	if (!selected(fn, tn))
 		return;
 	j.f = f, j.t = t, j.rm = rm, j.sat = sat, j.src = bufs[0], j.dst = bufs[1];
-	j.n = CACHE_BYTES / fb;
+	j.n = (size_t)CACHE_BYTES * 8 / sb;
 	fill(bufs[0], CACHE_BYTES, f);
 	printf("cvt %s %s %s cache %.2f Gelem/s\n", fn, tn, mn, measure(run_cvt, &j, j.n) / 1e9);
 	if (naive)
 		printf("baseline naive %s %s %s cache %.2f Gelem/s\n", fn, tn, mn,
 		       measure(run_naive, &j, j.n) / 1e9);
-	j.n = STREAM_BYTES / fb;
+	j.n = (size_t)STREAM_BYTES * 8 / (sb > db / 2 ? sb : db / 2); /* dst fits 2x */
 	fill(bufs[0], STREAM_BYTES, f);
 	printf("cvt %s %s %s stream %.2f Gelem/s\n", fn, tn, mn, measure(run_cvt, &j, j.n) / 1e9);
 	fflush(stdout);
@@ -164,15 +165,24 @@ int bench_cvt(int argc, char **argv)
 					    PTORT_TRUNC, PTORT_ODD, PTORT_NONE};
 	static const struct {
 		ptort_type f, t;
+		ptort_rmode rm;
 	} others[] = {
-		{PTORT_F32, PTORT_I32}, {PTORT_F32, PTORT_I16}, {PTORT_I32, PTORT_F32},
-		{PTORT_F16, PTORT_I32}, {PTORT_F16, PTORT_I16}, {PTORT_BF16, PTORT_I32},
-		{PTORT_BF16, PTORT_F16}, {PTORT_F16, PTORT_BF16}, {PTORT_I16, PTORT_F16},
-		{PTORT_I16, PTORT_F32}, {PTORT_I32, PTORT_I16}, {PTORT_I32, PTORT_U16},
-		{PTORT_U32, PTORT_I16}, {PTORT_I16, PTORT_I32}, {PTORT_I16, PTORT_U32},
-		{PTORT_F16, PTORT_I8}, {PTORT_F16, PTORT_U8}, {PTORT_I8, PTORT_F16},
-		{PTORT_U8, PTORT_F16}, {PTORT_I32, PTORT_U8}, {PTORT_F32, PTORT_F8E4M3FN},
-		{PTORT_F32, PTORT_HIF8}, {PTORT_F16, PTORT_HIF8},
+		{PTORT_F32, PTORT_I32, PTORT_RINT},	  {PTORT_F32, PTORT_I16, PTORT_RINT},
+		{PTORT_I32, PTORT_F32, PTORT_RINT},	  {PTORT_F16, PTORT_I32, PTORT_RINT},
+		{PTORT_F16, PTORT_I16, PTORT_RINT},	  {PTORT_BF16, PTORT_I32, PTORT_RINT},
+		{PTORT_BF16, PTORT_F16, PTORT_RINT},	  {PTORT_F16, PTORT_BF16, PTORT_RINT},
+		{PTORT_I16, PTORT_F16, PTORT_RINT},	  {PTORT_I16, PTORT_F32, PTORT_RINT},
+		{PTORT_I32, PTORT_I16, PTORT_RINT},	  {PTORT_I32, PTORT_U16, PTORT_RINT},
+		{PTORT_U32, PTORT_I16, PTORT_RINT},	  {PTORT_I16, PTORT_I32, PTORT_RINT},
+		{PTORT_I16, PTORT_U32, PTORT_RINT},	  {PTORT_F16, PTORT_I8, PTORT_RINT},
+		{PTORT_F16, PTORT_U8, PTORT_RINT},	  {PTORT_I8, PTORT_F16, PTORT_RINT},
+		{PTORT_U8, PTORT_F16, PTORT_RINT},	  {PTORT_I32, PTORT_U8, PTORT_RINT},
+		{PTORT_F32, PTORT_F8E4M3FN, PTORT_RINT}, {PTORT_F32, PTORT_F8E5M2, PTORT_RINT},
+		{PTORT_F32, PTORT_HIF8, PTORT_ROUND},	  {PTORT_F32, PTORT_HIF8, PTORT_HYBRID},
+		{PTORT_F16, PTORT_HIF8, PTORT_ROUND},	  {PTORT_F16, PTORT_HIF8, PTORT_HYBRID},
+		{PTORT_F8E4M3FN, PTORT_F32, PTORT_RINT}, {PTORT_F8E5M2, PTORT_BF16, PTORT_RINT},
+		{PTORT_HIF8, PTORT_F32, PTORT_RINT},	  {PTORT_BF16, PTORT_F4E2M1FN, PTORT_RINT},
+		{PTORT_F4E2M1FN, PTORT_BF16, PTORT_RINT}, {PTORT_F8E8M0FNU, PTORT_BF16, PTORT_RINT},
 	};
 	size_t i;
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -202,8 +212,8 @@ int bench_cvt(int argc, char **argv)
 	bench_pair(PTORT_F16, PTORT_F32, PTORT_RINT, PTORT_SAT_ON, 1);
 	bench_pair(PTORT_BF16, PTORT_F32, PTORT_RINT, PTORT_SAT_ON, 0);
 	for (i = 0; i < sizeof others / sizeof others[0]; i++) {
-		ptort_rmode rm = others[i].t == PTORT_HIF8 ? PTORT_ROUND : PTORT_RINT;
-		bench_pair(others[i].f, others[i].t, rm, PTORT_SAT_ON, others[i].t == PTORT_HIF8);
+		bench_pair(others[i].f, others[i].t, others[i].rm, PTORT_SAT_ON,
+			   others[i].t == PTORT_HIF8);
 	}
 #ifdef HAVE_F16C_BASELINE
 	__builtin_cpu_init();

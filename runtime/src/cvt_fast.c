@@ -28,6 +28,31 @@
 #define INLINE static
 #endif
 
+/* Tables built on first use (from the generic path). lazy_ready returns 1 when the
+ * table behind `state` (0 empty, 1 being built, 2 ready) can be read, building it with
+ * fill(ctx) if this thread comes first; 0 while another thread builds it (the caller then
+ * takes a path without the table). Compilers without the atomics get no tables. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__)
+static int lazy_ready(int *state, void (*fill)(const void *), const void *ctx)
+{
+	int st = __atomic_load_n(state, __ATOMIC_ACQUIRE), empty = 0;
+	if (st == 2)
+		return 1;
+	if (st != 0 || !__atomic_compare_exchange_n(state, &empty, 1, 0, __ATOMIC_ACQ_REL,
+						    __ATOMIC_ACQUIRE))
+		return 0;
+	fill(ctx);
+	__atomic_store_n(state, 2, __ATOMIC_RELEASE);
+	return 1;
+}
+#else
+static int lazy_ready(int *state, void (*fill)(const void *), const void *ctx)
+{
+	(void)state, (void)fill, (void)ctx;
+	return 0;
+}
+#endif
+
 /* Round-mode increments, all branch-free: half = first discarded bit, sticky = any
  * later one, lsb = last kept bit, neg = sign. */
 INLINE uint32_t rinc(int rm, uint32_t half, uint32_t sticky, uint32_t lsb, uint32_t neg)
@@ -135,6 +160,142 @@ INLINE void k_bf16_f32(const uint16_t *s, uint32_t *d, size_t n)
 	for (i = 0; i < n; i++) {
 		uint32_t u = (uint32_t)s[i] << 16;
 		d[i] = (u & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FC00000u : u;
+	}
+}
+
+/* ---- f32 -> small IEEE-style floats (f8E4M3FN, f8E5M2, f4E2M1FN, f4E1M2) --- */
+
+/* The code of one f32 in a small float with M fraction bits, bias B, largest finite
+ * exponent EMAX and magnitude code MAXC. INFC is what an infinite result becomes: the
+ * inf code (e5m2), the NaN code (e4m3fn: unsigned), MAXC (fp4); QNAN the NaN code (0
+ * for fp4); SB the sign bit. The steps of f32_f16_one: clamp far overflow, round at the
+ * normal or subnormal position, then overflow, inf, NaN (SEMANTICS.md §3). */
+INLINE uint32_t f32_small_one(uint32_t u, int rm, int sat, unsigned M, unsigned B, unsigned EMAX,
+			      uint32_t MAXC, uint32_t INFC, uint32_t QNAN, unsigned SB)
+{
+	uint32_t abs = u & 0x7FFFFFFFu, neg = u >> 31;
+	uint32_t isnan = abs > 0x7F800000u, isinf = abs == 0x7F800000u;
+	uint32_t top = (127u + EMAX + 1) << 23; /* 2^(EMAX+1) overflows in every mode */
+	uint32_t a = abs > top ? top : abs;
+	uint32_t e = a >> 23, sub = e < 128 - B;
+	uint32_t sig = (a & 0x7FFFFFu) | (e ? 0x800000u : 0);
+	uint32_t sh = sub ? (151 - B - M - e > 31 ? 31 : 151 - B - M - e) : 23 - M;
+	uint32_t kept = sub ? sig >> sh : (a >> (23 - M)) - ((127u - B) << M);
+	uint32_t disc = sig & ((1u << sh) - 1);
+	uint32_t half = (disc >> (sh - 1)) & 1, sticky = (disc & ((1u << (sh - 1)) - 1)) != 0;
+	uint32_t r = rm == PTORT_ODD ? kept | half | sticky
+				     : kept + rinc(rm, half, sticky, kept & 1, neg);
+	uint32_t ovf_pos = (rm == PTORT_TRUNC || rm == PTORT_ODD || rm == PTORT_FLOOR) ? MAXC : INFC;
+	uint32_t ovf_neg = (rm == PTORT_TRUNC || rm == PTORT_ODD || rm == PTORT_CEIL) ? MAXC : INFC;
+	uint32_t mag, out;
+	if (sat)
+		ovf_pos = ovf_neg = MAXC;
+	mag = r > MAXC ? (neg ? ovf_neg : ovf_pos) : r;
+	mag = isinf ? (sat ? MAXC : INFC) : mag;
+	out = mag | (neg << SB);
+	out = INFC == QNAN && mag == QNAN ? QNAN : out;
+	out = isnan ? (sat ? 0u : QNAN) : out;
+	return out;
+}
+
+#define F32_E4M3(u, rm, sat) f32_small_one(u, rm, sat, 3, 7, 8, 0x7E, 0x7F, 0x7F, 7)
+#define F32_E5M2(u, rm, sat) f32_small_one(u, rm, sat, 2, 15, 15, 0x7B, 0x7C, 0x7E, 7)
+#define F32_E2M1(u, rm, sat) f32_small_one(u, rm, sat, 1, 1, 2, 0x7, 0x7, 0, 3)
+#define F32_E1M2(u, rm, sat) f32_small_one(u, rm, sat, 2, 1, 0, 0x7, 0x7, 0, 3)
+
+INLINE void k_f32_e4m3(const uint32_t *s, uint8_t *d, size_t n, int rm, int sat)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		d[i] = (uint8_t)F32_E4M3(s[i], rm, sat);
+}
+
+INLINE void k_f32_e5m2(const uint32_t *s, uint8_t *d, size_t n, int rm, int sat)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		d[i] = (uint8_t)F32_E5M2(s[i], rm, sat);
+}
+
+/* 4-bit destinations: n byte pairs, element 2i in the low nibble of byte i */
+INLINE void k_f32_e2m1(const uint32_t *s, uint8_t *d, size_t n, int rm, int sat)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		d[i] = (uint8_t)(F32_E2M1(s[2 * i], rm, sat) | F32_E2M1(s[2 * i + 1], rm, sat) << 4);
+}
+
+INLINE void k_f32_e1m2(const uint32_t *s, uint8_t *d, size_t n, int rm, int sat)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		d[i] = (uint8_t)(F32_E1M2(s[2 * i], rm, sat) | F32_E1M2(s[2 * i + 1], rm, sat) << 4);
+}
+
+/* ---- HiFloat8 (ROUND and HYBRID) ------------------------------------------- */
+
+/* The 950 pseudocode (hif8_literal in cvt.c) without branches: sign, unbiased exponent
+ * ev, fraction F of W bits, the HYBRID threshold thr of K bits (hy = 0: ROUND). The
+ * caller handles NaN and inf; ev < -23 (zero, f32 subnormals) gives 0x00. Below 2^-15
+ * the codes are powers of two (mb = 0 fraction bits), so the one rounding formula
+ * covers them, and [2^-23, 2^-22) rounds to 0x01 or 0 on its own. */
+INLINE uint32_t hif8_one(uint32_t neg, int32_t ev, uint32_t F, unsigned W, unsigned K,
+			 uint32_t thr, int hy)
+{
+	int32_t a = ev < 0 ? -ev : ev, e2, a2;
+	uint32_t mb = a <= 3 ? 3 : a <= 7 ? 2 : ev >= -15 ? 1 : 0;
+	uint32_t M = F >> (W - mb), TA = (F >> (W - mb - 1)) & 1;
+	uint32_t frac = (F >> (W - mb - K)) & ((1u << K) - 1);
+	uint32_t up = hy && a > 3 ? frac >= thr : TA;
+	uint32_t m2 = M + up, carry = m2 >> mb, es, c, ovf;
+	uint32_t low = (1u << (K - 1)) | (F >> (W - (K - 1)));
+	m2 &= (1u << mb) - 1;
+	e2 = ev + (int32_t)carry;
+	a2 = e2 < 0 ? -e2 : e2;
+	es = e2 < 0;
+	c = a2 <= 7 ? 0x40 | es << 4 | (uint32_t)(a2 - 4) << 2 | m2
+		    : 0x60 | es << 4 | (uint32_t)(a2 - 8) << 1 | m2;
+	c = a2 <= 3 ? 0x20 | es << 4 | (uint32_t)(a2 - 2) << 3 | m2 : c;
+	c = a2 == 1 ? 0x10 | es << 3 | m2 : c;
+	c = a2 == 0 ? 0x08 | m2 : c;
+	c = e2 <= -16 ? (uint32_t)(e2 + 23) : c;
+	ovf = e2 > 15 || (e2 == 15 && m2 != 0);
+	c = ovf ? 0x6F : c;
+	c = ev == -23 ? (uint32_t)(!hy || low >= thr) : c;
+	c = (c | neg << 7) & (0u - (uint32_t)(c != 0));
+	return ev < -23 ? 0 : c;
+}
+
+/* NaN, inf and saturation around hif8_one (sat: inf and overflow -> +-max 0x6E) */
+INLINE uint32_t hif8_fix(uint32_t c, uint32_t abs, uint32_t neg, int sat)
+{
+	c = abs == 0x7F800000u ? (0x6Fu | neg << 7) : c;
+	c = sat && (c & 0x7F) == 0x6F ? c - 1 : c;
+	return abs > 0x7F800000u ? (sat ? 0u : 0x80u) : c;
+}
+
+INLINE void k_f32_hif8(const uint32_t *s, uint8_t *d, size_t n, int hy, int sat)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		uint32_t u = s[i], abs = u & 0x7FFFFFFFu, neg = u >> 31;
+		uint32_t c = hif8_one(neg, (int32_t)(abs >> 23) - 127, abs & 0x7FFFFFu, 23, 14,
+				      u & 0x3FFF, hy);
+		d[i] = (uint8_t)hif8_fix(c, abs, neg, sat);
+	}
+}
+
+/* f16: the exact f32 value normalises subnormals; the threshold is the pseudocode's
+ * for f16 (the fraction's last bit, then 1) */
+INLINE void k_f16_hif8(const uint16_t *s, uint8_t *d, size_t n, int hy, int sat)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		uint32_t u = f16_f32_one(s[i]), abs = u & 0x7FFFFFFFu, neg = u >> 31;
+		uint32_t F = (abs >> 13) & 0x3FF;
+		uint32_t c = hif8_one(neg, (int32_t)(abs >> 23) - 127, F, 10, 2,
+				      ((F & 1) << 1) | 1, hy);
+		d[i] = (uint8_t)hif8_fix(c, abs, neg, sat);
 	}
 }
 
@@ -302,6 +463,7 @@ enum kid {
 	K_F32_F16, K_F32_BF16, K_F16_F32, K_BF16_F32,
 	K_F32_I32, K_F32_U32, K_F32_I16, K_F32_U16, K_F32_I8, K_F32_U8,
 	K_I32_F32, K_U32_F32, K_I16_F32, K_U16_F32, K_I8_F32, K_U8_F32,
+	K_F32_E4M3, K_F32_E5M2, K_F32_E2M1, K_F32_E1M2, K_F32_HIF8, K_F16_HIF8,
 	K_INTINT
 };
 
@@ -374,6 +536,22 @@ INLINE int run_kernel(enum kid k, const struct kargs *a)
 	case K_U16_F32: k_u16_f32(a->s, a->d, a->n); return 1;
 	case K_I8_F32: k_i8_f32(a->s, a->d, a->n); return 1;
 	case K_U8_F32: k_u8_f32(a->s, a->d, a->n); return 1;
+	case K_F32_E4M3: RS(k_f32_e4m3);
+	case K_F32_E5M2: RS(k_f32_e5m2);
+	case K_F32_E2M1: RS(k_f32_e2m1);
+	case K_F32_E1M2: RS(k_f32_e1m2);
+	case K_F32_HIF8: /* ROUND or HYBRID (the caller checks) */
+		if (a->rm == PTORT_HYBRID)
+			RS_SAT(k_f32_hif8, 1);
+		else
+			RS_SAT(k_f32_hif8, 0);
+		return 1;
+	case K_F16_HIF8:
+		if (a->rm == PTORT_HYBRID)
+			RS_SAT(k_f16_hif8, 1);
+		else
+			RS_SAT(k_f16_hif8, 0);
+		return 1;
 	case K_INTINT:
 		INTINT_CASE(32, 1, 32, k_s32_n32)
 		INTINT_CASE(32, 0, 32, k_u32_n32)
@@ -408,59 +586,86 @@ __attribute__((target("avx2"))) static int run_avx2(enum kid k, const struct kar
 	return run_kernel(k, a);
 }
 
-/* F16C kernels (8 lanes, AVX2 for the integer fix-ups). */
-__attribute__((target("avx2,f16c"))) static void f16c_f32_f16(const uint32_t *s, uint16_t *d,
-							      size_t n, int rm, int sat)
+/* F16C f32 -> f16, 8 lanes, the round mode and saturation compile-time constants.
+ * ROUND is RINT of x with its lowest bit set (a tie becomes an above-half value; no
+ * other result changes, as f16 keeps at most 11 of f32's 24 bits), except for inf.
+ * ODD takes floor or ceil (whichever is toward zero) and sets the LSB when they differ. The fix-ups are done
+ * on the 16-bit results: NaN -> the canonical (or 0 with sat), and with sat an inf
+ * (overflow or inf input) -> max, as every mode gives +-max then. */
+__attribute__((target("avx2,f16c"), always_inline)) static inline __m128i
+f16c_lanes(__m256i u, int rm, int sat)
 {
-	const __m256i absm = _mm256_set1_epi32(0x7FFFFFFF), infb = _mm256_set1_epi32(0x7F800000);
-	const __m256i maxb = _mm256_set1_epi32(0x477FE000), one = _mm256_set1_epi32(1);
-	const __m128i nanv = _mm_set1_epi16(sat ? 0 : 0x7E00);
+	const __m128i abs16 = _mm_set1_epi16(0x7FFF), inf16 = _mm_set1_epi16(0x7C00);
+	__m256 x;
+	__m128i r, a16, nan;
+	if (rm == PTORT_ROUND) {
+		__m256i fin = _mm256_cmpgt_epi32(_mm256_set1_epi32(0x7F800000),
+						 _mm256_and_si256(u, _mm256_set1_epi32(0x7FFFFFFF)));
+		u = _mm256_or_si256(u, _mm256_srli_epi32(fin, 31));
+	}
+	x = _mm256_castsi256_ps(u);
+	switch (rm) {
+	case PTORT_FLOOR: r = _mm256_cvtps_ph(x, _MM_FROUND_TO_NEG_INF); break;
+	case PTORT_CEIL: r = _mm256_cvtps_ph(x, _MM_FROUND_TO_POS_INF); break;
+	case PTORT_ODD: r = _mm256_cvtps_ph(x, _MM_FROUND_TO_NEG_INF); break;
+	case PTORT_TRUNC: r = _mm256_cvtps_ph(x, _MM_FROUND_TO_ZERO); break;
+	default: r = _mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT); break;
+	}
+	if (rm == PTORT_ODD) { /* inexact iff floor and ceil differ; trunc is one of them */
+		__m128i c = _mm256_cvtps_ph(x, _MM_FROUND_TO_POS_INF);
+		__m128i ex16 = _mm_cmpeq_epi16(r, c);
+		r = _mm_blendv_epi8(r, c, _mm_srai_epi16(c, 15));
+		r = _mm_or_si128(r, _mm_andnot_si128(ex16, _mm_set1_epi16(1)));
+	}
+	a16 = _mm_and_si128(r, abs16);
+	nan = _mm_cmpgt_epi16(a16, inf16);
+	if (sat) {
+		r = _mm_add_epi16(r, _mm_cmpeq_epi16(a16, inf16));
+		return _mm_andnot_si128(nan, r);
+	}
+	return _mm_or_si128(_mm_andnot_si128(nan, r), _mm_and_si128(nan, _mm_set1_epi16(0x7E00)));
+}
+
+__attribute__((target("avx2,f16c"), always_inline)) static inline void
+f16c_f32_f16_body(const uint32_t *s, uint16_t *d, size_t n, int rm, int sat)
+{
 	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		__m256i u = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
-		__m256i abs = _mm256_and_si256(u, absm);
-		__m256i nan = _mm256_cmpgt_epi32(abs, infb);
-		__m128i r, nan16;
-		if (sat) { /* clamp to +-65504 first: every mode then gives +-max */
-			__m256i big = _mm256_cmpgt_epi32(abs, maxb);
-			__m256i cl = _mm256_or_si256(_mm256_andnot_si256(absm, u), maxb);
-			u = _mm256_blendv_epi8(u, cl, big);
-			abs = _mm256_and_si256(u, absm);
-		}
-		switch (rm) {
-		case PTORT_ROUND: /* ties away = RINT of x with a sticky bit set (finite x) */
-			u = _mm256_or_si256(u, _mm256_andnot_si256(_mm256_cmpgt_epi32(abs,
-						_mm256_set1_epi32(0x7F7FFFFF)), one));
-			r = _mm256_cvtps_ph(_mm256_castsi256_ps(u), _MM_FROUND_TO_NEAREST_INT);
-			break;
-		case PTORT_FLOOR:
-			r = _mm256_cvtps_ph(_mm256_castsi256_ps(u), _MM_FROUND_TO_NEG_INF);
-			break;
-		case PTORT_CEIL:
-			r = _mm256_cvtps_ph(_mm256_castsi256_ps(u), _MM_FROUND_TO_POS_INF);
-			break;
-		case PTORT_TRUNC:
-			r = _mm256_cvtps_ph(_mm256_castsi256_ps(u), _MM_FROUND_TO_ZERO);
-			break;
-		case PTORT_ODD: { /* truncate, then force the LSB when inexact */
-			__m256i back, inex;
-			r = _mm256_cvtps_ph(_mm256_castsi256_ps(u), _MM_FROUND_TO_ZERO);
-			back = _mm256_castps_si256(_mm256_cvtph_ps(r));
-			inex = _mm256_andnot_si256(_mm256_cmpeq_epi32(back, u), one);
-			r = _mm_or_si128(r, _mm_packus_epi32(_mm256_castsi256_si128(inex),
-							     _mm256_extracti128_si256(inex, 1)));
-			break;
-		}
-		default:
-			r = _mm256_cvtps_ph(_mm256_castsi256_ps(u), _MM_FROUND_TO_NEAREST_INT);
-			break;
-		}
-		nan16 = _mm_packs_epi32(_mm256_castsi256_si128(nan), _mm256_extracti128_si256(nan, 1));
-		r = _mm_blendv_epi8(r, nanv, nan16);
-		_mm_storeu_si128((__m128i *)(void *)(d + i), r);
+	for (; i + 16 <= n; i += 16) {
+		__m256i u0 = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+		__m256i u1 = _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 8));
+		_mm_storeu_si128((__m128i *)(void *)(d + i), f16c_lanes(u0, rm, sat));
+		_mm_storeu_si128((__m128i *)(void *)(d + i + 8), f16c_lanes(u1, rm, sat));
 	}
 	for (; i < n; i++)
 		d[i] = f32_f16_one(s[i], rm, sat);
+}
+
+#define F16C_F32_F16(RM, NAME)                                                                  \
+	__attribute__((target("avx2,f16c"))) static void NAME(const uint32_t *s, uint16_t *d,  \
+							      size_t n, int sat)                \
+	{                                                                                       \
+		if (sat)                                                                        \
+			f16c_f32_f16_body(s, d, n, RM, 1);                                      \
+		else                                                                            \
+			f16c_f32_f16_body(s, d, n, RM, 0);                                      \
+	}
+F16C_F32_F16(PTORT_RINT, f16c_f32_f16_rint)
+F16C_F32_F16(PTORT_ROUND, f16c_f32_f16_round)
+F16C_F32_F16(PTORT_FLOOR, f16c_f32_f16_floor)
+F16C_F32_F16(PTORT_CEIL, f16c_f32_f16_ceil)
+F16C_F32_F16(PTORT_TRUNC, f16c_f32_f16_trunc)
+F16C_F32_F16(PTORT_ODD, f16c_f32_f16_odd)
+
+static void f16c_f32_f16(const uint32_t *s, uint16_t *d, size_t n, int rm, int sat)
+{
+	switch (rm) {
+	case PTORT_ROUND: f16c_f32_f16_round(s, d, n, sat); break;
+	case PTORT_FLOOR: f16c_f32_f16_floor(s, d, n, sat); break;
+	case PTORT_CEIL: f16c_f32_f16_ceil(s, d, n, sat); break;
+	case PTORT_TRUNC: f16c_f32_f16_trunc(s, d, n, sat); break;
+	case PTORT_ODD: f16c_f32_f16_odd(s, d, n, sat); break;
+	default: f16c_f32_f16_rint(s, d, n, sat); break;
+	}
 }
 
 __attribute__((target("avx2,f16c"))) static void f16c_f16_f32(const uint16_t *s, uint32_t *d,
@@ -610,6 +815,317 @@ __attribute__((target("avx2"))) static int avx2_i32_f32(const struct kargs *a)
 	return 1;
 }
 
+/* f32 -> f8E4M3FN / f8E5M2 with F16C, 16 lanes at a time. First round to odd at f16
+ * precision: f16 keeps at least two more bits than either format at every magnitude
+ * (its subnormals included), so rounding that result once more with any mode gives
+ * the correctly rounded value (round-to-odd double rounding). e4m3 is scaled by 2^-8
+ * first (exact: magnitudes below 2^-100 are raised to 2^-100, which round alike) so
+ * that its normal/subnormal boundary and bias coincide with f16's; e5m2 already has
+ * f16's. Then the f16 magnitude is rounded at bit S (7 for e4m3, 8 for e5m2) in
+ * 16-bit lanes, and overflow, inf and NaN follow f32_small_one. */
+__attribute__((target("avx2,f16c"), always_inline)) static inline __m128i f16c_odd(__m256 x)
+{
+	__m128i f = _mm256_cvtps_ph(x, _MM_FROUND_TO_NEG_INF);
+	__m128i c = _mm256_cvtps_ph(x, _MM_FROUND_TO_POS_INF);
+	__m128i t = _mm_blendv_epi8(f, c, _mm_srai_epi16(c, 15));
+	return _mm_or_si128(t, _mm_andnot_si128(_mm_cmpeq_epi16(f, c), _mm_set1_epi16(1)));
+}
+
+__attribute__((target("avx2,f16c"), always_inline)) static inline __m128i
+f16c_odd_scaled(__m256i u, int e4m3)
+{
+	if (e4m3) {
+		__m256i abs = _mm256_and_si256(u, _mm256_set1_epi32(0x7FFFFFFF));
+		__m256i a = _mm256_max_epi32(abs, _mm256_set1_epi32(0x0D800000)); /* 2^-100 */
+		a = _mm256_andnot_si256(_mm256_cmpeq_epi32(abs, _mm256_setzero_si256()), a);
+		a = _mm256_or_si256(a, _mm256_andnot_si256(_mm256_set1_epi32(0x7FFFFFFF), u));
+		return f16c_odd(_mm256_mul_ps(_mm256_castsi256_ps(a), _mm256_set1_ps(0x1p-8f)));
+	}
+	return f16c_odd(_mm256_castsi256_ps(u));
+}
+
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+avx2_f16_round8(__m256i h, int rm, int sat, unsigned S, uint16_t MAXC, uint16_t INFC,
+		uint16_t QNAN)
+{
+	const __m256i one = _mm256_set1_epi16(1), zero = _mm256_setzero_si256();
+	const __m256i inf16 = _mm256_set1_epi16(0x7C00);
+	__m256i m = _mm256_and_si256(h, _mm256_set1_epi16(0x7FFF));
+	__m256i neg = _mm256_srli_epi16(h, 15), negm = _mm256_srai_epi16(h, 15);
+	__m256i kept = _mm256_srli_epi16(m, (int)S);
+	__m256i half = _mm256_and_si256(_mm256_srli_epi16(m, (int)S - 1), one);
+	__m256i low = _mm256_and_si256(m, _mm256_set1_epi16((short)((1u << (S - 1)) - 1)));
+	__m256i sticky = _mm256_andnot_si256(_mm256_cmpeq_epi16(low, zero), one);
+	__m256i inexact = _mm256_or_si256(half, sticky), r, mag, out;
+	uint16_t opos = (rm == PTORT_TRUNC || rm == PTORT_ODD || rm == PTORT_FLOOR) ? MAXC : INFC;
+	uint16_t oneg = (rm == PTORT_TRUNC || rm == PTORT_ODD || rm == PTORT_CEIL) ? MAXC : INFC;
+	switch (rm) {
+	case PTORT_ROUND: r = _mm256_add_epi16(kept, half); break;
+	case PTORT_FLOOR: r = _mm256_add_epi16(kept, _mm256_and_si256(neg, inexact)); break;
+	case PTORT_CEIL: r = _mm256_add_epi16(kept, _mm256_andnot_si256(negm, inexact)); break;
+	case PTORT_TRUNC: r = kept; break;
+	case PTORT_ODD: r = _mm256_or_si256(kept, inexact); break;
+	default:
+		r = _mm256_add_epi16(kept, _mm256_and_si256(half, _mm256_or_si256(sticky,
+					_mm256_and_si256(kept, one))));
+		break;
+	}
+	if (sat)
+		opos = oneg = MAXC;
+	mag = _mm256_blendv_epi8(r, _mm256_blendv_epi8(_mm256_set1_epi16((short)opos),
+						       _mm256_set1_epi16((short)oneg), negm),
+				 _mm256_cmpgt_epi16(r, _mm256_set1_epi16((short)MAXC)));
+	mag = _mm256_blendv_epi8(mag, _mm256_set1_epi16((short)(sat ? MAXC : INFC)),
+				 _mm256_cmpeq_epi16(m, inf16));
+	out = _mm256_or_si256(mag, _mm256_slli_epi16(neg, 7));
+	if (INFC == QNAN)
+		out = _mm256_blendv_epi8(out, _mm256_set1_epi16((short)QNAN),
+					 _mm256_cmpeq_epi16(mag, _mm256_set1_epi16((short)QNAN)));
+	return _mm256_blendv_epi8(out, _mm256_set1_epi16(sat ? 0 : (short)QNAN),
+				  _mm256_cmpgt_epi16(m, inf16));
+}
+
+#define V_E4M3(h, rm, sat) avx2_f16_round8(h, rm, sat, 7, 0x7E, 0x7F, 0x7F)
+#define V_E5M2(h, rm, sat) avx2_f16_round8(h, rm, sat, 8, 0x7B, 0x7C, 0x7E)
+
+#define AVX2_F32_FP8(NAME, RM, SAT, E4M3)                                                       \
+	__attribute__((target("avx2,f16c"))) static void NAME(const uint32_t *s, uint8_t *d,   \
+							      size_t n)                         \
+	{                                                                                       \
+		size_t i = 0;                                                                   \
+		for (; i + 32 <= n; i += 32) {                                                  \
+			__m256i h[2];                                                           \
+			int j;                                                                  \
+			for (j = 0; j < 2; j++) {                                               \
+				const uint32_t *p = s + i + 16 * j;                             \
+				__m128i lo = f16c_odd_scaled(                                   \
+					_mm256_loadu_si256((const __m256i *)(const void *)p), E4M3); \
+				__m128i hi = f16c_odd_scaled(                                   \
+					_mm256_loadu_si256((const __m256i *)(const void *)(p + 8)), E4M3); \
+				h[j] = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1); \
+				h[j] = E4M3 ? V_E4M3(h[j], RM, SAT) : V_E5M2(h[j], RM, SAT);    \
+			}                                                                       \
+			_mm256_storeu_si256((__m256i *)(void *)(d + i),                         \
+					    _mm256_permute4x64_epi64(                           \
+						    _mm256_packus_epi16(h[0], h[1]), 0xD8));    \
+		}                                                                               \
+		for (; i < n; i++)                                                              \
+			d[i] = (uint8_t)(E4M3 ? F32_E4M3(s[i], RM, SAT) : F32_E5M2(s[i], RM, SAT)); \
+	}
+
+/* One function per (mode, saturation) so that each loop body is straight-line code. */
+#define AVX2_FP8_ALL(P, E4M3)                                                                   \
+	AVX2_F32_FP8(P##_rint0, PTORT_RINT, 0, E4M3)                                            \
+	AVX2_F32_FP8(P##_rint1, PTORT_RINT, 1, E4M3)                                            \
+	AVX2_F32_FP8(P##_round0, PTORT_ROUND, 0, E4M3)                                          \
+	AVX2_F32_FP8(P##_round1, PTORT_ROUND, 1, E4M3)                                          \
+	AVX2_F32_FP8(P##_floor0, PTORT_FLOOR, 0, E4M3)                                          \
+	AVX2_F32_FP8(P##_floor1, PTORT_FLOOR, 1, E4M3)                                          \
+	AVX2_F32_FP8(P##_ceil0, PTORT_CEIL, 0, E4M3)                                            \
+	AVX2_F32_FP8(P##_ceil1, PTORT_CEIL, 1, E4M3)                                            \
+	AVX2_F32_FP8(P##_trunc0, PTORT_TRUNC, 0, E4M3)                                          \
+	AVX2_F32_FP8(P##_trunc1, PTORT_TRUNC, 1, E4M3)                                          \
+	AVX2_F32_FP8(P##_odd0, PTORT_ODD, 0, E4M3)                                              \
+	AVX2_F32_FP8(P##_odd1, PTORT_ODD, 1, E4M3)                                              \
+	static void (*const P##_fn[6][2])(const uint32_t *, uint8_t *, size_t) = {              \
+		{P##_rint0, P##_rint1}, {P##_round0, P##_round1}, {P##_floor0, P##_floor1},     \
+		{P##_ceil0, P##_ceil1}, {P##_trunc0, P##_trunc1}, {P##_odd0, P##_odd1}};
+AVX2_FP8_ALL(f16c_e4m3, 1)
+AVX2_FP8_ALL(f16c_e5m2, 0)
+
+/* HiF8 (ROUND and HYBRID), 16 elements at a time. Rounding and packing work on the
+ * high halves of the f32 magnitudes (exponent and 7 fraction bits; HiF8 keeps at most
+ * 3 and ROUND, ties away, looks at one more), in 16-bit lanes. mb, the fraction bits
+ * of a binade ev, is 3 + r with r = -[|ev| > 3] - [|ev| > 7] - [ev < -15]; the unit of
+ * the last kept bit (1 << (7 - mb)) and 2^mb are byte lookups by -r. HYBRID's decision
+ * (the K-bit fraction after the kept bits against the threshold, or ROUND's half for
+ * |ev| <= 3) needs all of f32's bits and is taken in 32-bit lanes first. */
+
+/* r = mb - 3 of the 16-bit magnitudes h; ev and |ev| on the side */
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+h8_r(__m256i h, __m256i *ev, __m256i *a)
+{
+	*ev = _mm256_sub_epi16(_mm256_srli_epi16(h, 7), _mm256_set1_epi16(127));
+	*a = _mm256_abs_epi16(*ev);
+	return _mm256_add_epi16(_mm256_add_epi16(_mm256_cmpgt_epi16(*a, _mm256_set1_epi16(3)),
+						 _mm256_cmpgt_epi16(*a, _mm256_set1_epi16(7))),
+				_mm256_cmpgt_epi16(_mm256_set1_epi16(-15), *ev));
+}
+
+/* the byte t[-r] in each 16-bit lane (the high byte's index has bit 7 set: 0) */
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+h8_lut(__m256i t, __m256i r)
+{
+	return _mm256_shuffle_epi8(t, _mm256_or_si256(_mm256_sub_epi16(_mm256_setzero_si256(), r),
+						      _mm256_set1_epi16((short)0x8000)));
+}
+
+#define H8_UNIT _mm256_setr_epi8(16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+				 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+#define H8_POW _mm256_setr_epi8(8, 4, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+				8, 4, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+/* Rounds the magnitudes h (at most 2^16) to the HiF8 grid: ROUND adds half a unit and
+ * cuts (a carry leaves the next power of two); HYBRID cuts and adds a unit where `down`
+ * is clear. [2^-23, 2^-22) gives 2^-22 (ROUND; HYBRID unless down), below that 0. */
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+h8_round(__m256i h, __m256i down, int hy)
+{
+	__m256i ev, a, r = h8_r(h, &ev, &a), unit = h8_lut(H8_UNIT, r);
+	__m256i cut = _mm256_sub_epi16(_mm256_setzero_si256(), unit), y, tiny;
+	if (hy)
+		y = _mm256_add_epi16(_mm256_and_si256(h, cut), _mm256_andnot_si256(down, unit));
+	else
+		y = _mm256_and_si256(_mm256_add_epi16(h, _mm256_srli_epi16(unit, 1)), cut);
+	tiny = _mm256_and_si256(_mm256_cmpeq_epi16(ev, _mm256_set1_epi16(-23)),
+				_mm256_set1_epi16(0x3480));
+	if (hy)
+		tiny = _mm256_andnot_si256(down, tiny);
+	return _mm256_blendv_epi8(y, tiny, _mm256_cmpgt_epi16(_mm256_set1_epi16(-22), ev));
+}
+
+/* The codes of grid magnitudes y, with the sign bits sgn (0x80) and NaN lanes. For
+ * |ev| >= 2 the code is 112 - 32 mb + 16 es + (|ev| << mb) + M (M the kept fraction
+ * bits; the last two terms are ((|ev| << 7) + f7) * 2^mb >> 7 as f7's lower bits are 0),
+ * for |ev| <= 1 it is 8 + 8 |ev| + 8 es + M; the denormals ev + 23; 49152 (the first
+ * grid value past max) and above 0x6F (inf), then +-max with sat. */
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+h8_pack(__m256i y, __m256i sgn, __m256i nan, int sat)
+{
+	__m256i ev, a, r = h8_r(y, &ev, &a), es = _mm256_srli_epi16(ev, 15);
+	__m256i f7 = _mm256_and_si256(y, _mm256_set1_epi16(0x7F));
+	__m256i p = _mm256_srli_epi16(
+		_mm256_mullo_epi16(_mm256_or_si256(_mm256_slli_epi16(a, 7), f7), h8_lut(H8_POW, r)), 7);
+	__m256i hi = _mm256_add_epi16(_mm256_sub_epi16(_mm256_set1_epi16(16), _mm256_slli_epi16(r, 5)),
+				      _mm256_add_epi16(_mm256_slli_epi16(es, 4), p));
+	__m256i lo = _mm256_add_epi16(_mm256_slli_epi16(_mm256_add_epi16(a, es), 3),
+				      _mm256_add_epi16(_mm256_srli_epi16(f7, 4), _mm256_set1_epi16(8)));
+	__m256i c = _mm256_blendv_epi8(hi, lo, _mm256_cmpgt_epi16(_mm256_set1_epi16(2), a));
+	c = _mm256_blendv_epi8(c, _mm256_add_epi16(ev, _mm256_set1_epi16(23)),
+			       _mm256_cmpgt_epi16(_mm256_set1_epi16(-15), ev));
+	c = _mm256_andnot_si256(_mm256_cmpgt_epi16(_mm256_set1_epi16(-22), ev), c);
+	c = _mm256_blendv_epi8(c, _mm256_set1_epi16(0x6F),
+			       _mm256_cmpgt_epi16(y, _mm256_set1_epi16(0x473F)));
+	c = _mm256_or_si256(c, _mm256_andnot_si256(_mm256_cmpeq_epi16(c, _mm256_setzero_si256()), sgn));
+	if (sat)
+		c = _mm256_add_epi16(c, _mm256_cmpeq_epi16(_mm256_and_si256(c, _mm256_set1_epi16(0x7F)),
+							   _mm256_set1_epi16(0x6F)));
+	return _mm256_blendv_epi8(c, _mm256_set1_epi16(sat ? 0 : 0x80), nan);
+}
+
+/* HYBRID's decision for 8 f32 values u (thr the K-bit thresholds): -1 where the value
+ * rounds down. s = 23 - mb is where the kept bits end, 24 for [2^-23, 2^-22) so that
+ * the K bits there are the pseudocode's "1F" (the implicit bit is ORed in; elsewhere
+ * the mask drops it). */
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+h8_down(__m256i u, __m256i thr, unsigned K)
+{
+	__m256i x = _mm256_min_epi32(_mm256_and_si256(u, _mm256_set1_epi32(0x7FFFFFFF)),
+				     _mm256_set1_epi32(0x47800000));
+	__m256i ev = _mm256_sub_epi32(_mm256_srli_epi32(x, 23), _mm256_set1_epi32(127));
+	__m256i a = _mm256_abs_epi32(ev);
+	__m256i big = _mm256_cmpgt_epi32(a, _mm256_set1_epi32(3));
+	__m256i s = _mm256_sub_epi32(
+		_mm256_sub_epi32(_mm256_set1_epi32(20),
+				 _mm256_add_epi32(big, _mm256_cmpeq_epi32(ev, _mm256_set1_epi32(-23)))),
+		_mm256_add_epi32(_mm256_cmpgt_epi32(a, _mm256_set1_epi32(7)),
+				 _mm256_cmpgt_epi32(_mm256_set1_epi32(-15), ev)));
+	__m256i fk = _mm256_and_si256(_mm256_srlv_epi32(_mm256_or_si256(x, _mm256_set1_epi32(0x800000)),
+							_mm256_sub_epi32(s, _mm256_set1_epi32((int)K))),
+				      _mm256_set1_epi32((1 << K) - 1));
+	return _mm256_cmpgt_epi32(_mm256_blendv_epi8(_mm256_set1_epi32(1 << (K - 1)), thr, big), fk);
+}
+
+/* f32 values (or f16 ones, exact in f32) u0, u1 -> 16 codes in element order */
+__attribute__((target("avx2"), always_inline)) static inline __m128i
+h8_16(__m256i u0, __m256i u1, __m256i down, int hy, int sat)
+{
+	const __m256i inf = _mm256_set1_epi32(0x7F800000), m = _mm256_set1_epi32(0x7FFFFFFF);
+	__m256i hr = _mm256_packus_epi32(_mm256_srli_epi32(u0, 16), _mm256_srli_epi32(u1, 16));
+	__m256i h = _mm256_min_epu16(_mm256_and_si256(hr, _mm256_set1_epi16(0x7FFF)),
+				     _mm256_set1_epi16(0x4780));
+	__m256i nan = _mm256_packs_epi32(_mm256_cmpgt_epi32(_mm256_and_si256(u0, m), inf),
+					 _mm256_cmpgt_epi32(_mm256_and_si256(u1, m), inf));
+	__m256i sgn = _mm256_and_si256(_mm256_srli_epi16(hr, 8), _mm256_set1_epi16(0x80));
+	__m256i c = h8_pack(h8_round(h, down, hy), sgn, nan, sat);
+	c = _mm256_permute4x64_epi64(c, 0xD8);
+	return _mm_packus_epi16(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1));
+}
+
+/* f32 thresholds: the low 14 bits. f16 ones (K = 2): the 10-bit fraction's last bit
+ * (f32 bit 13), then 1. */
+__attribute__((target("avx2,f16c"), always_inline)) static inline __m256i
+h8_load(const void *s, int f16)
+{
+	if (f16)
+		return _mm256_castps_si256(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)s)));
+	return _mm256_loadu_si256((const __m256i *)s);
+}
+
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+h8_down16(__m256i u0, __m256i u1, int f16)
+{
+	if (f16) {
+		const __m256i two = _mm256_set1_epi32(2), one = _mm256_set1_epi32(1);
+		return _mm256_packs_epi32(
+			h8_down(u0, _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(u0, 12), two), one), 2),
+			h8_down(u1, _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(u1, 12), two), one), 2));
+	}
+	return _mm256_packs_epi32(h8_down(u0, _mm256_and_si256(u0, _mm256_set1_epi32(0x3FFF)), 14),
+				  h8_down(u1, _mm256_and_si256(u1, _mm256_set1_epi32(0x3FFF)), 14));
+}
+
+#define AVX2_HIF8(NAME, F16, HY, SAT)                                                           \
+	__attribute__((target("avx2,f16c"))) static void NAME(const void *sv, uint8_t *d,       \
+							      size_t n)                         \
+	{                                                                                       \
+		const unsigned char *s = sv;                                                    \
+		size_t i = 0, sz = F16 ? 2 : 4;                                                 \
+		for (; i + 16 <= n; i += 16) {                                                  \
+			__m256i u0 = h8_load(s + i * sz, F16), u1 = h8_load(s + (i + 8) * sz, F16); \
+			__m256i down = HY ? h8_down16(u0, u1, F16) : _mm256_setzero_si256();    \
+			_mm_storeu_si128((__m128i *)(void *)(d + i), h8_16(u0, u1, down, HY, SAT)); \
+		}                                                                               \
+		if (F16)                                                                        \
+			k_f16_hif8((const uint16_t *)sv + i, d + i, n - i, HY, SAT);            \
+		else                                                                            \
+			k_f32_hif8((const uint32_t *)sv + i, d + i, n - i, HY, SAT);            \
+	}
+AVX2_HIF8(avx2_hif8_r0, 0, 0, 0)
+AVX2_HIF8(avx2_hif8_r1, 0, 0, 1)
+AVX2_HIF8(avx2_hif8_h0, 0, 1, 0)
+AVX2_HIF8(avx2_hif8_h1, 0, 1, 1)
+AVX2_HIF8(avx2_hif8_r0_16, 1, 0, 0)
+AVX2_HIF8(avx2_hif8_r1_16, 1, 0, 1)
+AVX2_HIF8(avx2_hif8_h0_16, 1, 1, 0)
+AVX2_HIF8(avx2_hif8_h1_16, 1, 1, 1)
+
+/* Returns 1 when it converted (an f32 -> fp8 or f32/f16 -> hif8 kernel; level 2). */
+static int avx2_small(enum kid k, const struct kargs *a)
+{
+	static void (*const hif8[2][2][2])(const void *, uint8_t *, size_t) = {
+		{{avx2_hif8_r0, avx2_hif8_r1}, {avx2_hif8_h0, avx2_hif8_h1}},
+		{{avx2_hif8_r0_16, avx2_hif8_r1_16}, {avx2_hif8_h0_16, avx2_hif8_h1_16}}};
+	int m;
+	switch (a->rm) {
+	case PTORT_ROUND: m = 1; break;
+	case PTORT_FLOOR: m = 2; break;
+	case PTORT_CEIL: m = 3; break;
+	case PTORT_TRUNC: m = 4; break;
+	case PTORT_ODD: m = 5; break;
+	default: m = 0; break;
+	}
+	switch (k) {
+	case K_F32_E4M3: f16c_e4m3_fn[m][a->sat](a->s, a->d, a->n); return 1;
+	case K_F32_E5M2: f16c_e5m2_fn[m][a->sat](a->s, a->d, a->n); return 1;
+	case K_F32_HIF8:
+	case K_F16_HIF8:
+		hif8[k == K_F16_HIF8][a->rm == PTORT_HYBRID][a->sat](a->s, a->d, a->n);
+		return 1;
+	default: return 0;
+	}
+}
+
 /* Returns 1 when it converted (k an f32 -> integer kernel, a mode it has). */
 static int avx2_f32_int(enum kid k, const struct kargs *a)
 {
@@ -673,6 +1189,8 @@ static int dispatch(enum kid k, const struct kargs *a)
 			f16c_f16_f32(a->s, a->d, a->n);
 			return 1;
 		}
+		if (avx2_small(k, a))
+			return 1;
 	}
 	if (lv >= 1 && mxcsr_default() && avx2_f32_int(k, a))
 		return 1;
@@ -699,7 +1217,8 @@ static int to_f32_kernel(ptort_type t, enum kid *k)
 	}
 }
 
-static int from_f32_kernel(ptort_type t, enum kid *k)
+/* The f32 -> t kernel for round mode rm (HiF8 only has ROUND and HYBRID kernels). */
+static int from_f32_kernel(ptort_type t, ptort_rmode rm, enum kid *k)
 {
 	switch (t) {
 	case PTORT_F16: *k = K_F32_F16; return 1;
@@ -710,6 +1229,13 @@ static int from_f32_kernel(ptort_type t, enum kid *k)
 	case PTORT_U16: *k = K_F32_U16; return 1;
 	case PTORT_I8: *k = K_F32_I8; return 1;
 	case PTORT_U8: *k = K_F32_U8; return 1;
+	case PTORT_F8E4M3FN: *k = K_F32_E4M3; return 1;
+	case PTORT_F8E5M2: *k = K_F32_E5M2; return 1;
+	case PTORT_F4E2M1FN: *k = K_F32_E2M1; return 1;
+	case PTORT_F4E1M2: *k = K_F32_E1M2; return 1;
+	case PTORT_HIF8:
+		*k = K_F32_HIF8;
+		return rm == PTORT_ROUND || rm == PTORT_HYBRID;
 	default: return 0;
 	}
 }
@@ -728,22 +1254,114 @@ static int int_kind(ptort_type t, int *bits, int *sgn)
 	}
 }
 
+/* ---- exact conversions from 8- and 4-bit sources: lookup tables ---------- */
+
+static const ptort_type tab_src[] = {PTORT_F8E4M3FN, PTORT_F8E5M2, PTORT_HIF8, PTORT_F8E8M0FNU,
+				     PTORT_F4E2M1FN, PTORT_F4E1M2, PTORT_I4};
+#define NTAB (sizeof tab_src / sizeof tab_src[0])
+static uint32_t tabs[NTAB][PTORT_TYPE_COUNT][256];
+static int tab_state[NTAB][PTORT_TYPE_COUNT];
+struct tab_key {
+	unsigned i;
+	ptort_type from, to;
+};
+
+static void small_fill(const void *ctx)
+{
+	const struct tab_key *k = ctx;
+	unsigned x, count = ptort_type_bits(k->from) == 4 ? 16 : 256;
+	for (x = 0; x < count; x++) /* exact: the mode and saturation have no effect */
+		tabs[k->i][k->to][x] = (uint32_t)ptort_cvt1_generic(k->from, k->to, x, PTORT_RINT, 0);
+}
+
+/* The table of an exact conversion from a listed source to a destination of 8 to 32
+ * bits; NULL when there is none (or it is being built). */
+static const uint32_t *small_table(ptort_type from, ptort_type to)
+{
+	struct tab_key key;
+	unsigned i, tb = ptort_type_bits(to);
+	for (i = 0; i < NTAB && tab_src[i] != from; i++)
+		;
+	if (i == NTAB || tb < 8 || tb > 32 || !ptort_cvt_is_exact(from, to))
+		return NULL;
+	key.i = i, key.from = from, key.to = to;
+	if (!lazy_ready(&tab_state[i][to], small_fill, &key))
+		return NULL;
+	return tabs[i][to];
+}
+
+/* n elements of 8-bit codes (or 4-bit ones, two per byte, low nibble first) through
+ * table t into dst elements of DT */
+#define TABLE_RUN(DT)                                                                           \
+	do {                                                                                    \
+		DT *d = dst;                                                                    \
+		if (sbits == 8) {                                                               \
+			for (i = 0; i < n; i++)                                                 \
+				d[i] = (DT)t[s[i]];                                             \
+		} else {                                                                        \
+			for (i = 0; i + 1 < n; i += 2) {                                        \
+				d[i] = (DT)t[s[i / 2] & 15];                                    \
+				d[i + 1] = (DT)t[s[i / 2] >> 4];                                \
+			}                                                                       \
+			if (n & 1)                                                              \
+				d[n - 1] = (DT)t[s[n / 2] & 15];                                \
+		}                                                                               \
+	} while (0)
+
+static void table_run(const uint32_t *t, unsigned sbits, unsigned dbits, const unsigned char *s,
+		      void *dst, size_t n)
+{
+	size_t i;
+	if (dbits == 8)
+		TABLE_RUN(uint8_t);
+	else if (dbits == 16)
+		TABLE_RUN(uint16_t);
+	else
+		TABLE_RUN(uint32_t);
+}
+
+/* The last (rounding) step from an f32 block: kernel k over m elements into dst from
+ * element `at` on. A 4-bit destination (at even) takes element pairs; an odd last
+ * element goes through the generic path, keeping its byte's high nibble. */
+static void last_step(enum kid k, const struct kargs *a, const uint32_t *s, void *dst,
+		      ptort_type to, size_t at, size_t m)
+{
+	struct kargs c = *a;
+	c.s = s;
+	c.n = m;
+	if (ptort_type_bits(to) != 4) {
+		c.d = (unsigned char *)dst + at * (ptort_type_bits(to) / 8);
+		dispatch(k, &c);
+		return;
+	}
+	c.d = (unsigned char *)dst + at / 2;
+	c.n = m / 2;
+	dispatch(k, &c);
+	if (m & 1) {
+		unsigned char *p = (unsigned char *)c.d + m / 2;
+		uint64_t v = ptort_cvt1_generic(PTORT_F32, to, s[m - 1], (ptort_rmode)a->rm, a->sat);
+		*p = (unsigned char)((*p & 0xF0) | (v & 0xF));
+	}
+}
+
 #define BLOCK 1024
 
 static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, void *dst,
 			    size_t n, ptort_rmode rm, int sat);
 
 /* The kernels read and write through typed pointers, so a buffer that is not aligned
- * to its element size goes through aligned blocks (memcpy in and out). */
+ * to its element size goes through aligned blocks (memcpy in and out); with a 4-bit
+ * side that is left to the generic path. */
 int ptort_cvt_fast_run(ptort_type from, ptort_type to, const void *src, void *dst, size_t n,
 		       ptort_rmode rm, int sat)
 {
 	unsigned sbits = ptort_type_bits(from), dbits = ptort_type_bits(to);
 	uint64_t sbuf[BLOCK], dbuf[BLOCK];
 	size_t done;
-	if (n == 0 || sbits < 8 || dbits < 8 ||
-	    ((uintptr_t)src % (sbits / 8) == 0 && (uintptr_t)dst % (dbits / 8) == 0))
+	if (n == 0 || ((uintptr_t)src % ((sbits + 7) / 8) == 0 && (uintptr_t)dst % ((dbits + 7) / 8) == 0))
 		return fast_run_aligned(from, to, src, dst, n, rm, sat);
+	if (sbits < 8 || dbits < 8)
+		return 0;
 	for (done = 0; done < n; done += BLOCK) {
 		size_t m = n - done < BLOCK ? n - done : BLOCK;
 		memcpy(sbuf, (const unsigned char *)src + done * (sbits / 8), m * (sbits / 8));
@@ -760,11 +1378,12 @@ static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, voi
 	struct kargs a;
 	enum kid k1, k2;
 	int sb, ss, db, ds;
+	const uint32_t *t;
 	memset(&a, 0, sizeof a);
 	a.s = src, a.d = dst, a.n = n;
 	a.rm = rm == PTORT_NONE ? PTORT_RINT : (int)rm;
 	a.sat = sat != 0;
-	if (rm == PTORT_HYBRID)
+	if (rm == PTORT_HYBRID && to != PTORT_HIF8)
 		return 0;
 	/* integer -> integer */
 	if (int_kind(from, &sb, &ss) && int_kind(to, &db, &ds) && db <= 32) {
@@ -779,11 +1398,23 @@ static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, voi
 	}
 	if (from == PTORT_F32 && to == PTORT_F32)
 		return 0;
+	/* exact conversions from 8- and 4-bit codes */
+	if ((t = small_table(from, to)) != NULL) {
+		table_run(t, ptort_type_bits(from), ptort_type_bits(to), src, dst, n);
+		return 1;
+	}
+	/* f16 -> hif8 has its own HYBRID threshold (from the f16 bits) */
+	if (from == PTORT_F16 && to == PTORT_HIF8) {
+		if (rm != PTORT_ROUND && rm != PTORT_HYBRID)
+			return 0;
+		return dispatch(K_F16_HIF8, &a);
+	}
 	/* f32 source */
-	if (from == PTORT_F32 && from_f32_kernel(to, &k2)) {
+	if (from == PTORT_F32 && from_f32_kernel(to, rm, &k2)) {
 		if (ptort_cvt_is_exact(from, to) || to == PTORT_F32)
 			a.sat = 0;
-		return dispatch(k2, &a);
+		last_step(k2, &a, src, dst, to, 0, n);
+		return 1;
 	}
 	if (from == PTORT_I32 && to == PTORT_F32)
 		return dispatch(K_I32_F32, &a);
@@ -793,26 +1424,21 @@ static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, voi
 	if (to_f32_kernel(from, &k1)) {
 		uint32_t tmp[BLOCK];
 		size_t done;
-		int sat2;
 		if (to == PTORT_F32)
 			return dispatch(k1, &a);
-		if (!from_f32_kernel(to, &k2))
+		if (!from_f32_kernel(to, rm, &k2))
 			return 0;
 		/* saturation has no effect on exact pairs (SEMANTICS.md §3.2) */
-		sat2 = ptort_cvt_is_exact(from, to) ? 0 : a.sat;
+		if (ptort_cvt_is_exact(from, to))
+			a.sat = 0;
 		for (done = 0; done < n; done += BLOCK) {
 			size_t m = n - done < BLOCK ? n - done : BLOCK;
-			struct kargs b = a, c = a;
-			unsigned sbytes = ptort_type_bits(from) / 8, dbytes = ptort_type_bits(to) / 8;
-			b.s = (const unsigned char *)src + done * sbytes;
+			struct kargs b = a;
+			b.s = (const unsigned char *)src + done * (ptort_type_bits(from) / 8);
 			b.d = tmp;
 			b.n = m;
 			dispatch(k1, &b);
-			c.s = tmp;
-			c.d = (unsigned char *)dst + done * dbytes;
-			c.n = m;
-			c.sat = sat2;
-			dispatch(k2, &c);
+			last_step(k2, &a, tmp, dst, to, done, m);
 		}
 		return 1;
 	}
