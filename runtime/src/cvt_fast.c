@@ -934,111 +934,95 @@ AVX2_FP8_ALL(f16c_e4m3, 1)
 AVX2_FP8_ALL(f16c_e5m2, 0)
 
 /* HiF8 (ROUND and HYBRID), 16 elements at a time. Rounding and packing work on the
- * high halves of the f32 magnitudes (exponent and 7 fraction bits; HiF8 keeps at most
- * 3 and ROUND, ties away, looks at one more), in 16-bit lanes. mb, the fraction bits
- * of a binade ev, is 3 + r with r = -[|ev| > 3] - [|ev| > 7] - [ev < -15]; the unit of
- * the last kept bit (1 << (7 - mb)) and 2^mb are byte lookups by -r. HYBRID's decision
- * (the K-bit fraction after the kept bits against the threshold, or ROUND's half for
- * |ev| <= 3) needs all of f32's bits and is taken in 32-bit lanes first. */
+ * high halves of the f32 magnitudes (exponent and 7 fraction bits: HiF8 keeps at most
+ * 3 and ROUND, ties away, looks at one more) in 16-bit lanes. What depends on the
+ * binade ev alone comes from byte tables indexed by i = ev + 23 (0 for everything
+ * below 2^-22, 39 and 40 past max), looked up 16 entries at a time with pshufb:
+ * mb = fraction bits (3 for |ev| <= 3, 2 to 7, 1 to 15, 0 below -15), the unit of the
+ * last kept bit 1 << (7 - mb), 2^mb, the code's base (the code is base + the kept
+ * fraction bits M) and, for HYBRID, where the K-bit fraction after the kept bits
+ * starts in f32 (23 - mb - K; for [2^-23, 2^-22), which rounds against 2^-22 above the
+ * implicit bit, 24 - K: with the implicit bit ORed in, those K bits are the
+ * pseudocode's "1F"). HYBRID's decision (that fraction against the threshold) needs
+ * all of f32's bits and is taken in 32-bit lanes. */
+#define H8_EV(i) ((i) - 23)
+#define H8_A(i) (H8_EV(i) < 0 ? -H8_EV(i) : H8_EV(i))
+#define H8_MB(i) (3 - (H8_A(i) > 3) - (H8_A(i) > 7) - (H8_EV(i) < -15))
+#define H8_ES(i) (H8_EV(i) < 0)
+#define H8_BASE(i)                                                                              \
+	((i) == 0 ? 0                                                                           \
+	 : (i) >= 39 ? 0x6F                                  /* 2^16 and 2^17: inf */           \
+	 : H8_EV(i) <= -16 ? (i)                             /* denormals 2^(i - 23) */         \
+	 : H8_A(i) <= 1 ? 8 + 8 * H8_A(i) + 8 * H8_ES(i)                                        \
+		       : 112 - 32 * H8_MB(i) + 16 * H8_ES(i) + (H8_A(i) << H8_MB(i)))
+#define H8_POW(i) ((i) == 0 || (i) >= 39 ? 0 : 1 << H8_MB(i))
+#define H8_UNIT(i) (1 << (7 - H8_MB(i)))
+#define H8_SH14(i) ((i) == 0 ? 24 - 14 : 23 - H8_MB(i) - 14)
+#define H8_SH2(i) ((i) == 0 ? 24 - 2 : 23 - H8_MB(i) - 2)
+#define H8_48(F)                                                                                \
+	F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), F(10), F(11), F(12), F(13), \
+	F(14), F(15), F(16), F(17), F(18), F(19), F(20), F(21), F(22), F(23), F(24), F(25),     \
+	F(26), F(27), F(28), F(29), F(30), F(31), F(32), F(33), F(34), F(35), F(36), F(37),     \
+	F(38), F(39), F(40), F(41), F(42), F(43), F(44), F(45), F(46), F(47)
+enum { H8T_BASE, H8T_POW, H8T_UNIT, H8T_SH14, H8T_SH2 };
+static const unsigned char h8_tab[5][48] = {
+	{H8_48(H8_BASE)}, {H8_48(H8_POW)}, {H8_48(H8_UNIT)}, {H8_48(H8_SH14)}, {H8_48(H8_SH2)}};
 
-/* r = mb - 3 of the 16-bit magnitudes h; ev and |ev| on the side */
-__attribute__((target("avx2"), always_inline)) static inline __m256i
-h8_r(__m256i h, __m256i *ev, __m256i *a)
+/* pshufb indices for i = e - 104 (e the biased exponent, 16-bit lanes), one per
+ * 16-entry third of a table; out-of-range bytes and the lanes' high bytes get bit 7
+ * (pshufb gives 0 there) */
+struct h8i {
+	__m256i i0, i1, i2;
+};
+
+__attribute__((target("avx2"), always_inline)) static inline struct h8i h8_index(__m256i e)
 {
-	*ev = _mm256_sub_epi16(_mm256_srli_epi16(h, 7), _mm256_set1_epi16(127));
-	*a = _mm256_abs_epi16(*ev);
-	return _mm256_add_epi16(_mm256_add_epi16(_mm256_cmpgt_epi16(*a, _mm256_set1_epi16(3)),
-						 _mm256_cmpgt_epi16(*a, _mm256_set1_epi16(7))),
-				_mm256_cmpgt_epi16(_mm256_set1_epi16(-15), *ev));
+	const __m256i bias = _mm256_set1_epi16((short)0x8070), n16 = _mm256_set1_epi16(16);
+	struct h8i x;
+	__m256i i = _mm256_subs_epu16(e, _mm256_set1_epi16(104));
+	x.i0 = _mm256_adds_epu8(i, bias);
+	x.i1 = _mm256_adds_epu8(_mm256_sub_epi8(i, n16), bias);
+	x.i2 = _mm256_adds_epu8(_mm256_sub_epi8(i, _mm256_add_epi8(n16, n16)), bias);
+	return x;
 }
 
-/* the byte t[-r] in each 16-bit lane (the high byte's index has bit 7 set: 0) */
 __attribute__((target("avx2"), always_inline)) static inline __m256i
-h8_lut(__m256i t, __m256i r)
+h8_look(const unsigned char *t, struct h8i x)
 {
-	return _mm256_shuffle_epi8(t, _mm256_or_si256(_mm256_sub_epi16(_mm256_setzero_si256(), r),
-						      _mm256_set1_epi16((short)0x8000)));
+#define H8_THIRD(j) _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(t + 16 * (j))))
+	return _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(H8_THIRD(0), x.i0),
+					       _mm256_shuffle_epi8(H8_THIRD(1), x.i1)),
+			       _mm256_shuffle_epi8(H8_THIRD(2), x.i2));
+#undef H8_THIRD
 }
 
-#define H8_UNIT _mm256_setr_epi8(16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-				 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-#define H8_POW _mm256_setr_epi8(8, 4, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-				8, 4, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-
-/* Rounds the magnitudes h (at most 2^16) to the HiF8 grid: ROUND adds half a unit and
- * cuts (a carry leaves the next power of two); HYBRID cuts and adds a unit where `down`
- * is clear. [2^-23, 2^-22) gives 2^-22 (ROUND; HYBRID unless down), below that 0. */
+/* HYBRID for 8 f32 values u: -1 where the K bits from sh on are below thr */
 __attribute__((target("avx2"), always_inline)) static inline __m256i
-h8_round(__m256i h, __m256i down, int hy)
+h8_down(__m256i u, __m256i sh, __m256i thr, unsigned K)
 {
-	__m256i ev, a, r = h8_r(h, &ev, &a), unit = h8_lut(H8_UNIT, r);
-	__m256i cut = _mm256_sub_epi16(_mm256_setzero_si256(), unit), y, tiny;
-	if (hy)
-		y = _mm256_add_epi16(_mm256_and_si256(h, cut), _mm256_andnot_si256(down, unit));
-	else
-		y = _mm256_and_si256(_mm256_add_epi16(h, _mm256_srli_epi16(unit, 1)), cut);
-	tiny = _mm256_and_si256(_mm256_cmpeq_epi16(ev, _mm256_set1_epi16(-23)),
-				_mm256_set1_epi16(0x3480));
-	if (hy)
-		tiny = _mm256_andnot_si256(down, tiny);
-	return _mm256_blendv_epi8(y, tiny, _mm256_cmpgt_epi16(_mm256_set1_epi16(-22), ev));
-}
-
-/* The codes of grid magnitudes y, with the sign bits sgn (0x80) and NaN lanes. For
- * |ev| >= 2 the code is 112 - 32 mb + 16 es + (|ev| << mb) + M (M the kept fraction
- * bits; the last two terms are ((|ev| << 7) + f7) * 2^mb >> 7 as f7's lower bits are 0),
- * for |ev| <= 1 it is 8 + 8 |ev| + 8 es + M; the denormals ev + 23; 49152 (the first
- * grid value past max) and above 0x6F (inf), then +-max with sat. */
-__attribute__((target("avx2"), always_inline)) static inline __m256i
-h8_pack(__m256i y, __m256i sgn, __m256i nan, int sat)
-{
-	__m256i ev, a, r = h8_r(y, &ev, &a), es = _mm256_srli_epi16(ev, 15);
-	__m256i f7 = _mm256_and_si256(y, _mm256_set1_epi16(0x7F));
-	__m256i p = _mm256_srli_epi16(
-		_mm256_mullo_epi16(_mm256_or_si256(_mm256_slli_epi16(a, 7), f7), h8_lut(H8_POW, r)), 7);
-	__m256i hi = _mm256_add_epi16(_mm256_sub_epi16(_mm256_set1_epi16(16), _mm256_slli_epi16(r, 5)),
-				      _mm256_add_epi16(_mm256_slli_epi16(es, 4), p));
-	__m256i lo = _mm256_add_epi16(_mm256_slli_epi16(_mm256_add_epi16(a, es), 3),
-				      _mm256_add_epi16(_mm256_srli_epi16(f7, 4), _mm256_set1_epi16(8)));
-	__m256i c = _mm256_blendv_epi8(hi, lo, _mm256_cmpgt_epi16(_mm256_set1_epi16(2), a));
-	c = _mm256_blendv_epi8(c, _mm256_add_epi16(ev, _mm256_set1_epi16(23)),
-			       _mm256_cmpgt_epi16(_mm256_set1_epi16(-15), ev));
-	c = _mm256_andnot_si256(_mm256_cmpgt_epi16(_mm256_set1_epi16(-22), ev), c);
-	c = _mm256_blendv_epi8(c, _mm256_set1_epi16(0x6F),
-			       _mm256_cmpgt_epi16(y, _mm256_set1_epi16(0x473F)));
-	c = _mm256_or_si256(c, _mm256_andnot_si256(_mm256_cmpeq_epi16(c, _mm256_setzero_si256()), sgn));
-	if (sat)
-		c = _mm256_add_epi16(c, _mm256_cmpeq_epi16(_mm256_and_si256(c, _mm256_set1_epi16(0x7F)),
-							   _mm256_set1_epi16(0x6F)));
-	return _mm256_blendv_epi8(c, _mm256_set1_epi16(sat ? 0 : 0x80), nan);
-}
-
-/* HYBRID's decision for 8 f32 values u (thr the K-bit thresholds): -1 where the value
- * rounds down. s = 23 - mb is where the kept bits end, 24 for [2^-23, 2^-22) so that
- * the K bits there are the pseudocode's "1F" (the implicit bit is ORed in; elsewhere
- * the mask drops it). */
-__attribute__((target("avx2"), always_inline)) static inline __m256i
-h8_down(__m256i u, __m256i thr, unsigned K)
-{
-	__m256i x = _mm256_min_epi32(_mm256_and_si256(u, _mm256_set1_epi32(0x7FFFFFFF)),
-				     _mm256_set1_epi32(0x47800000));
-	__m256i ev = _mm256_sub_epi32(_mm256_srli_epi32(x, 23), _mm256_set1_epi32(127));
-	__m256i a = _mm256_abs_epi32(ev);
-	__m256i big = _mm256_cmpgt_epi32(a, _mm256_set1_epi32(3));
-	__m256i s = _mm256_sub_epi32(
-		_mm256_sub_epi32(_mm256_set1_epi32(20),
-				 _mm256_add_epi32(big, _mm256_cmpeq_epi32(ev, _mm256_set1_epi32(-23)))),
-		_mm256_add_epi32(_mm256_cmpgt_epi32(a, _mm256_set1_epi32(7)),
-				 _mm256_cmpgt_epi32(_mm256_set1_epi32(-15), ev)));
-	__m256i fk = _mm256_and_si256(_mm256_srlv_epi32(_mm256_or_si256(x, _mm256_set1_epi32(0x800000)),
-							_mm256_sub_epi32(s, _mm256_set1_epi32((int)K))),
+	__m256i fk = _mm256_and_si256(_mm256_srlv_epi32(_mm256_or_si256(u, _mm256_set1_epi32(0x800000)), sh),
 				      _mm256_set1_epi32((1 << K) - 1));
-	return _mm256_cmpgt_epi32(_mm256_blendv_epi8(_mm256_set1_epi32(1 << (K - 1)), thr, big), fk);
+	return _mm256_cmpgt_epi32(thr, fk);
 }
 
-/* f32 values (or f16 ones, exact in f32) u0, u1 -> 16 codes in element order */
+/* f32 thresholds: the low 14 bits; f16 ones (K = 2): the 10-bit fraction's last bit
+ * (f32 bit 13), then 1 */
+__attribute__((target("avx2"), always_inline)) static inline __m256i h8_thr(__m256i u, int f16)
+{
+	if (f16)
+		return _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(u, 12), _mm256_set1_epi32(2)),
+				       _mm256_set1_epi32(1));
+	return _mm256_and_si256(u, _mm256_set1_epi32(0x3FFF));
+}
+
+/* f32 values (or f16 ones, exact in f32) u0, u1 -> 16 codes in element order. ROUND
+ * adds half a unit and cuts (a carry leaves the next power of two); HYBRID cuts and
+ * adds a unit unless `down` (ROUND where mb = 3). [2^-23, 2^-22) gives 2^-22 (ROUND;
+ * HYBRID unless down), below that 0. Magnitudes are capped at 2^16 (past max), so
+ * nothing carries out of the exponent. Then code = base + (f7 * 2^mb >> 7), with sat
+ * inf (0x6F) -> max, the sign on nonzero codes, and NaN. */
 __attribute__((target("avx2"), always_inline)) static inline __m128i
-h8_16(__m256i u0, __m256i u1, __m256i down, int hy, int sat)
+h8_16(__m256i u0, __m256i u1, int f16, int hy, int sat)
 {
 	const __m256i inf = _mm256_set1_epi32(0x7F800000), m = _mm256_set1_epi32(0x7FFFFFFF);
 	__m256i hr = _mm256_packus_epi32(_mm256_srli_epi32(u0, 16), _mm256_srli_epi32(u1, 16));
@@ -1047,32 +1031,41 @@ h8_16(__m256i u0, __m256i u1, __m256i down, int hy, int sat)
 	__m256i nan = _mm256_packs_epi32(_mm256_cmpgt_epi32(_mm256_and_si256(u0, m), inf),
 					 _mm256_cmpgt_epi32(_mm256_and_si256(u1, m), inf));
 	__m256i sgn = _mm256_and_si256(_mm256_srli_epi16(hr, 8), _mm256_set1_epi16(0x80));
-	__m256i c = h8_pack(h8_round(h, down, hy), sgn, nan, sat);
+	__m256i e = _mm256_srli_epi16(h, 7);
+	struct h8i x = h8_index(e);
+	__m256i unit = h8_look(h8_tab[H8T_UNIT], x), cut = _mm256_sub_epi16(_mm256_setzero_si256(), unit);
+	__m256i y = _mm256_and_si256(_mm256_add_epi16(h, _mm256_srli_epi16(unit, 1)), cut);
+	__m256i tiny = _mm256_and_si256(_mm256_cmpeq_epi16(e, _mm256_set1_epi16(104)),
+					_mm256_set1_epi16(0x3480));
+	__m256i c;
+	if (hy) {
+		__m256i sh = h8_look(h8_tab[f16 ? H8T_SH2 : H8T_SH14], x), z = _mm256_setzero_si256();
+		__m256i down = _mm256_packs_epi32(
+			h8_down(u0, _mm256_unpacklo_epi16(sh, z), h8_thr(u0, f16), f16 ? 2 : 14),
+			h8_down(u1, _mm256_unpackhi_epi16(sh, z), h8_thr(u1, f16), f16 ? 2 : 14));
+		__m256i yh = _mm256_add_epi16(_mm256_and_si256(h, cut), _mm256_andnot_si256(down, unit));
+		y = _mm256_blendv_epi8(yh, y, _mm256_cmpeq_epi16(unit, _mm256_set1_epi16(16)));
+		tiny = _mm256_andnot_si256(down, tiny);
+	}
+	y = _mm256_blendv_epi8(y, tiny, _mm256_cmpgt_epi16(_mm256_set1_epi16(105), e));
+	x = h8_index(_mm256_srli_epi16(y, 7));
+	c = _mm256_add_epi16(h8_look(h8_tab[H8T_BASE], x),
+			     _mm256_srli_epi16(_mm256_mullo_epi16(_mm256_and_si256(y, _mm256_set1_epi16(0x7F)),
+								  h8_look(h8_tab[H8T_POW], x)), 7));
+	if (sat)
+		c = _mm256_add_epi16(c, _mm256_cmpeq_epi16(c, _mm256_set1_epi16(0x6F)));
+	c = _mm256_or_si256(c, _mm256_sign_epi16(sgn, c));
+	c = _mm256_blendv_epi8(c, _mm256_set1_epi16(sat ? 0 : 0x80), nan);
 	c = _mm256_permute4x64_epi64(c, 0xD8);
 	return _mm_packus_epi16(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1));
 }
 
-/* f32 thresholds: the low 14 bits. f16 ones (K = 2): the 10-bit fraction's last bit
- * (f32 bit 13), then 1. */
 __attribute__((target("avx2,f16c"), always_inline)) static inline __m256i
 h8_load(const void *s, int f16)
 {
 	if (f16)
 		return _mm256_castps_si256(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)s)));
 	return _mm256_loadu_si256((const __m256i *)s);
-}
-
-__attribute__((target("avx2"), always_inline)) static inline __m256i
-h8_down16(__m256i u0, __m256i u1, int f16)
-{
-	if (f16) {
-		const __m256i two = _mm256_set1_epi32(2), one = _mm256_set1_epi32(1);
-		return _mm256_packs_epi32(
-			h8_down(u0, _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(u0, 12), two), one), 2),
-			h8_down(u1, _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(u1, 12), two), one), 2));
-	}
-	return _mm256_packs_epi32(h8_down(u0, _mm256_and_si256(u0, _mm256_set1_epi32(0x3FFF)), 14),
-				  h8_down(u1, _mm256_and_si256(u1, _mm256_set1_epi32(0x3FFF)), 14));
 }
 
 #define AVX2_HIF8(NAME, F16, HY, SAT)                                                           \
@@ -1083,8 +1076,7 @@ h8_down16(__m256i u0, __m256i u1, int f16)
 		size_t i = 0, sz = F16 ? 2 : 4;                                                 \
 		for (; i + 16 <= n; i += 16) {                                                  \
 			__m256i u0 = h8_load(s + i * sz, F16), u1 = h8_load(s + (i + 8) * sz, F16); \
-			__m256i down = HY ? h8_down16(u0, u1, F16) : _mm256_setzero_si256();    \
-			_mm_storeu_si128((__m128i *)(void *)(d + i), h8_16(u0, u1, down, HY, SAT)); \
+			_mm_storeu_si128((__m128i *)(void *)(d + i), h8_16(u0, u1, F16, HY, SAT)); \
 		}                                                                               \
 		if (F16)                                                                        \
 			k_f16_hif8((const uint16_t *)sv + i, d + i, n - i, HY, SAT);            \
