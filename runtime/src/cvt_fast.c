@@ -831,22 +831,24 @@ __attribute__((target("avx2,f16c"), always_inline)) static inline __m128i f16c_o
 	return _mm_or_si128(t, _mm_andnot_si128(_mm_cmpeq_epi16(f, c), _mm_set1_epi16(1)));
 }
 
+/* fmt: 0 e5m2 (no scaling), 1 e4m3 (2^-8), 2 and 3 e2m1 and e1m2 (2^-14) */
 __attribute__((target("avx2,f16c"), always_inline)) static inline __m128i
-f16c_odd_scaled(__m256i u, int e4m3)
+f16c_odd_scaled(__m256i u, int fmt)
 {
-	if (e4m3) {
+	if (fmt) {
 		__m256i abs = _mm256_and_si256(u, _mm256_set1_epi32(0x7FFFFFFF));
 		__m256i a = _mm256_max_epi32(abs, _mm256_set1_epi32(0x0D800000)); /* 2^-100 */
 		a = _mm256_andnot_si256(_mm256_cmpeq_epi32(abs, _mm256_setzero_si256()), a);
 		a = _mm256_or_si256(a, _mm256_andnot_si256(_mm256_set1_epi32(0x7FFFFFFF), u));
-		return f16c_odd(_mm256_mul_ps(_mm256_castsi256_ps(a), _mm256_set1_ps(0x1p-8f)));
+		return f16c_odd(_mm256_mul_ps(_mm256_castsi256_ps(a),
+					      _mm256_set1_ps(fmt == 1 ? 0x1p-8f : 0x1p-14f)));
 	}
 	return f16c_odd(_mm256_castsi256_ps(u));
 }
 
 __attribute__((target("avx2"), always_inline)) static inline __m256i
 avx2_f16_round8(__m256i h, int rm, int sat, unsigned S, uint16_t MAXC, uint16_t INFC,
-		uint16_t QNAN)
+		uint16_t QNAN, unsigned SB)
 {
 	const __m256i one = _mm256_set1_epi16(1), zero = _mm256_setzero_si256();
 	const __m256i inf16 = _mm256_set1_epi16(0x7C00);
@@ -877,7 +879,7 @@ avx2_f16_round8(__m256i h, int rm, int sat, unsigned S, uint16_t MAXC, uint16_t 
 				 _mm256_cmpgt_epi16(r, _mm256_set1_epi16((short)MAXC)));
 	mag = _mm256_blendv_epi8(mag, _mm256_set1_epi16((short)(sat ? MAXC : INFC)),
 				 _mm256_cmpeq_epi16(m, inf16));
-	out = _mm256_or_si256(mag, _mm256_slli_epi16(neg, 7));
+	out = _mm256_or_si256(mag, _mm256_slli_epi16(neg, (int)SB));
 	if (INFC == QNAN)
 		out = _mm256_blendv_epi8(out, _mm256_set1_epi16((short)QNAN),
 					 _mm256_cmpeq_epi16(mag, _mm256_set1_epi16((short)QNAN)));
@@ -885,53 +887,78 @@ avx2_f16_round8(__m256i h, int rm, int sat, unsigned S, uint16_t MAXC, uint16_t 
 				  _mm256_cmpgt_epi16(m, inf16));
 }
 
-#define V_E4M3(h, rm, sat) avx2_f16_round8(h, rm, sat, 7, 0x7E, 0x7F, 0x7F)
-#define V_E5M2(h, rm, sat) avx2_f16_round8(h, rm, sat, 8, 0x7B, 0x7C, 0x7E)
+/* the rounding of f32_small_one's formats in f16 lanes (fp4: no inf, NaN -> 0) */
+#define V_FMT(h, rm, sat, fmt)                                                                  \
+	((fmt) == 0   ? avx2_f16_round8(h, rm, sat, 8, 0x7B, 0x7C, 0x7E, 7)                     \
+	 : (fmt) == 1 ? avx2_f16_round8(h, rm, sat, 7, 0x7E, 0x7F, 0x7F, 7)                     \
+	 : (fmt) == 2 ? avx2_f16_round8(h, rm, sat, 9, 0x7, 0x7, 0, 3)                          \
+		      : avx2_f16_round8(h, rm, sat, 8, 0x7, 0x7, 0, 3))
 
-#define AVX2_F32_FP8(NAME, RM, SAT, E4M3)                                                       \
+/* 32 elements a round; fmt as f16c_odd_scaled. fp4 codes are then paired into bytes
+ * (low nibble first) and n counts those bytes. */
+#define AVX2_F32_FP8(NAME, RM, SAT, FMT)                                                        \
 	__attribute__((target("avx2,f16c"))) static void NAME(const uint32_t *s, uint8_t *d,   \
 							      size_t n)                         \
 	{                                                                                       \
-		size_t i = 0;                                                                   \
-		for (; i + 32 <= n; i += 32) {                                                  \
-			__m256i h[2];                                                           \
+		size_t i = 0, ne = FMT >= 2 ? 2 * n : n;                                        \
+		for (; i + 32 <= ne; i += 32) {                                                 \
+			__m256i h[2], b;                                                        \
 			int j;                                                                  \
 			for (j = 0; j < 2; j++) {                                               \
 				const uint32_t *p = s + i + 16 * j;                             \
 				__m128i lo = f16c_odd_scaled(                                   \
-					_mm256_loadu_si256((const __m256i *)(const void *)p), E4M3); \
+					_mm256_loadu_si256((const __m256i *)(const void *)p), FMT); \
 				__m128i hi = f16c_odd_scaled(                                   \
-					_mm256_loadu_si256((const __m256i *)(const void *)(p + 8)), E4M3); \
+					_mm256_loadu_si256((const __m256i *)(const void *)(p + 8)), FMT); \
 				h[j] = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1); \
-				h[j] = E4M3 ? V_E4M3(h[j], RM, SAT) : V_E5M2(h[j], RM, SAT);    \
+				h[j] = V_FMT(h[j], RM, SAT, FMT);                               \
 			}                                                                       \
-			_mm256_storeu_si256((__m256i *)(void *)(d + i),                         \
-					    _mm256_permute4x64_epi64(                           \
-						    _mm256_packus_epi16(h[0], h[1]), 0xD8));    \
+			b = _mm256_permute4x64_epi64(_mm256_packus_epi16(h[0], h[1]), 0xD8);    \
+			if (FMT < 2) {                                                          \
+				_mm256_storeu_si256((__m256i *)(void *)(d + i), b);             \
+				continue;                                                       \
+			}                                                                       \
+			b = _mm256_and_si256(_mm256_or_si256(b, _mm256_srli_epi16(b, 4)),       \
+					     _mm256_set1_epi16(0xFF));                          \
+			b = _mm256_permute4x64_epi64(_mm256_packus_epi16(b, b), 0x08);          \
+			_mm_storeu_si128((__m128i *)(void *)(d + i / 2), _mm256_castsi256_si128(b)); \
 		}                                                                               \
-		for (; i < n; i++)                                                              \
-			d[i] = (uint8_t)(E4M3 ? F32_E4M3(s[i], RM, SAT) : F32_E5M2(s[i], RM, SAT)); \
+		for (; i < ne; i += FMT >= 2 ? 2 : 1)                                           \
+			switch (FMT) {                                                          \
+			case 0: d[i] = (uint8_t)F32_E5M2(s[i], RM, SAT); break;                 \
+			case 1: d[i] = (uint8_t)F32_E4M3(s[i], RM, SAT); break;                 \
+			case 2:                                                                 \
+				d[i / 2] = (uint8_t)(F32_E2M1(s[i], RM, SAT) |                  \
+						     F32_E2M1(s[i + 1], RM, SAT) << 4);         \
+				break;                                                          \
+			default:                                                                \
+				d[i / 2] = (uint8_t)(F32_E1M2(s[i], RM, SAT) |                  \
+						     F32_E1M2(s[i + 1], RM, SAT) << 4);         \
+				break;                                                          \
+			}                                                                       \
 	}
 
 /* One function per (mode, saturation) so that each loop body is straight-line code. */
-#define AVX2_FP8_ALL(P, E4M3)                                                                   \
-	AVX2_F32_FP8(P##_rint0, PTORT_RINT, 0, E4M3)                                            \
-	AVX2_F32_FP8(P##_rint1, PTORT_RINT, 1, E4M3)                                            \
-	AVX2_F32_FP8(P##_round0, PTORT_ROUND, 0, E4M3)                                          \
-	AVX2_F32_FP8(P##_round1, PTORT_ROUND, 1, E4M3)                                          \
-	AVX2_F32_FP8(P##_floor0, PTORT_FLOOR, 0, E4M3)                                          \
-	AVX2_F32_FP8(P##_floor1, PTORT_FLOOR, 1, E4M3)                                          \
-	AVX2_F32_FP8(P##_ceil0, PTORT_CEIL, 0, E4M3)                                            \
-	AVX2_F32_FP8(P##_ceil1, PTORT_CEIL, 1, E4M3)                                            \
-	AVX2_F32_FP8(P##_trunc0, PTORT_TRUNC, 0, E4M3)                                          \
-	AVX2_F32_FP8(P##_trunc1, PTORT_TRUNC, 1, E4M3)                                          \
-	AVX2_F32_FP8(P##_odd0, PTORT_ODD, 0, E4M3)                                              \
-	AVX2_F32_FP8(P##_odd1, PTORT_ODD, 1, E4M3)                                              \
+#define AVX2_FP8_ALL(P, FMT)                                                                   \
+	AVX2_F32_FP8(P##_rint0, PTORT_RINT, 0, FMT)                                            \
+	AVX2_F32_FP8(P##_rint1, PTORT_RINT, 1, FMT)                                            \
+	AVX2_F32_FP8(P##_round0, PTORT_ROUND, 0, FMT)                                          \
+	AVX2_F32_FP8(P##_round1, PTORT_ROUND, 1, FMT)                                          \
+	AVX2_F32_FP8(P##_floor0, PTORT_FLOOR, 0, FMT)                                          \
+	AVX2_F32_FP8(P##_floor1, PTORT_FLOOR, 1, FMT)                                          \
+	AVX2_F32_FP8(P##_ceil0, PTORT_CEIL, 0, FMT)                                            \
+	AVX2_F32_FP8(P##_ceil1, PTORT_CEIL, 1, FMT)                                            \
+	AVX2_F32_FP8(P##_trunc0, PTORT_TRUNC, 0, FMT)                                          \
+	AVX2_F32_FP8(P##_trunc1, PTORT_TRUNC, 1, FMT)                                          \
+	AVX2_F32_FP8(P##_odd0, PTORT_ODD, 0, FMT)                                              \
+	AVX2_F32_FP8(P##_odd1, PTORT_ODD, 1, FMT)                                              \
 	static void (*const P##_fn[6][2])(const uint32_t *, uint8_t *, size_t) = {              \
 		{P##_rint0, P##_rint1}, {P##_round0, P##_round1}, {P##_floor0, P##_floor1},     \
 		{P##_ceil0, P##_ceil1}, {P##_trunc0, P##_trunc1}, {P##_odd0, P##_odd1}};
-AVX2_FP8_ALL(f16c_e4m3, 1)
 AVX2_FP8_ALL(f16c_e5m2, 0)
+AVX2_FP8_ALL(f16c_e4m3, 1)
+AVX2_FP8_ALL(f16c_e2m1, 2)
+AVX2_FP8_ALL(f16c_e1m2, 3)
 
 /* HiF8 (ROUND and HYBRID), 16 elements at a time. Rounding and packing work on the
  * high halves of the f32 magnitudes (exponent and 7 fraction bits: HiF8 keeps at most
@@ -1092,7 +1119,7 @@ AVX2_HIF8(avx2_hif8_r1_16, 1, 0, 1)
 AVX2_HIF8(avx2_hif8_h0_16, 1, 1, 0)
 AVX2_HIF8(avx2_hif8_h1_16, 1, 1, 1)
 
-/* Returns 1 when it converted (an f32 -> fp8 or f32/f16 -> hif8 kernel; level 2). */
+/* Returns 1 when it converted (an f32 -> fp8/fp4 or f32/f16 -> hif8 kernel; level 2). */
 static int avx2_small(enum kid k, const struct kargs *a)
 {
 	static void (*const hif8[2][2][2])(const void *, uint8_t *, size_t) = {
@@ -1110,6 +1137,8 @@ static int avx2_small(enum kid k, const struct kargs *a)
 	switch (k) {
 	case K_F32_E4M3: f16c_e4m3_fn[m][a->sat](a->s, a->d, a->n); return 1;
 	case K_F32_E5M2: f16c_e5m2_fn[m][a->sat](a->s, a->d, a->n); return 1;
+	case K_F32_E2M1: f16c_e2m1_fn[m][a->sat](a->s, a->d, a->n); return 1;
+	case K_F32_E1M2: f16c_e1m2_fn[m][a->sat](a->s, a->d, a->n); return 1;
 	case K_F32_HIF8:
 	case K_F16_HIF8:
 		hif8[k == K_F16_HIF8][a->rm == PTORT_HYBRID][a->sat](a->s, a->d, a->n);
