@@ -3,7 +3,9 @@
  * for the conversions that widen more than twice), beside memcpy of the same bytes, a
  * naive scalar loop over ptort_cvt1, and (f32<->f16 on x86) the raw F16C instruction.
  * A PAIR argument "f32:f16" (or just "f32") restricts the figures. One line each:
- *   cvt SRC DST MODE cache|stream X Gelem/s  /  baseline ... X Gelem/s */
+ *   cvt SRC DST MODE cache|stream X Gelem/s  /  baseline ... X Gelem/s
+ * `--all` instead sweeps every defined pair with a 16- or 32-bit side in cache: every
+ * allowed mode of a rounding pair (saturation on), one mode of an exact pair. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,6 +141,38 @@ __attribute__((target("avx2,f16c"))) static void run_f16c_up(void *c)
 
 static unsigned char *bufs[2];
 
+/* --all: one cache figure per defined (pair, mode) with a 16- or 32-bit side */
+static void bench_all(void)
+{
+	int f, t, m;
+	for (f = 0; f < PTORT_TYPE_COUNT; f++)
+		for (t = 0; t < PTORT_TYPE_COUNT; t++) {
+			unsigned sb = ptort_type_bits((ptort_type)f), db = ptort_type_bits((ptort_type)t);
+			if (sb != 16 && sb != 32 && db != 16 && db != 32)
+				continue;
+			if (sb == 64 || db == 64)
+				continue;
+			for (m = 0; m < PTORT_RMODE_COUNT; m++) {
+				struct job j;
+				if (m == PTORT_NONE ||
+				    ptort_cvt_check((ptort_type)f, (ptort_type)t, (ptort_rmode)m) != PTORT_CVT_OK)
+					continue;
+				if (!selected(ptort_type_name((ptort_type)f), ptort_type_name((ptort_type)t)))
+					continue;
+				j.f = (ptort_type)f, j.t = (ptort_type)t, j.rm = (ptort_rmode)m;
+				j.sat = PTORT_SAT_ON, j.src = bufs[0], j.dst = bufs[1];
+				j.n = (size_t)CACHE_BYTES * 8 / sb;
+				fill(bufs[0], CACHE_BYTES, j.f);
+				printf("cvt %s %s %s cache %.2f Gelem/s\n", ptort_type_name(j.f),
+				       ptort_type_name(j.t), ptort_rmode_name(j.rm),
+				       measure(run_cvt, &j, j.n) / 1e9);
+				fflush(stdout);
+				if (ptort_cvt_is_exact(j.f, j.t))
+					break;
+			}
+		}
+}
+
 static void bench_pair(ptort_type f, ptort_type t, ptort_rmode rm, int sat, int naive)
 {
 	const char *fn = ptort_type_name(f), *tn = ptort_type_name(t), *mn = ptort_rmode_name(rm);
@@ -185,10 +219,14 @@ int bench_cvt(int argc, char **argv)
 		{PTORT_F4E2M1FN, PTORT_BF16, PTORT_RINT}, {PTORT_F8E8M0FNU, PTORT_BF16, PTORT_RINT},
 	};
 	size_t i;
+	int all = 0;
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: ptoc-bench cvt [SRC[:DST]...]\n");
+		printf("usage: ptoc-bench cvt [--all] [SRC[:DST]...]\n"
+		       "  --all  every defined pair with a 16- or 32-bit side, in cache\n");
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--all"))
+		all = 1, argc--, argv++;
 	nsel = argc - 1;
 	sel = argv + 1;
 	bufs[0] = malloc(STREAM_BYTES);
@@ -196,6 +234,12 @@ int bench_cvt(int argc, char **argv)
 	if (!bufs[0] || !bufs[1]) {
 		fprintf(stderr, "ptoc-bench cvt: out of memory\n");
 		return 1;
+	}
+	if (all) {
+		bench_all();
+		free(bufs[0]);
+		free(bufs[1]);
+		return 0;
 	}
 	if (selected("f32", "f32")) {
 		struct job j;

@@ -10,6 +10,7 @@
  * own are chained through an exact intermediate (f16/bf16/i8/i16 -> f32, ...), in
  * blocks, so the one rounding happens in the last step. */
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -299,6 +300,88 @@ INLINE void k_f16_hif8(const uint16_t *s, uint8_t *d, size_t n, int hy, int sat)
 	}
 }
 
+/* HiFloat8 under RINT, FLOOR, CEIL and TRUNC: plain rounding onto the HiF8 grid (the
+ * spacing 2^(ev - mb) in a binade, 2^-22 below 2^-22), then the packing of hif8_one,
+ * overflow per mode (SEMANTICS.md §3 step 2) and NaN, inf and saturation. */
+INLINE uint32_t hif8_pack(int32_t e2, uint32_t m2)
+{
+	int32_t a2 = e2 < 0 ? -e2 : e2;
+	uint32_t es = e2 < 0, c;
+	c = a2 <= 7 ? 0x40 | es << 4 | (uint32_t)(a2 - 4) << 2 | m2
+		    : 0x60 | es << 4 | (uint32_t)(a2 - 8) << 1 | m2;
+	c = a2 <= 3 ? 0x20 | es << 4 | (uint32_t)(a2 - 2) << 3 | m2 : c;
+	c = a2 == 1 ? 0x10 | es << 3 | m2 : c;
+	c = a2 == 0 ? 0x08 | m2 : c;
+	return e2 <= -16 ? (uint32_t)(e2 + 23) : c;
+}
+
+INLINE uint32_t hif8_dir_one(uint32_t u, int rm, int sat)
+{
+	uint32_t abs = u & 0x7FFFFFFFu, neg = u >> 31;
+	int32_t ev = (int32_t)(abs >> 23) - 127, a = ev < 0 ? -ev : ev, e2;
+	uint32_t mb = a <= 3 ? 3 : a <= 7 ? 2 : ev >= -15 ? 1 : 0;
+	uint32_t tiny = ev < -22;
+	uint32_t sig = (abs & 0x7FFFFFu) | (abs >= 0x800000u ? 0x800000u : 0);
+	uint32_t sh = tiny ? (ev < -30 ? 31 : (uint32_t)(1 - ev)) : 23 - mb;
+	uint32_t kept = sig >> sh, disc = sig & ((1u << sh) - 1);
+	uint32_t half = (disc >> (sh - 1)) & 1, sticky = (disc & ((1u << (sh - 1)) - 1)) != 0;
+	uint32_t r = kept + rinc(rm, half, sticky, kept & 1, neg);
+	uint32_t carry = tiny ? 0 : r >> (mb + 1), m2 = r & ((1u << mb) - 1), c, ovf, opos, oneg;
+	e2 = tiny ? -22 : ev + (int32_t)carry;
+	ovf = e2 > 15 || (e2 == 15 && m2 != 0);
+	opos = rm == PTORT_TRUNC || rm == PTORT_FLOOR ? 0x6E : 0x6F;
+	oneg = rm == PTORT_TRUNC || rm == PTORT_CEIL ? 0x6E : 0x6F;
+	c = ovf ? (sat ? 0x6E : neg ? oneg : opos) : hif8_pack(e2, m2);
+	c = r == 0 ? 0 : c | neg << 7;
+	c = abs == 0x7F800000u ? (sat ? 0x6E : 0x6F) | neg << 7 : c;
+	return abs > 0x7F800000u ? (sat ? 0u : 0x80u) : c;
+}
+
+INLINE void k_f32_hif8d(const uint32_t *s, uint8_t *d, size_t n, int rm, int sat)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		d[i] = (uint8_t)hif8_dir_one(s[i], rm, sat);
+}
+
+/* ---- f32 -> f32: round to an integral value -------------------------------- */
+
+/* |x| >= 2^23, inf and NaN (canonical) are kept; below, the integer nearest in the mode
+ * (at most 2^23, so exact back in f32) with the sign of x (-0.25 -> -0). */
+INLINE uint32_t f32_integral_one(uint32_t u, int rm)
+{
+	uint32_t abs = u & 0x7FFFFFFFu, neg = u >> 31, e = abs >> 23;
+	uint32_t sig = (abs & 0x7FFFFFu) | (e ? 0x800000u : 0);
+	uint32_t sh = e >= 150 ? 1 : (150 - e > 31 ? 31 : 150 - e);
+	uint32_t kept = sig >> sh, disc = sig & ((1u << sh) - 1);
+	uint32_t half = (disc >> (sh - 1)) & 1, sticky = (disc & ((1u << (sh - 1)) - 1)) != 0;
+	uint32_t r = kept + rinc(rm, half, sticky, kept & 1, neg), rb;
+	float f = (float)(int32_t)r; /* r <= 2^23: exact */
+	memcpy(&rb, &f, 4);
+	rb |= neg << 31;
+	rb = e >= 150 ? u : rb;
+	return abs > 0x7F800000u ? 0x7FC00000u : rb;
+}
+
+INLINE void k_f32_f32(const uint32_t *s, uint32_t *d, size_t n, int rm, int sat)
+{
+	size_t i;
+	(void)sat;
+	for (i = 0; i < n; i++)
+		d[i] = f32_integral_one(s[i], rm);
+}
+
+/* ---- bf16 -> f8E8M0FNU: the exponent field (mode-independent, §3) --------- */
+
+INLINE void k_bf16_e8m0(const uint16_t *s, uint8_t *d, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		uint32_t e = (s[i] >> 7) & 0xFF, m = s[i] & 0x7F;
+		d[i] = (uint8_t)(e == 0xFF ? (m ? 0xFF : 0xFE) : e);
+	}
+}
+
 /* ---- f32 -> integers of <= 32 bits --------------------------------------- */
 
 /* hi: largest value, lom: magnitude of the smallest (0 for unsigned), mask: 2^N - 1;
@@ -345,6 +428,7 @@ K_F32_INT(k_f32_i16, uint16_t, 0x7FFFu, 0x8000u, 0xFFFFu)
 K_F32_INT(k_f32_u16, uint16_t, 0xFFFFu, 0, 0xFFFFu)
 K_F32_INT(k_f32_i8, uint8_t, 0x7Fu, 0x80u, 0xFFu)
 K_F32_INT(k_f32_u8, uint8_t, 0xFFu, 0, 0xFFu)
+K_F32_INT(k_f32_i4, uint8_t, 0x7u, 0x8u, 0xFu) /* one byte per element; the caller pairs them */
 
 /* ---- 32-bit integers -> f32 ------------------------------------------------ */
 
@@ -364,6 +448,8 @@ INLINE uint32_t u32mag_f32(uint32_t mag, uint32_t neg, int rm)
 	half = (disc >> sh1) & 1;
 	sticky = (disc & ((1u << sh1) - 1)) != 0;
 	r = kept + rinc(rm, half, sticky, kept & 1, neg); /* in [2^23, 2^24], value r * 2^sh */
+	if (rm == PTORT_ODD) /* an exact first step for a narrower destination */
+		r = kept | half | sticky;
 	out = ((127u + 23u + sh) << 23) + (r & 0x7FFFFFu) + ((r >> 24) << 23);
 	out = sel(small, fb, out);
 	return out | (neg << 31);
@@ -464,6 +550,7 @@ enum kid {
 	K_F32_I32, K_F32_U32, K_F32_I16, K_F32_U16, K_F32_I8, K_F32_U8,
 	K_I32_F32, K_U32_F32, K_I16_F32, K_U16_F32, K_I8_F32, K_U8_F32,
 	K_F32_E4M3, K_F32_E5M2, K_F32_E2M1, K_F32_E1M2, K_F32_HIF8, K_F16_HIF8,
+	K_F32_HIF8D, K_F32_F32, K_BF16_E8M0, K_F32_I4,
 	K_INTINT
 };
 
@@ -511,6 +598,7 @@ struct kargs {
 		case PTORT_FLOOR: fn(a->s, a->d, a->n, PTORT_FLOOR); break;                     \
 		case PTORT_CEIL: fn(a->s, a->d, a->n, PTORT_CEIL); break;                       \
 		case PTORT_TRUNC: fn(a->s, a->d, a->n, PTORT_TRUNC); break;                     \
+		case PTORT_ODD: fn(a->s, a->d, a->n, PTORT_ODD); break;                         \
 		default: fn(a->s, a->d, a->n, PTORT_RINT); break;                               \
 		}                                                                               \
 		return 1;                                                                       \
@@ -552,6 +640,10 @@ INLINE int run_kernel(enum kid k, const struct kargs *a)
 		else
 			RS_SAT(k_f16_hif8, 0);
 		return 1;
+	case K_F32_HIF8D: RS(k_f32_hif8d);
+	case K_F32_F32: RS(k_f32_f32);
+	case K_BF16_E8M0: k_bf16_e8m0(a->s, a->d, a->n); return 1;
+	case K_F32_I4: RS(k_f32_i4);
 	case K_INTINT:
 		INTINT_CASE(32, 1, 32, k_s32_n32)
 		INTINT_CASE(32, 0, 32, k_u32_n32)
@@ -1225,6 +1317,9 @@ static int dispatch(enum kid k, const struct kargs *a)
 
 /* ---- pairs -> kernels, with exact first steps --------------------------- */
 
+/* The first step of a chain through f32: exact for 8/16-bit sources; 32-bit integers
+ * are rounded to odd, which keeps the correctly rounded result of any later rounding
+ * to at most 22 significant bits (f32 has 24) in every mode. */
 static int to_f32_kernel(ptort_type t, enum kid *k)
 {
 	switch (t) {
@@ -1234,14 +1329,17 @@ static int to_f32_kernel(ptort_type t, enum kid *k)
 	case PTORT_U16: *k = K_U16_F32; return 1;
 	case PTORT_I8: *k = K_I8_F32; return 1;
 	case PTORT_U8: *k = K_U8_F32; return 1;
+	case PTORT_I32: *k = K_I32_F32; return 1;
+	case PTORT_U32: *k = K_U32_F32; return 1;
 	default: return 0;
 	}
 }
 
-/* The f32 -> t kernel for round mode rm (HiF8 only has ROUND and HYBRID kernels). */
+/* The f32 -> t kernel for round mode rm (NONE already mapped to RINT). */
 static int from_f32_kernel(ptort_type t, ptort_rmode rm, enum kid *k)
 {
 	switch (t) {
+	case PTORT_F32: *k = K_F32_F32; return rm != PTORT_ODD && rm != PTORT_HYBRID;
 	case PTORT_F16: *k = K_F32_F16; return 1;
 	case PTORT_BF16: *k = K_F32_BF16; return 1;
 	case PTORT_I32: *k = K_F32_I32; return 1;
@@ -1250,13 +1348,14 @@ static int from_f32_kernel(ptort_type t, ptort_rmode rm, enum kid *k)
 	case PTORT_U16: *k = K_F32_U16; return 1;
 	case PTORT_I8: *k = K_F32_I8; return 1;
 	case PTORT_U8: *k = K_F32_U8; return 1;
+	case PTORT_I4: *k = K_F32_I4; return 1;
 	case PTORT_F8E4M3FN: *k = K_F32_E4M3; return 1;
 	case PTORT_F8E5M2: *k = K_F32_E5M2; return 1;
 	case PTORT_F4E2M1FN: *k = K_F32_E2M1; return 1;
 	case PTORT_F4E1M2: *k = K_F32_E1M2; return 1;
 	case PTORT_HIF8:
-		*k = K_F32_HIF8;
-		return rm == PTORT_ROUND || rm == PTORT_HYBRID;
+		*k = rm == PTORT_ROUND || rm == PTORT_HYBRID ? K_F32_HIF8 : K_F32_HIF8D;
+		return rm != PTORT_ODD;
 	default: return 0;
 	}
 }
@@ -1275,40 +1374,53 @@ static int int_kind(ptort_type t, int *bits, int *sgn)
 	}
 }
 
-/* ---- exact conversions from 8- and 4-bit sources: lookup tables ---------- */
+/* ---- conversions from 8- and 4-bit sources: lookup tables ----------------- */
 
+/* A result depends on the source code alone (given the mode and saturation), so each
+ * (source, destination, mode, saturation) gets a table of every code's result, built
+ * on first use from the generic path; exact pairs share one table for all modes. */
 static const ptort_type tab_src[] = {PTORT_F8E4M3FN, PTORT_F8E5M2, PTORT_HIF8, PTORT_F8E8M0FNU,
 				     PTORT_F4E2M1FN, PTORT_F4E1M2, PTORT_I4};
 #define NTAB (sizeof tab_src / sizeof tab_src[0])
-static uint32_t tabs[NTAB][PTORT_TYPE_COUNT][256];
-static int tab_state[NTAB][PTORT_TYPE_COUNT];
+static uint32_t *tabs[NTAB][PTORT_TYPE_COUNT][PTORT_RMODE_COUNT][2];
+static int tab_state[NTAB][PTORT_TYPE_COUNT][PTORT_RMODE_COUNT][2];
 struct tab_key {
 	unsigned i;
 	ptort_type from, to;
+	ptort_rmode rm;
+	int sat;
 };
 
 static void small_fill(const void *ctx)
 {
 	const struct tab_key *k = ctx;
 	unsigned x, count = ptort_type_bits(k->from) == 4 ? 16 : 256;
-	for (x = 0; x < count; x++) /* exact: the mode and saturation have no effect */
-		tabs[k->i][k->to][x] = (uint32_t)ptort_cvt1_generic(k->from, k->to, x, PTORT_RINT, 0);
+	uint32_t *t = malloc(256 * sizeof *t);
+	if (!t)
+		return; /* the slot stays NULL: the generic path */
+	for (x = 0; x < count; x++)
+		t[x] = (uint32_t)ptort_cvt1_generic(k->from, k->to, x, k->rm, k->sat);
+	tabs[k->i][k->to][k->rm][k->sat] = t;
 }
 
-/* The table of an exact conversion from a listed source to a destination of 8 to 32
- * bits; NULL when there is none (or it is being built). */
-static const uint32_t *small_table(ptort_type from, ptort_type to)
+/* The table of a conversion from a listed source to a destination of 4 to 32 bits;
+ * NULL when there is none (or it is being built). */
+static const uint32_t *small_table(ptort_type from, ptort_type to, ptort_rmode rm, int sat)
 {
 	struct tab_key key;
 	unsigned i, tb = ptort_type_bits(to);
 	for (i = 0; i < NTAB && tab_src[i] != from; i++)
 		;
-	if (i == NTAB || tb < 8 || tb > 32 || !ptort_cvt_is_exact(from, to))
+	if (i == NTAB || tb > 32 || ptort_cvt_check(from, to, rm) != PTORT_CVT_OK)
 		return NULL;
-	key.i = i, key.from = from, key.to = to;
-	if (!lazy_ready(&tab_state[i][to], small_fill, &key))
+	if (ptort_cvt_is_exact(from, to) || rm == PTORT_NONE)
+		rm = PTORT_RINT;
+	if (ptort_cvt_is_exact(from, to))
+		sat = 0;
+	key.i = i, key.from = from, key.to = to, key.rm = rm, key.sat = sat != 0;
+	if (!lazy_ready(&tab_state[i][to][rm][key.sat], small_fill, &key))
 		return NULL;
-	return tabs[i][to];
+	return tabs[i][to][rm][key.sat];
 }
 
 /* n elements of 8-bit codes (or 4-bit ones, two per byte, low nibble first) through
@@ -1333,7 +1445,16 @@ static void table_run(const uint32_t *t, unsigned sbits, unsigned dbits, const u
 		      void *dst, size_t n)
 {
 	size_t i;
-	if (dbits == 8)
+	if (dbits == 4) { /* pairs of codes into bytes; an odd last one keeps its high nibble */
+		unsigned char *d = dst;
+		for (i = 0; i + 1 < n; i += 2) {
+			unsigned x = sbits == 8 ? s[i] : s[i / 2] & 15, y = sbits == 8 ? s[i + 1] : s[i / 2] >> 4;
+			d[i / 2] = (unsigned char)((t[x] & 15) | (t[y] & 15) << 4);
+		}
+		if (n & 1)
+			d[n / 2] = (unsigned char)((d[n / 2] & 0xF0) |
+						   (t[sbits == 8 ? s[n - 1] : s[n / 2] & 15] & 15));
+	} else if (dbits == 8)
 		TABLE_RUN(uint8_t);
 	else if (dbits == 16)
 		TABLE_RUN(uint16_t);
@@ -1341,9 +1462,21 @@ static void table_run(const uint32_t *t, unsigned sbits, unsigned dbits, const u
 		TABLE_RUN(uint32_t);
 }
 
+/* m codes of one byte each (low nibble) -> m nibbles from dst's element 0 on; an odd last
+ * element keeps its byte's high nibble. */
+static void pack_nibbles(const uint8_t *b, size_t m, unsigned char *d)
+{
+	size_t j;
+	for (j = 0; j + 1 < m; j += 2)
+		d[j / 2] = (unsigned char)((b[j] & 15) | (b[j + 1] & 15) << 4);
+	if (m & 1)
+		d[m / 2] = (unsigned char)((d[m / 2] & 0xF0) | (b[m - 1] & 15));
+}
+
 /* The last (rounding) step from an f32 block: kernel k over m elements into dst from
  * element `at` on. A 4-bit destination (at even) takes element pairs; an odd last
- * element goes through the generic path, keeping its byte's high nibble. */
+ * element goes through the generic path, keeping its byte's high nibble. i4 results
+ * come one per byte and are paired here. */
 static void last_step(enum kid k, const struct kargs *a, const uint32_t *s, void *dst,
 		      ptort_type to, size_t at, size_t m)
 {
@@ -1353,6 +1486,18 @@ static void last_step(enum kid k, const struct kargs *a, const uint32_t *s, void
 	if (ptort_type_bits(to) != 4) {
 		c.d = (unsigned char *)dst + at * (ptort_type_bits(to) / 8);
 		dispatch(k, &c);
+		return;
+	}
+	if (k == K_F32_I4) {
+		uint8_t b[1024];
+		size_t done;
+		for (done = 0; done < m; done += sizeof b) {
+			c.s = s + done;
+			c.d = b;
+			c.n = m - done < sizeof b ? m - done : sizeof b;
+			dispatch(k, &c);
+			pack_nibbles(b, c.n, (unsigned char *)dst + (at + done) / 2);
+		}
 		return;
 	}
 	c.d = (unsigned char *)dst + at / 2;
@@ -1398,63 +1543,79 @@ static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, voi
 {
 	struct kargs a;
 	enum kid k1, k2;
-	int sb, ss, db, ds;
+	int sb = 0, ss = 0, db = 0, ds = 0;
 	const uint32_t *t;
 	memset(&a, 0, sizeof a);
 	a.s = src, a.d = dst, a.n = n;
 	a.rm = rm == PTORT_NONE ? PTORT_RINT : (int)rm;
 	a.sat = sat != 0;
-	if (rm == PTORT_HYBRID && to != PTORT_HIF8)
+	if (ptort_cvt_check(from, to, rm) != PTORT_CVT_OK)
 		return 0;
-	/* integer -> integer */
-	if (int_kind(from, &sb, &ss) && int_kind(to, &db, &ds) && db <= 32) {
-		const struct ptort_fmt *f = ptort_fmt_get(to);
-		if (sb == 64 && !ss)
-			return 0;
-		a.sbits = sb, a.ssigned = ss, a.dbits = db;
-		a.hi = f->is_signed ? (int64_t)((1ull << (db - 1)) - 1) : (int64_t)((1ull << db) - 1);
-		a.lo = f->is_signed ? -(int64_t)(1ull << (db - 1)) : 0;
-		a.neg0 = ss && !ds && db > sb;
-		return dispatch(K_INTINT, &a);
-	}
-	if (from == PTORT_F32 && to == PTORT_F32)
-		return 0;
-	/* exact conversions from 8- and 4-bit codes */
-	if ((t = small_table(from, to)) != NULL) {
+	/* conversions from 8- and 4-bit codes */
+	if ((t = small_table(from, to, rm, sat)) != NULL) {
 		table_run(t, ptort_type_bits(from), ptort_type_bits(to), src, dst, n);
 		return 1;
 	}
-	/* f16 -> hif8 has its own HYBRID threshold (from the f16 bits) */
-	if (from == PTORT_F16 && to == PTORT_HIF8) {
-		if (rm != PTORT_ROUND && rm != PTORT_HYBRID)
+	/* integer -> integer (i4: one byte per element, then paired) */
+	if (int_kind(from, &sb, &ss) && (int_kind(to, &db, &ds) || to == PTORT_I4) && db <= 32) {
+		const struct ptort_fmt *f = ptort_fmt_get(to);
+		if (sb == 64 && !ss)
 			return 0;
-		return dispatch(K_F16_HIF8, &a);
+		if (to == PTORT_I4)
+			db = 4, ds = 1;
+		a.sbits = sb, a.ssigned = ss, a.dbits = db < 8 ? 8 : db;
+		a.hi = f->is_signed ? (int64_t)((1ull << (db - 1)) - 1) : (int64_t)((1ull << db) - 1);
+		a.lo = f->is_signed ? -(int64_t)(1ull << (db - 1)) : 0;
+		a.neg0 = ss && !ds && db > sb;
+		if (db == 4) {
+			uint8_t b[1024];
+			size_t done;
+			if (sb == 8)
+				return 0;
+			for (done = 0; done < n; done += sizeof b) {
+				struct kargs c = a;
+				c.s = (const unsigned char *)src + done * (sb / 8);
+				c.d = b;
+				c.n = n - done < sizeof b ? n - done : sizeof b;
+				if (!dispatch(K_INTINT, &c))
+					return 0; /* decided by the pair: nothing written yet */
+				pack_nibbles(b, c.n, (unsigned char *)dst + done / 2);
+			}
+			return 1;
+		}
+		return dispatch(K_INTINT, &a);
 	}
+	if (from == PTORT_BF16 && to == PTORT_F8E8M0FNU)
+		return dispatch(K_BF16_E8M0, &a);
+	/* f16 -> hif8 has its own HYBRID threshold (from the f16 bits) */
+	if (from == PTORT_F16 && to == PTORT_HIF8 && (rm == PTORT_ROUND || rm == PTORT_HYBRID))
+		return dispatch(K_F16_HIF8, &a);
 	/* f32 source */
-	if (from == PTORT_F32 && from_f32_kernel(to, rm, &k2)) {
+	if (from == PTORT_F32 && from_f32_kernel(to, (ptort_rmode)a.rm, &k2)) {
 		if (ptort_cvt_is_exact(from, to) || to == PTORT_F32)
 			a.sat = 0;
 		last_step(k2, &a, src, dst, to, 0, n);
 		return 1;
 	}
-	if (from == PTORT_I32 && to == PTORT_F32)
-		return dispatch(K_I32_F32, &a);
-	if (from == PTORT_U32 && to == PTORT_F32)
-		return dispatch(K_U32_F32, &a);
-	/* exact first step to f32, then (maybe) one rounding step */
+	if ((from == PTORT_I32 || from == PTORT_U32) && to == PTORT_F32)
+		return dispatch(from == PTORT_I32 ? K_I32_F32 : K_U32_F32, &a);
+	/* a first step to f32, then (maybe) one rounding step */
 	if (to_f32_kernel(from, &k1)) {
 		uint32_t tmp[BLOCK];
 		size_t done;
+		struct kargs b = a;
 		if (to == PTORT_F32)
 			return dispatch(k1, &a);
-		if (!from_f32_kernel(to, rm, &k2))
+		if (!from_f32_kernel(to, (ptort_rmode)a.rm, &k2))
 			return 0;
 		/* saturation has no effect on exact pairs (SEMANTICS.md §3.2) */
 		if (ptort_cvt_is_exact(from, to))
 			a.sat = 0;
+		/* 32-bit integers: to odd, except before the HiF8 pseudocode, which the
+		 * semantics feed with the value rounded to f32 (RINT) */
+		b.rm = k2 == K_F32_HIF8 ? PTORT_RINT : PTORT_ODD;
 		for (done = 0; done < n; done += BLOCK) {
 			size_t m = n - done < BLOCK ? n - done : BLOCK;
-			struct kargs b = a;
 			b.s = (const unsigned char *)src + done * (ptort_type_bits(from) / 8);
 			b.d = tmp;
 			b.n = m;
