@@ -275,15 +275,18 @@ INLINE uint32_t hif8_fix(uint32_t c, uint32_t abs, uint32_t neg, int sat)
 	return abs > 0x7F800000u ? (sat ? 0u : 0x80u) : c;
 }
 
+INLINE uint32_t f32_hif8_one(uint32_t u, int hy, int sat)
+{
+	uint32_t abs = u & 0x7FFFFFFFu, neg = u >> 31;
+	uint32_t c = hif8_one(neg, (int32_t)(abs >> 23) - 127, abs & 0x7FFFFFu, 23, 14, u & 0x3FFF, hy);
+	return hif8_fix(c, abs, neg, sat);
+}
+
 INLINE void k_f32_hif8(const uint32_t *s, uint8_t *d, size_t n, int hy, int sat)
 {
 	size_t i;
-	for (i = 0; i < n; i++) {
-		uint32_t u = s[i], abs = u & 0x7FFFFFFFu, neg = u >> 31;
-		uint32_t c = hif8_one(neg, (int32_t)(abs >> 23) - 127, abs & 0x7FFFFFu, 23, 14,
-				      u & 0x3FFF, hy);
-		d[i] = (uint8_t)hif8_fix(c, abs, neg, sat);
-	}
+	for (i = 0; i < n; i++)
+		d[i] = (uint8_t)f32_hif8_one(s[i], hy, sat);
 }
 
 /* f16: the exact f32 value normalises subnormals; the threshold is the pseudocode's
@@ -508,6 +511,36 @@ INLINE void k_u8_f32(const uint8_t *s, uint32_t *d, size_t n)
 	}
 }
 
+/* ---- sources read as f32 ------------------------------------------------- */
+
+/* What a kernel reading f32 can read instead, converted on the fly: exactly (16-bit
+ * types), or for 32-bit integers rounded to f32 to odd (ahead of one more rounding) or
+ * to nearest even (ahead of the HiF8 pseudocode, which the semantics feed with f32). */
+enum { ST_F32, ST_F16, ST_BF16, ST_I16, ST_U16, ST_I32, ST_U32, ST_I32N, ST_U32N };
+
+INLINE uint32_t ld1(const void *s, size_t i, int st)
+{
+	const uint16_t *h = s;
+	const uint32_t *w = s;
+	float f;
+	uint32_t b;
+	switch (st) {
+	case ST_F16: return f16_f32_one(h[i]);
+	case ST_BF16: return (uint32_t)h[i] << 16;
+	case ST_I16: f = (float)(int16_t)h[i]; break;
+	case ST_U16: f = (float)(int32_t)h[i]; break;
+	case ST_I32:
+	case ST_I32N:
+		b = w[i] >> 31;
+		return u32mag_f32(sel(b, 0u - w[i], w[i]), b, st == ST_I32 ? PTORT_ODD : PTORT_RINT);
+	case ST_U32:
+	case ST_U32N: return u32mag_f32(w[i], 0, st == ST_U32 ? PTORT_ODD : PTORT_RINT);
+	default: return w[i];
+	}
+	memcpy(&b, &f, 4);
+	return b;
+}
+
 /* ---- integers -> integers ---------------------------------------------- */
 
 /* lo/hi: destination range; neg0: a signed source to a wider unsigned destination
@@ -559,6 +592,7 @@ struct kargs {
 	void *d;
 	size_t n;
 	int rm, sat;
+	int st; /* the source as an ST_ kind (fused kernels only; else ST_F32) */
 	/* int -> int */
 	int sbits, ssigned, dbits, neg0;
 	int64_t lo, hi;
@@ -776,14 +810,74 @@ __attribute__((target("avx2,f16c"))) static void f16c_f16_f32(const uint16_t *s,
 		d[i] = f16_f32_one(s[i]);
 }
 
+/* |value| m (uint32) of sign bit `sign` -> f32 to odd or to nearest even, 8 lanes, as
+ * u32mag_f32 (the exponent from an exact conversion of m or m >> 8). */
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+avx2_mag_f32(__m256i m, __m256i sign, int odd)
+{
+	const __m256i one = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
+	__m256i small = _mm256_cmpeq_epi32(_mm256_srli_epi32(m, 24), zero);
+	__m256i fb = _mm256_castps_si256(
+		_mm256_cvtepi32_ps(_mm256_blendv_epi8(_mm256_srli_epi32(m, 8), m, small)));
+	__m256i sh = _mm256_sub_epi32(_mm256_srli_epi32(fb, 23), _mm256_set1_epi32(142)); /* 1..8 */
+	__m256i kept = _mm256_srlv_epi32(m, sh);
+	__m256i low = _mm256_and_si256(m, _mm256_sub_epi32(_mm256_sllv_epi32(one, sh), one));
+	__m256i r, out;
+	if (odd) {
+		r = _mm256_or_si256(kept, _mm256_andnot_si256(_mm256_cmpeq_epi32(low, zero), one));
+	} else {
+		__m256i sh1 = _mm256_sub_epi32(sh, one);
+		__m256i half = _mm256_and_si256(_mm256_srlv_epi32(m, sh1), one);
+		__m256i rest = _mm256_and_si256(m, _mm256_sub_epi32(_mm256_sllv_epi32(one, sh1), one));
+		__m256i sticky = _mm256_andnot_si256(_mm256_cmpeq_epi32(rest, zero), one);
+		r = _mm256_add_epi32(kept, _mm256_and_si256(half, _mm256_or_si256(sticky, _mm256_and_si256(kept, one))));
+	}
+	out = _mm256_add_epi32(_mm256_slli_epi32(_mm256_add_epi32(sh, _mm256_set1_epi32(150)), 23),
+			       _mm256_and_si256(r, _mm256_set1_epi32(0x7FFFFF)));
+	if (!odd) /* r = 2^24: the next binade */
+		out = _mm256_add_epi32(out, _mm256_slli_epi32(_mm256_srli_epi32(r, 24), 23));
+	return _mm256_or_si256(_mm256_blendv_epi8(out, fb, small), sign);
+}
+
+/* 8 elements of an ST_ source from element i on, as f32 bit patterns (ld1's values).
+ * Every other floating-point operation of the kernels that call this is exact or
+ * rounds with an explicit mode, so the rounding mode set for i32 cannot change them. */
+__attribute__((target("avx2,f16c"), always_inline)) static inline __m256i
+ld8(const void *s, size_t i, int st)
+{
+	const __m128i *h = (const __m128i *)(const void *)((const uint16_t *)s + i);
+	const __m256i *w = (const __m256i *)(const void *)((const uint32_t *)s + i);
+	__m256i x;
+	switch (st) {
+	case ST_F16: return _mm256_castps_si256(_mm256_cvtph_ps(_mm_loadu_si128(h)));
+	case ST_BF16: return _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(h)), 16);
+	case ST_I16: return _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(_mm_loadu_si128(h))));
+	case ST_U16: return _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128(h))));
+	case ST_I32: /* MXCSR.RC is toward zero (see with_rc): to odd is that, with the
+		      * last bit set when the value was inexact */
+		x = _mm256_loadu_si256(w);
+		{
+			__m256 f = _mm256_cvtepi32_ps(x);
+			__m256i ex = _mm256_cmpeq_epi32(_mm256_cvttps_epi32(f), x);
+			return _mm256_or_si256(_mm256_castps_si256(f),
+					       _mm256_andnot_si256(ex, _mm256_set1_epi32(1)));
+		}
+	case ST_I32N: /* MXCSR.RC is to nearest even (see with_rc) */
+		return _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_loadu_si256(w)));
+	case ST_U32:
+	case ST_U32N: return avx2_mag_f32(_mm256_loadu_si256(w), _mm256_setzero_si256(), st == ST_U32);
+	default: return _mm256_loadu_si256(w);
+	}
+}
+
 /* f32 -> integers of <= 32 bits, 8 lanes: round to an integral float with the mode
  * (ties away from zero from trunc and the exact remainder), then convert the integral
  * value, saturate by clamping or wrap modulo 2^32 (the exact low bits of large values
  * from the significand), and narrow. Same results as f32_int_one, which does the tail
  * and the ODD mode. Needs MXCSR without DAZ (checked by the caller). */
 #define AVX2_F32_INT(NAME, RM)                                                                  \
-	__attribute__((target("avx2"))) static void NAME(const uint32_t *s, void *d, size_t n,  \
-							 int sat, int dbits, int dsigned)       \
+	__attribute__((target("avx2,f16c"), always_inline)) static inline void NAME##_b(        \
+		const void *s, void *d, size_t n, int sat, int dbits, int dsigned, int st)      \
 	{                                                                                       \
 		const __m256 signm = _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u)); \
 		const __m256 two31 = _mm256_set1_ps(2147483648.0f);                             \
@@ -799,7 +893,7 @@ __attribute__((target("avx2,f16c"))) static void f16c_f16_f32(const uint16_t *s,
 		const __m256i vlo = _mm256_set1_epi32((int)lo);                                 \
 		size_t i = 0;                                                                   \
 		for (; i + 8 <= n; i += 8) {                                                    \
-			__m256i u = _mm256_loadu_si256((const __m256i *)(const void *)(s + i)); \
+			__m256i u = ld8(s, i, st);                                              \
 			__m256 x = _mm256_castsi256_ps(u), r;                                   \
 			__m256i rb, e, neg, out, nan, inf;                                      \
 			if (RM == PTORT_ROUND) {                                                \
@@ -863,13 +957,23 @@ __attribute__((target("avx2,f16c"))) static void f16c_f16_f32(const uint16_t *s,
 			}                                                                       \
 		}                                                                               \
 		for (; i < n; i++) {                                                            \
-			uint32_t v = f32_int_one(s[i], RM, sat, hi, lom, mask);                 \
+			uint32_t v = f32_int_one(ld1(s, i, st), RM, sat, hi, lom, mask);        \
 			if (dbits == 32)                                                        \
 				((uint32_t *)d)[i] = v;                                         \
 			else if (dbits == 16)                                                   \
 				((uint16_t *)d)[i] = (uint16_t)v;                               \
 			else                                                                    \
 				((uint8_t *)d)[i] = (uint8_t)v;                                 \
+		}                                                                               \
+	}                                                                                       \
+	__attribute__((target("avx2,f16c"))) static void NAME(const void *s, void *d, size_t n, \
+							      int sat, int dbits, int dsigned, int st) \
+	{                                                                                       \
+		switch (st) {                                                                   \
+		case ST_F32: NAME##_b(s, d, n, sat, dbits, dsigned, ST_F32); break;             \
+		case ST_F16: NAME##_b(s, d, n, sat, dbits, dsigned, ST_F16); break;             \
+		case ST_BF16: NAME##_b(s, d, n, sat, dbits, dsigned, ST_BF16); break;           \
+		default: NAME##_b(s, d, n, sat, dbits, dsigned, st); break;                     \
 		}                                                                               \
 	}
 AVX2_F32_INT(avx2_f32_int_rint, PTORT_RINT)
@@ -986,46 +1090,65 @@ avx2_f16_round8(__m256i h, int rm, int sat, unsigned S, uint16_t MAXC, uint16_t 
 	 : (fmt) == 2 ? avx2_f16_round8(h, rm, sat, 9, 0x7, 0x7, 0, 3)                          \
 		      : avx2_f16_round8(h, rm, sat, 8, 0x7, 0x7, 0, 3))
 
+/* Runs X(kind) with the source kind a compile-time constant for the common sources:
+ * a switch inside the loops (one per load) would cost a third of the speed. */
+#define ST_CASES(X)                                                                             \
+	switch (st) {                                                                           \
+	case ST_F32: X(ST_F32); break;                                                          \
+	case ST_F16: X(ST_F16); break;                                                          \
+	case ST_BF16: X(ST_BF16); break;                                                        \
+	case ST_I16: X(ST_I16); break;                                                          \
+	case ST_I32: X(ST_I32); break;                                                          \
+	default: X(st); break;                                                                  \
+	}
+
+/* the vector part: whole rounds of 32 elements from 0 on; returns how many it did */
+__attribute__((target("avx2,f16c"), always_inline)) static inline size_t
+fp8_loop(const void *s, uint8_t *d, size_t ne, int st, int RM, int SAT, int FMT)
+{
+	size_t i = 0;
+	for (; i + 32 <= ne; i += 32) {
+		__m256i h[2], b;
+		int j;
+		for (j = 0; j < 2; j++) {
+			__m128i lo = f16c_odd_scaled(ld8(s, i + 16 * j, st), FMT);
+			__m128i hi = f16c_odd_scaled(ld8(s, i + 16 * j + 8, st), FMT);
+			h[j] = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+			h[j] = V_FMT(h[j], RM, SAT, FMT);
+		}
+		b = _mm256_permute4x64_epi64(_mm256_packus_epi16(h[0], h[1]), 0xD8);
+		if (FMT < 2) {
+			_mm256_storeu_si256((__m256i *)(void *)(d + i), b);
+			continue;
+		}
+		b = _mm256_and_si256(_mm256_or_si256(b, _mm256_srli_epi16(b, 4)), _mm256_set1_epi16(0xFF));
+		b = _mm256_permute4x64_epi64(_mm256_packus_epi16(b, b), 0x08);
+		_mm_storeu_si128((__m128i *)(void *)(d + i / 2), _mm256_castsi256_si128(b));
+	}
+	return i;
+}
+
 /* 32 elements a round; fmt as f16c_odd_scaled. fp4 codes are then paired into bytes
  * (low nibble first) and n counts those bytes. */
+#define FP8_LOOP(ST) i = fp8_loop(s, d, ne, ST, rm_, sat_, fmt_)
 #define AVX2_F32_FP8(NAME, RM, SAT, FMT)                                                        \
-	__attribute__((target("avx2,f16c"))) static void NAME(const uint32_t *s, uint8_t *d,   \
-							      size_t n)                         \
+	__attribute__((target("avx2,f16c"))) static void NAME(const void *s, uint8_t *d,       \
+							      size_t n, int st)                 \
 	{                                                                                       \
-		size_t i = 0, ne = FMT >= 2 ? 2 * n : n;                                        \
-		for (; i + 32 <= ne; i += 32) {                                                 \
-			__m256i h[2], b;                                                        \
-			int j;                                                                  \
-			for (j = 0; j < 2; j++) {                                               \
-				const uint32_t *p = s + i + 16 * j;                             \
-				__m128i lo = f16c_odd_scaled(                                   \
-					_mm256_loadu_si256((const __m256i *)(const void *)p), FMT); \
-				__m128i hi = f16c_odd_scaled(                                   \
-					_mm256_loadu_si256((const __m256i *)(const void *)(p + 8)), FMT); \
-				h[j] = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1); \
-				h[j] = V_FMT(h[j], RM, SAT, FMT);                               \
-			}                                                                       \
-			b = _mm256_permute4x64_epi64(_mm256_packus_epi16(h[0], h[1]), 0xD8);    \
-			if (FMT < 2) {                                                          \
-				_mm256_storeu_si256((__m256i *)(void *)(d + i), b);             \
-				continue;                                                       \
-			}                                                                       \
-			b = _mm256_and_si256(_mm256_or_si256(b, _mm256_srli_epi16(b, 4)),       \
-					     _mm256_set1_epi16(0xFF));                          \
-			b = _mm256_permute4x64_epi64(_mm256_packus_epi16(b, b), 0x08);          \
-			_mm_storeu_si128((__m128i *)(void *)(d + i / 2), _mm256_castsi256_si128(b)); \
-		}                                                                               \
+		const int rm_ = RM, sat_ = SAT, fmt_ = FMT;                                     \
+		size_t ne = FMT >= 2 ? 2 * n : n, i = 0;                                        \
+		ST_CASES(FP8_LOOP)                                                              \
 		for (; i < ne; i += FMT >= 2 ? 2 : 1)                                           \
 			switch (FMT) {                                                          \
-			case 0: d[i] = (uint8_t)F32_E5M2(s[i], RM, SAT); break;                 \
-			case 1: d[i] = (uint8_t)F32_E4M3(s[i], RM, SAT); break;                 \
+			case 0: d[i] = (uint8_t)F32_E5M2(ld1(s, i, st), RM, SAT); break;        \
+			case 1: d[i] = (uint8_t)F32_E4M3(ld1(s, i, st), RM, SAT); break;        \
 			case 2:                                                                 \
-				d[i / 2] = (uint8_t)(F32_E2M1(s[i], RM, SAT) |                  \
-						     F32_E2M1(s[i + 1], RM, SAT) << 4);         \
+				d[i / 2] = (uint8_t)(F32_E2M1(ld1(s, i, st), RM, SAT) |         \
+						     F32_E2M1(ld1(s, i + 1, st), RM, SAT) << 4); \
 				break;                                                          \
 			default:                                                                \
-				d[i / 2] = (uint8_t)(F32_E1M2(s[i], RM, SAT) |                  \
-						     F32_E1M2(s[i + 1], RM, SAT) << 4);         \
+				d[i / 2] = (uint8_t)(F32_E1M2(ld1(s, i, st), RM, SAT) |         \
+						     F32_E1M2(ld1(s, i + 1, st), RM, SAT) << 4); \
 				break;                                                          \
 			}                                                                       \
 	}
@@ -1044,7 +1167,7 @@ avx2_f16_round8(__m256i h, int rm, int sat, unsigned S, uint16_t MAXC, uint16_t 
 	AVX2_F32_FP8(P##_trunc1, PTORT_TRUNC, 1, FMT)                                          \
 	AVX2_F32_FP8(P##_odd0, PTORT_ODD, 0, FMT)                                              \
 	AVX2_F32_FP8(P##_odd1, PTORT_ODD, 1, FMT)                                              \
-	static void (*const P##_fn[6][2])(const uint32_t *, uint8_t *, size_t) = {              \
+	static void (*const P##_fn[6][2])(const void *, uint8_t *, size_t, int) = {             \
 		{P##_rint0, P##_rint1}, {P##_round0, P##_round1}, {P##_floor0, P##_floor1},     \
 		{P##_ceil0, P##_ceil1}, {P##_trunc0, P##_trunc1}, {P##_odd0, P##_odd1}};
 AVX2_FP8_ALL(f16c_e5m2, 0)
@@ -1141,8 +1264,9 @@ __attribute__((target("avx2"), always_inline)) static inline __m256i h8_thr(__m2
  * nothing carries out of the exponent. Then code = base + (f7 * 2^mb >> 7), with sat
  * inf (0x6F) -> max, the sign on nonzero codes, and NaN. */
 __attribute__((target("avx2"), always_inline)) static inline __m128i
-h8_16(__m256i u0, __m256i u1, int f16, int hy, int sat)
+h8_16(__m256i u0, __m256i u1, int f16, int rm, int sat)
 {
+	const int hy = rm == PTORT_HYBRID, dir = rm != PTORT_ROUND && !hy;
 	const __m256i inf = _mm256_set1_epi32(0x7F800000), m = _mm256_set1_epi32(0x7FFFFFFF);
 	__m256i hr = _mm256_packus_epi32(_mm256_srli_epi32(u0, 16), _mm256_srli_epi32(u1, 16));
 	__m256i h = _mm256_min_epu16(_mm256_and_si256(hr, _mm256_set1_epi16(0x7FFF)),
@@ -1156,7 +1280,42 @@ h8_16(__m256i u0, __m256i u1, int f16, int hy, int sat)
 	__m256i y = _mm256_and_si256(_mm256_add_epi16(h, _mm256_srli_epi16(unit, 1)), cut);
 	__m256i tiny = _mm256_and_si256(_mm256_cmpeq_epi16(e, _mm256_set1_epi16(104)),
 					_mm256_set1_epi16(0x3480));
-	__m256i c;
+	__m256i c, negm = _mm256_srai_epi16(hr, 15);
+	if (dir) {
+		/* the low 16 bits of f32 ORed into the last of h's 7 fraction bits (a sticky
+		 * bit: HiF8 keeps at most 3, so the rounding bit is above it) */
+		const __m256i one = _mm256_set1_epi16(1), z = _mm256_setzero_si256();
+		const __m256i lowm = _mm256_set1_epi32(0xFFFF);
+		__m256i lz = _mm256_packs_epi32(_mm256_cmpeq_epi32(_mm256_and_si256(u0, lowm), z),
+						_mm256_cmpeq_epi32(_mm256_and_si256(u1, lowm), z));
+		__m256i hj = _mm256_or_si256(h, _mm256_andnot_si256(lz, one));
+		__m256i um1 = _mm256_sub_epi16(unit, one), up;
+		__m256i nz = _mm256_andnot_si256(_mm256_cmpeq_epi16(hj, z), one);
+		switch (rm) {
+		case PTORT_FLOOR:
+			y = _mm256_add_epi16(hj, _mm256_and_si256(negm, um1));
+			up = _mm256_and_si256(negm, nz);
+			break;
+		case PTORT_CEIL:
+			y = _mm256_add_epi16(hj, _mm256_andnot_si256(negm, um1));
+			up = _mm256_andnot_si256(negm, nz);
+			break;
+		case PTORT_TRUNC:
+			y = hj;
+			up = z;
+			break;
+		default: /* RINT: + half - 1 + the last kept bit (the implicit 1 when mb = 0) */
+			y = _mm256_sub_epi16(_mm256_add_epi16(hj, _mm256_srli_epi16(um1, 1)),
+					     _mm256_or_si256(_mm256_cmpeq_epi16(_mm256_and_si256(hj, unit), unit),
+							     _mm256_cmpeq_epi16(unit, _mm256_set1_epi16(128))));
+			up = _mm256_andnot_si256(_mm256_cmpeq_epi16(_mm256_and_si256(hj, _mm256_set1_epi16(0x7F)), z),
+						 one);
+			up = _mm256_and_si256(up, _mm256_srli_epi16(_mm256_cmpeq_epi16(e, _mm256_set1_epi16(104)), 15));
+			break;
+		}
+		y = _mm256_and_si256(y, cut);
+		tiny = _mm256_and_si256(_mm256_sub_epi16(z, up), _mm256_set1_epi16(0x3480));
+	}
 	if (hy) {
 		__m256i sh = h8_look(h8_tab[f16 ? H8T_SH2 : H8T_SH14], x), z = _mm256_setzero_si256();
 		__m256i down = _mm256_packs_epi32(
@@ -1171,52 +1330,66 @@ h8_16(__m256i u0, __m256i u1, int f16, int hy, int sat)
 	c = _mm256_add_epi16(h8_look(h8_tab[H8T_BASE], x),
 			     _mm256_srli_epi16(_mm256_mullo_epi16(_mm256_and_si256(y, _mm256_set1_epi16(0x7F)),
 								  h8_look(h8_tab[H8T_POW], x)), 7));
-	if (sat)
+	if (sat) {
 		c = _mm256_add_epi16(c, _mm256_cmpeq_epi16(c, _mm256_set1_epi16(0x6F)));
+	} else if (dir && rm != PTORT_RINT) { /* overflow to max toward zero (not inf itself) */
+		__m256i tomax = rm == PTORT_TRUNC ? _mm256_set1_epi16(-1)
+			      : rm == PTORT_FLOOR ? _mm256_xor_si256(negm, _mm256_set1_epi16(-1))
+						  : negm;
+		__m256i isinf = _mm256_cmpeq_epi16(_mm256_and_si256(hr, _mm256_set1_epi16(0x7FFF)),
+						   _mm256_set1_epi16(0x7F80));
+		tomax = _mm256_andnot_si256(isinf, tomax);
+		c = _mm256_add_epi16(c, _mm256_and_si256(tomax, _mm256_cmpeq_epi16(c, _mm256_set1_epi16(0x6F))));
+	}
 	c = _mm256_or_si256(c, _mm256_sign_epi16(sgn, c));
 	c = _mm256_blendv_epi8(c, _mm256_set1_epi16(sat ? 0 : 0x80), nan);
 	c = _mm256_permute4x64_epi64(c, 0xD8);
 	return _mm_packus_epi16(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1));
 }
 
-__attribute__((target("avx2,f16c"), always_inline)) static inline __m256i
-h8_load(const void *s, int f16)
-{
-	if (f16)
-		return _mm256_castps_si256(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)s)));
-	return _mm256_loadu_si256((const __m256i *)s);
-}
+#define H8_LOOP(ST)                                                                             \
+	for (; i + 16 <= n; i += 16)                                                            \
+	_mm_storeu_si128((__m128i *)(void *)(d + i), h8_16(ld8(s, i, ST), ld8(s, i + 8, ST), f16_, rm_, sat_))
 
-#define AVX2_HIF8(NAME, F16, HY, SAT)                                                           \
-	__attribute__((target("avx2,f16c"))) static void NAME(const void *sv, uint8_t *d,       \
-							      size_t n)                         \
+/* F16: the f16 HYBRID threshold (st is then ST_F16); RM: ROUND, HYBRID or (any source)
+ * RINT, FLOOR, CEIL, TRUNC */
+#define AVX2_HIF8(NAME, F16, RM, SAT)                                                           \
+	__attribute__((target("avx2,f16c"))) static void NAME(const void *s, uint8_t *d,       \
+							      size_t n, int st)                 \
 	{                                                                                       \
-		const unsigned char *s = sv;                                                    \
-		size_t i = 0, sz = F16 ? 2 : 4;                                                 \
-		for (; i + 16 <= n; i += 16) {                                                  \
-			__m256i u0 = h8_load(s + i * sz, F16), u1 = h8_load(s + (i + 8) * sz, F16); \
-			_mm_storeu_si128((__m128i *)(void *)(d + i), h8_16(u0, u1, F16, HY, SAT)); \
-		}                                                                               \
+		const int f16_ = F16, rm_ = RM, sat_ = SAT;                                     \
+		size_t i = 0;                                                                   \
+		ST_CASES(H8_LOOP)                                                               \
 		if (F16)                                                                        \
-			k_f16_hif8((const uint16_t *)sv + i, d + i, n - i, HY, SAT);            \
+			k_f16_hif8((const uint16_t *)s + i, d + i, n - i, RM == PTORT_HYBRID, SAT); \
+		else if (RM == PTORT_ROUND || RM == PTORT_HYBRID)                               \
+			for (; i < n; i++)                                                      \
+				d[i] = (uint8_t)f32_hif8_one(ld1(s, i, st), RM == PTORT_HYBRID, SAT); \
 		else                                                                            \
-			k_f32_hif8((const uint32_t *)sv + i, d + i, n - i, HY, SAT);            \
+			for (; i < n; i++)                                                      \
+				d[i] = (uint8_t)hif8_dir_one(ld1(s, i, st), RM, SAT);           \
 	}
-AVX2_HIF8(avx2_hif8_r0, 0, 0, 0)
-AVX2_HIF8(avx2_hif8_r1, 0, 0, 1)
-AVX2_HIF8(avx2_hif8_h0, 0, 1, 0)
-AVX2_HIF8(avx2_hif8_h1, 0, 1, 1)
-AVX2_HIF8(avx2_hif8_r0_16, 1, 0, 0)
-AVX2_HIF8(avx2_hif8_r1_16, 1, 0, 1)
-AVX2_HIF8(avx2_hif8_h0_16, 1, 1, 0)
-AVX2_HIF8(avx2_hif8_h1_16, 1, 1, 1)
+#define AVX2_HIF8_SAT(NAME, F16, RM) AVX2_HIF8(NAME##0, F16, RM, 0) AVX2_HIF8(NAME##1, F16, RM, 1)
+AVX2_HIF8_SAT(avx2_hif8_r, 0, PTORT_ROUND)
+AVX2_HIF8_SAT(avx2_hif8_h, 0, PTORT_HYBRID)
+AVX2_HIF8_SAT(avx2_hif8_r16_, 1, PTORT_ROUND)
+AVX2_HIF8_SAT(avx2_hif8_h16_, 1, PTORT_HYBRID)
+AVX2_HIF8_SAT(avx2_hif8_rint, 0, PTORT_RINT)
+AVX2_HIF8_SAT(avx2_hif8_floor, 0, PTORT_FLOOR)
+AVX2_HIF8_SAT(avx2_hif8_ceil, 0, PTORT_CEIL)
+AVX2_HIF8_SAT(avx2_hif8_trunc, 0, PTORT_TRUNC)
 
 /* Returns 1 when it converted (an f32 -> fp8/fp4 or f32/f16 -> hif8 kernel; level 2). */
 static int avx2_small(enum kid k, const struct kargs *a)
 {
-	static void (*const hif8[2][2][2])(const void *, uint8_t *, size_t) = {
+	typedef void (*h8fn)(const void *, uint8_t *, size_t, int);
+	static const h8fn hif8[2][2][2] = {
 		{{avx2_hif8_r0, avx2_hif8_r1}, {avx2_hif8_h0, avx2_hif8_h1}},
-		{{avx2_hif8_r0_16, avx2_hif8_r1_16}, {avx2_hif8_h0_16, avx2_hif8_h1_16}}};
+		{{avx2_hif8_r16_0, avx2_hif8_r16_1}, {avx2_hif8_h16_0, avx2_hif8_h16_1}}};
+	static const h8fn dir[4][2] = {{avx2_hif8_rint0, avx2_hif8_rint1},
+				       {avx2_hif8_floor0, avx2_hif8_floor1},
+				       {avx2_hif8_ceil0, avx2_hif8_ceil1},
+				       {avx2_hif8_trunc0, avx2_hif8_trunc1}};
 	int m;
 	switch (a->rm) {
 	case PTORT_ROUND: m = 1; break;
@@ -1227,13 +1400,20 @@ static int avx2_small(enum kid k, const struct kargs *a)
 	default: m = 0; break;
 	}
 	switch (k) {
-	case K_F32_E4M3: f16c_e4m3_fn[m][a->sat](a->s, a->d, a->n); return 1;
-	case K_F32_E5M2: f16c_e5m2_fn[m][a->sat](a->s, a->d, a->n); return 1;
-	case K_F32_E2M1: f16c_e2m1_fn[m][a->sat](a->s, a->d, a->n); return 1;
-	case K_F32_E1M2: f16c_e1m2_fn[m][a->sat](a->s, a->d, a->n); return 1;
+	case K_F32_E4M3: f16c_e4m3_fn[m][a->sat](a->s, a->d, a->n, a->st); return 1;
+	case K_F32_E5M2: f16c_e5m2_fn[m][a->sat](a->s, a->d, a->n, a->st); return 1;
+	case K_F32_E2M1: f16c_e2m1_fn[m][a->sat](a->s, a->d, a->n, a->st); return 1;
+	case K_F32_E1M2: f16c_e1m2_fn[m][a->sat](a->s, a->d, a->n, a->st); return 1;
 	case K_F32_HIF8:
 	case K_F16_HIF8:
-		hif8[k == K_F16_HIF8][a->rm == PTORT_HYBRID][a->sat](a->s, a->d, a->n);
+		hif8[k == K_F16_HIF8][a->rm == PTORT_HYBRID][a->sat](a->s, a->d, a->n,
+								      k == K_F16_HIF8 ? ST_F16 : a->st);
+		return 1;
+	case K_F32_HIF8D:
+		if (m < 1 || m > 4)
+			dir[0][a->sat](a->s, a->d, a->n, a->st);
+		else
+			dir[m == 1 ? 0 : m - 1][a->sat](a->s, a->d, a->n, a->st);
 		return 1;
 	default: return 0;
 	}
@@ -1243,11 +1423,14 @@ static int avx2_small(enum kid k, const struct kargs *a)
 static int avx2_f32_int(enum kid k, const struct kargs *a)
 {
 	static const signed char bits[] = {32, 32, 16, 16, 8, 8}, sgn[] = {1, 0, 1, 0, 1, 0};
-	void (*fn)(const uint32_t *, void *, size_t, int, int, int);
-	unsigned j;
-	if (k < K_F32_I32 || k > K_F32_U8)
+	void (*fn)(const void *, void *, size_t, int, int, int, int);
+	int nb, sg;
+	if (k == K_F32_I4)
+		nb = 4, sg = 1;
+	else if (k >= K_F32_I32 && k <= K_F32_U8)
+		nb = bits[k - K_F32_I32], sg = sgn[k - K_F32_I32];
+	else
 		return 0;
-	j = (unsigned)(k - K_F32_I32);
 	switch (a->rm) {
 	case PTORT_RINT: fn = avx2_f32_int_rint; break;
 	case PTORT_ROUND: fn = avx2_f32_int_round; break;
@@ -1256,7 +1439,44 @@ static int avx2_f32_int(enum kid k, const struct kargs *a)
 	case PTORT_TRUNC: fn = avx2_f32_int_trunc; break;
 	default: return 0;
 	}
-	fn(a->s, a->d, a->n, a->sat, bits[j], sgn[j]);
+	fn(a->s, a->d, a->n, a->sat, nb, sg, a->st);
+	return 1;
+}
+
+/* The MXCSR rounding control ld8 needs for st: toward zero for ST_I32, to nearest for
+ * ST_I32N; returns the old MXCSR to restore, or -1 when st needs none. */
+static long with_rc(int st)
+{
+	unsigned csr = _mm_getcsr();
+	if (st != ST_I32 && st != ST_I32N)
+		return -1;
+	_mm_setcsr((csr & ~(3u << 13)) | (st == ST_I32 ? 3u << 13 : 0));
+	return (long)csr;
+}
+
+static void restore_rc(long csr)
+{
+	if (csr >= 0)
+		_mm_setcsr((unsigned)csr);
+}
+
+/* i32/u32 -> f32 to odd (a chain's first step) or to nearest even, 8 lanes */
+__attribute__((target("avx2,f16c"))) static int avx2_int32_f32(enum kid k, const struct kargs *a)
+{
+	int st;
+	long csr;
+	uint32_t *d = a->d;
+	size_t i = 0;
+	if ((k != K_I32_F32 && k != K_U32_F32) || (a->rm != PTORT_ODD && a->rm != PTORT_RINT))
+		return 0;
+	st = k == K_I32_F32 ? (a->rm == PTORT_ODD ? ST_I32 : ST_I32N)
+			    : (a->rm == PTORT_ODD ? ST_U32 : ST_U32N);
+	csr = with_rc(st);
+	for (; i + 8 <= a->n; i += 8)
+		_mm256_storeu_si256((__m256i *)(void *)(d + i), ld8(a->s, i, st));
+	restore_rc(csr);
+	for (; i < a->n; i++)
+		d[i] = ld1(a->s, i, st);
 	return 1;
 }
 
@@ -1302,17 +1522,34 @@ static int dispatch(enum kid k, const struct kargs *a)
 			f16c_f16_f32(a->s, a->d, a->n);
 			return 1;
 		}
-		if (avx2_small(k, a))
+		if (avx2_small(k, a) || avx2_f32_int(k, a) || avx2_int32_f32(k, a))
 			return 1;
 	}
-	if (lv >= 1 && mxcsr_default() && avx2_f32_int(k, a))
-		return 1;
 	if (lv >= 1 && k == K_I32_F32 && avx2_i32_f32(a))
 		return 1;
 	if (lv >= 1)
 		return run_avx2(k, a);
 #endif
 	return run_portable(k, a);
+}
+
+/* k reading its source as a->st (not f32) in one pass, where a kernel can; 0 when not
+ * (the caller then chains through f32 blocks). */
+static int fused(enum kid k, const struct kargs *a)
+{
+#ifdef PTORT_X86
+	int lv = cpu_level();
+	if (forced_level >= 0 && forced_level < lv)
+		lv = forced_level;
+	if (lv >= 2 && mxcsr_default() && k != K_F16_HIF8) {
+		long csr = with_rc(a->st);
+		int done = avx2_small(k, a) || avx2_f32_int(k, a);
+		restore_rc(csr);
+		return done;
+	}
+#endif
+	(void)k, (void)a;
+	return 0;
 }
 
 /* ---- pairs -> kernels, with exact first steps --------------------------- */
@@ -1538,6 +1775,42 @@ int ptort_cvt_fast_run(ptort_type from, ptort_type to, const void *src, void *ds
 	return 1;
 }
 
+/* from -> to in one pass of k2 reading the source directly (see fused); rm1 the
+ * rounding of 32-bit integers to f32. A 4-bit destination's odd last element goes
+ * through the generic path. */
+static int fused_step(ptort_type from, ptort_type to, enum kid k2, const struct kargs *a,
+		      int rm1)
+{
+	struct kargs c = *a;
+	switch (from) {
+	case PTORT_F16: c.st = ST_F16; break;
+	case PTORT_BF16: c.st = ST_BF16; break;
+	case PTORT_I16: c.st = ST_I16; break;
+	case PTORT_U16: c.st = ST_U16; break;
+	case PTORT_I32: c.st = rm1 == PTORT_ODD ? ST_I32 : ST_I32N; break;
+	case PTORT_U32: c.st = rm1 == PTORT_ODD ? ST_U32 : ST_U32N; break;
+	default: return 0;
+	}
+	if (k2 == K_F32_I4 || k2 == K_F32_F16 || k2 == K_F32_BF16)
+		return 0;
+	if (ptort_type_bits(to) == 4) {
+		size_t n = a->n;
+		c.n = n / 2;
+		if (!fused(k2, &c))
+			return 0;
+		if (n & 1) {
+			unsigned char *p = (unsigned char *)a->d + n / 2;
+			uint64_t x = 0, v;
+			memcpy(&x, (const unsigned char *)a->s + (n - 1) * (ptort_type_bits(from) / 8),
+			       ptort_type_bits(from) / 8);
+			v = ptort_cvt1_generic(from, to, x, (ptort_rmode)a->rm, a->sat);
+			*p = (unsigned char)((*p & 0xF0) | (v & 0xF));
+		}
+		return 1;
+	}
+	return fused(k2, &c);
+}
+
 static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, void *dst,
 			    size_t n, ptort_rmode rm, int sat)
 {
@@ -1614,6 +1887,8 @@ static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, voi
 		/* 32-bit integers: to odd, except before the HiF8 pseudocode, which the
 		 * semantics feed with the value rounded to f32 (RINT) */
 		b.rm = k2 == K_F32_HIF8 ? PTORT_RINT : PTORT_ODD;
+		if (fused_step(from, to, k2, &a, b.rm))
+			return 1;
 		for (done = 0; done < n; done += BLOCK) {
 			size_t m = n - done < BLOCK ? n - done : BLOCK;
 			b.s = (const unsigned char *)src + done * (ptort_type_bits(from) / 8);

@@ -74,6 +74,8 @@ static void fill(ptort_type t, unsigned char *buf, size_t n)
 		/* hif8: 32768, 40960 (ROUND threshold), 2^-22, 2^-23, 1.5 * 2^-23, 2^-24 */
 		0x47000000u, 0x47200000u, 0x471FFFFFu, 0x34800000u, 0x34000000u, 0x34400000u,
 		0x33800000u, 0xB4000000u, 0x34400001u, 0x3FF00000u, 0x3F880000u, 0x41040000u,
+		/* hif8 ties where no fraction bit is kept: 1.5 * 2^-21, 1.5 * 2^-20 */
+		0x35400000u, 0xB5400000u, 0x35C00000u, 0x35C00001u,
 		/* fp4: 6 (e2m1 max), 7 (tie), 1.75 (e1m2 max), 0.25 and 0.125 */
 		0x40C00000u, 0x40E00000u, 0x3FE00000u, 0x3E800000u, 0x3E000000u, 0xC0E00000u};
 	for (i = 0; i < n; i++) {
