@@ -598,6 +598,16 @@ struct kargs {
 	int64_t lo, hi;
 };
 
+/* The table of a conversion from 8- or 4-bit codes: every code's result, and for SIMD
+ * lookups the results' bytes as planes, each either one constant byte (PL_CONST), the
+ * sign extension of the plane below (PL_SIGN) or a general 256-entry lookup. */
+enum { PL_GENERAL, PL_CONST, PL_SIGN };
+struct stab {
+	uint32_t t[256];
+	unsigned char kind[4], cval[4];
+	unsigned char plane[4][256];
+};
+
 #define INTINT_CASE(SB, SS, DB, F)                                                              \
 	if (a->sbits == SB && a->ssigned == SS && a->dbits == DB) {                             \
 		F(a->s, a->d, a->n, a->sat, a->lo, a->hi, a->neg0);                             \
@@ -865,7 +875,21 @@ ld8(const void *s, size_t i, int st)
 	case ST_I32N: /* MXCSR.RC is to nearest even (see with_rc) */
 		return _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_loadu_si256(w)));
 	case ST_U32:
-	case ST_U32N: return avx2_mag_f32(_mm256_loadu_si256(w), _mm256_setzero_si256(), st == ST_U32);
+	case ST_U32N: /* as i32 (RC as there), values from 2^31 on halved with their last bit
+		       * ORed into the next (a sticky bit: 24 of >= 32 bits are kept), then
+		       * doubled back exactly */
+		x = _mm256_loadu_si256(w);
+		{
+			__m256i big = _mm256_srai_epi32(x, 31), one = _mm256_set1_epi32(1);
+			__m256i y = _mm256_blendv_epi8(x, _mm256_or_si256(_mm256_srli_epi32(x, 1),
+									  _mm256_and_si256(x, one)), big);
+			__m256 f = _mm256_cvtepi32_ps(y);
+			__m256i fb = _mm256_castps_si256(f);
+			if (st == ST_U32)
+				fb = _mm256_or_si256(fb, _mm256_andnot_si256(
+					_mm256_cmpeq_epi32(_mm256_cvttps_epi32(f), y), one));
+			return _mm256_add_epi32(fb, _mm256_and_si256(big, _mm256_set1_epi32(1 << 23)));
+		}
 	default: return _mm256_loadu_si256(w);
 	}
 }
@@ -1098,7 +1122,9 @@ avx2_f16_round8(__m256i h, int rm, int sat, unsigned S, uint16_t MAXC, uint16_t 
 	case ST_F16: X(ST_F16); break;                                                          \
 	case ST_BF16: X(ST_BF16); break;                                                        \
 	case ST_I16: X(ST_I16); break;                                                          \
+	case ST_U16: X(ST_U16); break;                                                          \
 	case ST_I32: X(ST_I32); break;                                                          \
+	case ST_U32: X(ST_U32); break;                                                          \
 	default: X(st); break;                                                                  \
 	}
 
@@ -1443,14 +1469,52 @@ static int avx2_f32_int(enum kid k, const struct kargs *a)
 	return 1;
 }
 
-/* The MXCSR rounding control ld8 needs for st: toward zero for ST_I32, to nearest for
- * ST_I32N; returns the old MXCSR to restore, or -1 when st needs none. */
+/* f32 -> f32 integral: roundps with the mode (ROUND: trunc, then one unit away from zero
+ * where the remainder is at least a half); NaN -> the canonical one. */
+__attribute__((target("avx2"))) static void avx2_f32_f32(const uint32_t *s, uint32_t *d, size_t n,
+							 int rm)
+{
+	const __m256 signm = _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u));
+	const __m256 qnan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		__m256 x = _mm256_loadu_ps((const float *)(const void *)(s + i)), r;
+		switch (rm) {
+		case PTORT_ROUND: {
+			__m256 t = _mm256_round_ps(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+			__m256 ad = _mm256_andnot_ps(signm, _mm256_sub_ps(x, t));
+			__m256 ge = _mm256_cmp_ps(ad, _mm256_set1_ps(0.5f), _CMP_GE_OQ);
+			__m256 one = _mm256_or_ps(_mm256_and_ps(x, signm), _mm256_set1_ps(1.0f));
+			r = _mm256_blendv_ps(t, _mm256_add_ps(t, one), ge); /* -0.25 stays -0 */
+			break;
+		}
+		case PTORT_FLOOR: r = _mm256_round_ps(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); break;
+		case PTORT_CEIL: r = _mm256_round_ps(x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); break;
+		case PTORT_TRUNC: r = _mm256_round_ps(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); break;
+		default: r = _mm256_round_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); break;
+		}
+		r = _mm256_blendv_ps(r, qnan, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+		_mm256_storeu_ps((float *)(void *)(d + i), r);
+	}
+	for (; i < n; i++)
+		d[i] = f32_integral_one(s[i], rm);
+}
+
+#define AVX2_F32_F32(RM)                                                                        \
+	do {                                                                                    \
+		avx2_f32_f32(a->s, a->d, a->n, RM);                                             \
+		return 1;                                                                       \
+	} while (0)
+
+/* The MXCSR rounding control ld8 needs for st: toward zero for ST_I32 and ST_U32, to
+ * nearest for ST_I32N and ST_U32N; returns the old MXCSR to restore, or -1 when st
+ * needs none. */
 static long with_rc(int st)
 {
 	unsigned csr = _mm_getcsr();
-	if (st != ST_I32 && st != ST_I32N)
+	if (st != ST_I32 && st != ST_I32N && st != ST_U32 && st != ST_U32N)
 		return -1;
-	_mm_setcsr((csr & ~(3u << 13)) | (st == ST_I32 ? 3u << 13 : 0));
+	_mm_setcsr((csr & ~(3u << 13)) | (st == ST_I32 || st == ST_U32 ? 3u << 13 : 0));
 	return (long)csr;
 }
 
@@ -1480,6 +1544,99 @@ __attribute__((target("avx2,f16c"))) static int avx2_int32_f32(enum kid k, const
 	return 1;
 }
 
+/* 4-bit codes (two per byte, low nibble first) -> 16- or 32-bit results of table t: each
+ * result byte is a 16-entry lookup (pshufb) of the code. Whole rounds of 32 elements;
+ * returns how many it converted. */
+__attribute__((target("avx2"))) static size_t avx2_table4(const uint32_t *t, unsigned dbits,
+							   const unsigned char *s, void *dst, size_t n)
+{
+	unsigned char bt[4][16];
+	__m128i T[4];
+	const __m128i lo4 = _mm_set1_epi8(0x0F);
+	size_t i = 0;
+	unsigned x, k, q;
+	for (k = 0; k < 4; k++) {
+		for (x = 0; x < 16; x++)
+			bt[k][x] = (unsigned char)(t[x] >> (8 * k));
+		T[k] = _mm_loadu_si128((const __m128i *)(const void *)bt[k]);
+	}
+	for (; i + 32 <= n; i += 32) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i / 2));
+		__m128i lo = _mm_and_si128(v, lo4), hi = _mm_and_si128(_mm_srli_epi16(v, 4), lo4);
+		__m128i e[2];
+		e[0] = _mm_unpacklo_epi8(lo, hi); /* the codes of elements i .. i + 15 */
+		e[1] = _mm_unpackhi_epi8(lo, hi);
+		for (q = 0; q < 2; q++) {
+			__m128i b0 = _mm_shuffle_epi8(T[0], e[q]), b1 = _mm_shuffle_epi8(T[1], e[q]);
+			__m128i w0 = _mm_unpacklo_epi8(b0, b1), w1 = _mm_unpackhi_epi8(b0, b1);
+			if (dbits == 16) {
+				uint16_t *d = (uint16_t *)dst + i + 16 * q;
+				_mm_storeu_si128((__m128i *)(void *)d, w0);
+				_mm_storeu_si128((__m128i *)(void *)(d + 8), w1);
+			} else {
+				__m128i b2 = _mm_shuffle_epi8(T[2], e[q]), b3 = _mm_shuffle_epi8(T[3], e[q]);
+				__m128i v0 = _mm_unpacklo_epi8(b2, b3), v1 = _mm_unpackhi_epi8(b2, b3);
+				uint32_t *d = (uint32_t *)dst + i + 16 * q;
+				_mm_storeu_si128((__m128i *)(void *)d, _mm_unpacklo_epi16(w0, v0));
+				_mm_storeu_si128((__m128i *)(void *)(d + 4), _mm_unpackhi_epi16(w0, v0));
+				_mm_storeu_si128((__m128i *)(void *)(d + 8), _mm_unpacklo_epi16(w1, v1));
+				_mm_storeu_si128((__m128i *)(void *)(d + 12), _mm_unpackhi_epi16(w1, v1));
+			}
+		}
+	}
+	return i;
+}
+
+/* One plane of 32 codes x: a 256-entry byte lookup as 16 pshufb of 16 entries, code
+ * block j selected by x - 16j + 0x70 (saturating) having bit 7 clear only for block j. */
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+plane8(const struct stab *t, unsigned b, __m256i x, __m256i prev)
+{
+	const __m256i sat = _mm256_set1_epi8(0x70), step = _mm256_set1_epi8(0x10);
+	__m256i acc = _mm256_setzero_si256(), y = x;
+	unsigned j;
+	if (t->kind[b] == PL_CONST)
+		return _mm256_set1_epi8((char)t->cval[b]);
+	if (t->kind[b] == PL_SIGN)
+		return _mm256_cmpgt_epi8(_mm256_setzero_si256(), prev);
+	for (j = 0; j < 16; j++) {
+		__m256i tj = _mm256_broadcastsi128_si256(
+			_mm_loadu_si128((const __m128i *)(const void *)(t->plane[b] + 16 * j)));
+		acc = _mm256_or_si256(acc, _mm256_shuffle_epi8(tj, _mm256_adds_epu8(y, sat)));
+		y = _mm256_sub_epi8(y, step);
+	}
+	return acc;
+}
+
+/* 8-bit codes -> 16- or 32-bit results of table t, 32 elements a round (plane8 per
+ * result byte, then interleaved); returns how many it converted. */
+__attribute__((target("avx2"))) static size_t avx2_table8(const struct stab *t, unsigned dbits,
+							   const unsigned char *s, void *dst, size_t n)
+{
+	size_t i = 0;
+	for (; i + 32 <= n; i += 32) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+		__m256i p0 = plane8(t, 0, x, x), p1 = plane8(t, 1, x, p0);
+		__m256i wl = _mm256_unpacklo_epi8(p0, p1), wh = _mm256_unpackhi_epi8(p0, p1);
+		if (dbits == 16) {
+			uint16_t *d = (uint16_t *)dst + i;
+			_mm256_storeu_si256((__m256i *)(void *)d, _mm256_permute2x128_si256(wl, wh, 0x20));
+			_mm256_storeu_si256((__m256i *)(void *)(d + 16), _mm256_permute2x128_si256(wl, wh, 0x31));
+		} else {
+			__m256i p2 = plane8(t, 2, x, p1), p3 = plane8(t, 3, x, p2);
+			__m256i ql = _mm256_unpacklo_epi8(p2, p3), qh = _mm256_unpackhi_epi8(p2, p3);
+			__m256i u0 = _mm256_unpacklo_epi16(wl, ql), u1 = _mm256_unpackhi_epi16(wl, ql);
+			__m256i u2 = _mm256_unpacklo_epi16(wh, qh), u3 = _mm256_unpackhi_epi16(wh, qh);
+			uint32_t *d = (uint32_t *)dst + i;
+			_mm256_storeu_si256((__m256i *)(void *)d, _mm256_permute2x128_si256(u0, u1, 0x20));
+			_mm256_storeu_si256((__m256i *)(void *)(d + 8), _mm256_permute2x128_si256(u2, u3, 0x20));
+			_mm256_storeu_si256((__m256i *)(void *)(d + 16), _mm256_permute2x128_si256(u0, u1, 0x31));
+			_mm256_storeu_si256((__m256i *)(void *)(d + 24), _mm256_permute2x128_si256(u2, u3, 0x31));
+		}
+	}
+	return i;
+}
+
 static int cpu_level(void) /* 0 portable, 1 avx2, 2 avx2+f16c */
 {
 	static int level = -1; /* benign race: every thread computes the same value */
@@ -1501,6 +1658,27 @@ static int mxcsr_default(void)
 
 /* Level used by ptort_cvt_fast_run: -1 = best available (the default), else capped. */
 static int forced_level = -1;
+
+static void table_run(const uint32_t *t, unsigned sbits, unsigned dbits, const unsigned char *s,
+		      void *dst, size_t n);
+
+/* table_run, with the 4-bit sources' lookups in SIMD where the machine has it */
+static void table_run_fast(const struct stab *t, unsigned sbits, unsigned dbits,
+			   const unsigned char *s, void *dst, size_t n)
+{
+	size_t done = 0;
+#ifdef PTORT_X86
+	int lv = cpu_level();
+	if (forced_level >= 0 && forced_level < lv)
+		lv = forced_level;
+	if (lv >= 1 && sbits == 4 && (dbits == 16 || dbits == 32))
+		done = avx2_table4(t->t, dbits, s, dst, n);
+	if (lv >= 1 && sbits == 8 && (dbits == 16 || dbits == 32))
+		done = avx2_table8(t, dbits, s, dst, n);
+#endif
+	table_run(t->t, sbits, dbits, s + done / (8 / sbits), (unsigned char *)dst + done * (dbits / 8),
+		  n - done);
+}
 
 void ptort_cvt_fast_force_level(int level)
 {
@@ -1527,6 +1705,15 @@ static int dispatch(enum kid k, const struct kargs *a)
 	}
 	if (lv >= 1 && k == K_I32_F32 && avx2_i32_f32(a))
 		return 1;
+	if (lv >= 1 && k == K_F32_F32 && mxcsr_default()) {
+		switch (a->rm) { /* the mode a constant in each loop */
+		case PTORT_ROUND: AVX2_F32_F32(PTORT_ROUND);
+		case PTORT_FLOOR: AVX2_F32_F32(PTORT_FLOOR);
+		case PTORT_CEIL: AVX2_F32_F32(PTORT_CEIL);
+		case PTORT_TRUNC: AVX2_F32_F32(PTORT_TRUNC);
+		default: AVX2_F32_F32(PTORT_RINT);
+		}
+	}
 	if (lv >= 1)
 		return run_avx2(k, a);
 #endif
@@ -1619,7 +1806,7 @@ static int int_kind(ptort_type t, int *bits, int *sgn)
 static const ptort_type tab_src[] = {PTORT_F8E4M3FN, PTORT_F8E5M2, PTORT_HIF8, PTORT_F8E8M0FNU,
 				     PTORT_F4E2M1FN, PTORT_F4E1M2, PTORT_I4};
 #define NTAB (sizeof tab_src / sizeof tab_src[0])
-static uint32_t *tabs[NTAB][PTORT_TYPE_COUNT][PTORT_RMODE_COUNT][2];
+static struct stab *tabs[NTAB][PTORT_TYPE_COUNT][PTORT_RMODE_COUNT][2];
 static int tab_state[NTAB][PTORT_TYPE_COUNT][PTORT_RMODE_COUNT][2];
 struct tab_key {
 	unsigned i;
@@ -1632,17 +1819,30 @@ static void small_fill(const void *ctx)
 {
 	const struct tab_key *k = ctx;
 	unsigned x, count = ptort_type_bits(k->from) == 4 ? 16 : 256;
-	uint32_t *t = malloc(256 * sizeof *t);
+	unsigned b, nb = ptort_type_bits(k->to) / 8;
+	struct stab *t = calloc(1, sizeof *t);
 	if (!t)
 		return; /* the slot stays NULL: the generic path */
 	for (x = 0; x < count; x++)
-		t[x] = (uint32_t)ptort_cvt1_generic(k->from, k->to, x, k->rm, k->sat);
+		t->t[x] = (uint32_t)ptort_cvt1_generic(k->from, k->to, x, k->rm, k->sat);
+	for (b = 0; b < nb; b++) {
+		int same = 1, sign = b > 0;
+		for (x = 0; x < count; x++) {
+			unsigned v = (t->t[x] >> (8 * b)) & 0xFF;
+			unsigned below = b ? (t->t[x] >> (8 * b - 1)) & 1 : 0;
+			t->plane[b][x] = (unsigned char)v;
+			same &= v == (t->t[0] >> (8 * b) & 0xFF);
+			sign &= v == (below ? 0xFFu : 0u);
+		}
+		t->kind[b] = same ? PL_CONST : sign ? PL_SIGN : PL_GENERAL;
+		t->cval[b] = t->plane[b][0];
+	}
 	tabs[k->i][k->to][k->rm][k->sat] = t;
 }
 
 /* The table of a conversion from a listed source to a destination of 4 to 32 bits;
  * NULL when there is none (or it is being built). */
-static const uint32_t *small_table(ptort_type from, ptort_type to, ptort_rmode rm, int sat)
+static const struct stab *small_table(ptort_type from, ptort_type to, ptort_rmode rm, int sat)
 {
 	struct tab_key key;
 	unsigned i, tb = ptort_type_bits(to);
@@ -1704,8 +1904,11 @@ static void table_run(const uint32_t *t, unsigned sbits, unsigned dbits, const u
 static void pack_nibbles(const uint8_t *b, size_t m, unsigned char *d)
 {
 	size_t j;
-	for (j = 0; j + 1 < m; j += 2)
-		d[j / 2] = (unsigned char)((b[j] & 15) | (b[j + 1] & 15) << 4);
+	for (j = 0; j < m / 2; j++) { /* two codes as one little-endian 16-bit word */
+		uint16_t w;
+		memcpy(&w, b + 2 * j, 2);
+		d[j] = (unsigned char)((w & 15) | ((w >> 4) & 0xF0));
+	}
 	if (m & 1)
 		d[m / 2] = (unsigned char)((d[m / 2] & 0xF0) | (b[m - 1] & 15));
 }
@@ -1817,7 +2020,7 @@ static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, voi
 	struct kargs a;
 	enum kid k1, k2;
 	int sb = 0, ss = 0, db = 0, ds = 0;
-	const uint32_t *t;
+	const struct stab *t;
 	memset(&a, 0, sizeof a);
 	a.s = src, a.d = dst, a.n = n;
 	a.rm = rm == PTORT_NONE ? PTORT_RINT : (int)rm;
@@ -1826,7 +2029,7 @@ static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, voi
 		return 0;
 	/* conversions from 8- and 4-bit codes */
 	if ((t = small_table(from, to, rm, sat)) != NULL) {
-		table_run(t, ptort_type_bits(from), ptort_type_bits(to), src, dst, n);
+		table_run_fast(t, ptort_type_bits(from), ptort_type_bits(to), src, dst, n);
 		return 1;
 	}
 	/* integer -> integer (i4: one byte per element, then paired) */
