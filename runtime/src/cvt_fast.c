@@ -1128,28 +1128,34 @@ avx2_f16_round8(__m256i h, int rm, int sat, unsigned S, uint16_t MAXC, uint16_t 
 	default: X(st); break;                                                                  \
 	}
 
-/* the vector part: whole rounds of 32 elements from 0 on; returns how many it did */
+/* the vector part: whole rounds of 32 elements from 0 on; returns how many it did.
+ * Two loops over blocks of FP8_BLOCK elements, the round to odd f16 into an L1 buffer
+ * and then the rounding in 16-bit lanes: each loop's dependency chain is short, so
+ * the out-of-order window holds several rounds of it (one fused loop runs ~40%
+ * slower, bound by its chain's latency). */
+#define FP8_BLOCK 512
 __attribute__((target("avx2,f16c"), always_inline)) static inline size_t
 fp8_loop(const void *s, uint8_t *d, size_t ne, int st, int RM, int SAT, int FMT)
 {
-	size_t i = 0;
-	for (; i + 32 <= ne; i += 32) {
-		__m256i h[2], b;
-		int j;
-		for (j = 0; j < 2; j++) {
-			__m128i lo = f16c_odd_scaled(ld8(s, i + 16 * j, st), FMT);
-			__m128i hi = f16c_odd_scaled(ld8(s, i + 16 * j + 8, st), FMT);
-			h[j] = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
-			h[j] = V_FMT(h[j], RM, SAT, FMT);
+	uint16_t hb[FP8_BLOCK];
+	size_t i = 0, j, m;
+	for (; i + 32 <= ne; i += m) {
+		m = ne - i < FP8_BLOCK ? (ne - i) & ~(size_t)31 : FP8_BLOCK;
+		for (j = 0; j < m; j += 8)
+			_mm_storeu_si128((__m128i *)(void *)(hb + j), f16c_odd_scaled(ld8(s, i + j, st), FMT));
+		for (j = 0; j < m; j += 32) {
+			__m256i h0 = _mm256_loadu_si256((const __m256i *)(const void *)(hb + j));
+			__m256i h1 = _mm256_loadu_si256((const __m256i *)(const void *)(hb + j + 16));
+			__m256i b = _mm256_permute4x64_epi64(
+				_mm256_packus_epi16(V_FMT(h0, RM, SAT, FMT), V_FMT(h1, RM, SAT, FMT)), 0xD8);
+			if (FMT < 2) {
+				_mm256_storeu_si256((__m256i *)(void *)(d + i + j), b);
+				continue;
+			}
+			b = _mm256_and_si256(_mm256_or_si256(b, _mm256_srli_epi16(b, 4)), _mm256_set1_epi16(0xFF));
+			b = _mm256_permute4x64_epi64(_mm256_packus_epi16(b, b), 0x08);
+			_mm_storeu_si128((__m128i *)(void *)(d + (i + j) / 2), _mm256_castsi256_si128(b));
 		}
-		b = _mm256_permute4x64_epi64(_mm256_packus_epi16(h[0], h[1]), 0xD8);
-		if (FMT < 2) {
-			_mm256_storeu_si256((__m256i *)(void *)(d + i), b);
-			continue;
-		}
-		b = _mm256_and_si256(_mm256_or_si256(b, _mm256_srli_epi16(b, 4)), _mm256_set1_epi16(0xFF));
-		b = _mm256_permute4x64_epi64(_mm256_packus_epi16(b, b), 0x08);
-		_mm_storeu_si128((__m128i *)(void *)(d + i / 2), _mm256_castsi256_si128(b));
 	}
 	return i;
 }
@@ -1283,22 +1289,23 @@ __attribute__((target("avx2"), always_inline)) static inline __m256i h8_thr(__m2
 	return _mm256_and_si256(u, _mm256_set1_epi32(0x3FFF));
 }
 
-/* f32 values (or f16 ones, exact in f32) u0, u1 -> 16 codes in element order. ROUND
+/* 16 keys hr -> 16 codes (16-bit lanes, in hr's order). A key is the high half of an
+ * f32 with the low half's OR in its last bit: round to odd at bf16 precision, which
+ * keeps NaN a NaN and gives every mode but HYBRID the same HiF8 result as the f32
+ * (HiF8 keeps at most 3 fraction bits, two fewer than the key's 7). HYBRID needs the
+ * f32 values u0, u1 themselves (hy: hr then carries no OR). ROUND
  * adds half a unit and cuts (a carry leaves the next power of two); HYBRID cuts and
  * adds a unit unless `down` (ROUND where mb = 3). [2^-23, 2^-22) gives 2^-22 (ROUND;
  * HYBRID unless down), below that 0. Magnitudes are capped at 2^16 (past max), so
  * nothing carries out of the exponent. Then code = base + (f7 * 2^mb >> 7), with sat
  * inf (0x6F) -> max, the sign on nonzero codes, and NaN. */
-__attribute__((target("avx2"), always_inline)) static inline __m128i
-h8_16(__m256i u0, __m256i u1, int f16, int rm, int sat)
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+h8_codes(__m256i hr, __m256i u0, __m256i u1, int f16, int rm, int sat)
 {
 	const int hy = rm == PTORT_HYBRID, dir = rm != PTORT_ROUND && !hy;
-	const __m256i inf = _mm256_set1_epi32(0x7F800000), m = _mm256_set1_epi32(0x7FFFFFFF);
-	__m256i hr = _mm256_packus_epi32(_mm256_srli_epi32(u0, 16), _mm256_srli_epi32(u1, 16));
-	__m256i h = _mm256_min_epu16(_mm256_and_si256(hr, _mm256_set1_epi16(0x7FFF)),
-				     _mm256_set1_epi16(0x4780));
-	__m256i nan = _mm256_packs_epi32(_mm256_cmpgt_epi32(_mm256_and_si256(u0, m), inf),
-					 _mm256_cmpgt_epi32(_mm256_and_si256(u1, m), inf));
+	__m256i hm = _mm256_and_si256(hr, _mm256_set1_epi16(0x7FFF));
+	__m256i h = _mm256_min_epu16(hm, _mm256_set1_epi16(0x4780));
+	__m256i nan = _mm256_cmpgt_epi16(hm, _mm256_set1_epi16(0x7F80));
 	__m256i sgn = _mm256_and_si256(_mm256_srli_epi16(hr, 8), _mm256_set1_epi16(0x80));
 	__m256i e = _mm256_srli_epi16(h, 7);
 	struct h8i x = h8_index(e);
@@ -1308,13 +1315,9 @@ h8_16(__m256i u0, __m256i u1, int f16, int rm, int sat)
 					_mm256_set1_epi16(0x3480));
 	__m256i c, negm = _mm256_srai_epi16(hr, 15);
 	if (dir) {
-		/* the low 16 bits of f32 ORed into the last of h's 7 fraction bits (a sticky
-		 * bit: HiF8 keeps at most 3, so the rounding bit is above it) */
+		/* the key's last bit is the sticky bit (the rounding bit is above it) */
 		const __m256i one = _mm256_set1_epi16(1), z = _mm256_setzero_si256();
-		const __m256i lowm = _mm256_set1_epi32(0xFFFF);
-		__m256i lz = _mm256_packs_epi32(_mm256_cmpeq_epi32(_mm256_and_si256(u0, lowm), z),
-						_mm256_cmpeq_epi32(_mm256_and_si256(u1, lowm), z));
-		__m256i hj = _mm256_or_si256(h, _mm256_andnot_si256(lz, one));
+		__m256i hj = h;
 		__m256i um1 = _mm256_sub_epi16(unit, one), up;
 		__m256i nz = _mm256_andnot_si256(_mm256_cmpeq_epi16(hj, z), one);
 		switch (rm) {
@@ -1368,14 +1371,72 @@ h8_16(__m256i u0, __m256i u1, int f16, int rm, int sat)
 		c = _mm256_add_epi16(c, _mm256_and_si256(tomax, _mm256_cmpeq_epi16(c, _mm256_set1_epi16(0x6F))));
 	}
 	c = _mm256_or_si256(c, _mm256_sign_epi16(sgn, c));
-	c = _mm256_blendv_epi8(c, _mm256_set1_epi16(sat ? 0 : 0x80), nan);
-	c = _mm256_permute4x64_epi64(c, 0xD8);
+	return _mm256_blendv_epi8(c, _mm256_set1_epi16(sat ? 0 : 0x80), nan);
+}
+
+/* 16 codes of 16-bit lanes in order -> 16 bytes */
+__attribute__((target("avx2"), always_inline)) static inline __m128i h8_bytes(__m256i c)
+{
 	return _mm_packus_epi16(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1));
 }
 
+/* 16 f32 values -> their keys (see h8_codes), in order */
+__attribute__((target("avx2"), always_inline)) static inline __m256i h8_key(__m256i u0, __m256i u1)
+{
+	const __m256i lowm = _mm256_set1_epi32(0xFFFF), z = _mm256_setzero_si256();
+	__m256i lz = _mm256_packs_epi32(_mm256_cmpeq_epi32(_mm256_and_si256(u0, lowm), z),
+					_mm256_cmpeq_epi32(_mm256_and_si256(u1, lowm), z));
+	__m256i hr = _mm256_packus_epi32(_mm256_srli_epi32(u0, 16), _mm256_srli_epi32(u1, 16));
+	return _mm256_permute4x64_epi64(_mm256_or_si256(hr, _mm256_andnot_si256(lz, _mm256_set1_epi16(1))),
+					0xD8);
+}
+
+/* HYBRID from 16 f32 values (or f16 ones, exact in f32) */
+__attribute__((target("avx2"), always_inline)) static inline __m128i
+h8_hybrid16(__m256i u0, __m256i u1, int f16, int sat)
+{
+	__m256i hr = _mm256_packus_epi32(_mm256_srli_epi32(u0, 16), _mm256_srli_epi32(u1, 16));
+	/* with NaN payloads in the low half only, the high half is inf's: mark them */
+	__m256i m = _mm256_set1_epi32(0x7FFFFFFF), inf = _mm256_set1_epi32(0x7F800000);
+	__m256i nan = _mm256_packs_epi32(_mm256_cmpgt_epi32(_mm256_and_si256(u0, m), inf),
+					 _mm256_cmpgt_epi32(_mm256_and_si256(u1, m), inf));
+	hr = _mm256_or_si256(hr, _mm256_and_si256(nan, _mm256_set1_epi16(1)));
+	return h8_bytes(_mm256_permute4x64_epi64(h8_codes(hr, u0, u1, f16, PTORT_HYBRID, sat), 0xD8));
+}
+
+/* every mode but HYBRID: blocks of keys into an L1 buffer, then their codes (two short
+ * dependency chains run faster than one long one: see fp8_loop); bf16 sources are keys */
+#define H8_BLOCK 512
+__attribute__((target("avx2,f16c"), always_inline)) static inline size_t
+h8_loop(const void *s, uint8_t *d, size_t n, int st, int rm, int sat)
+{
+	uint16_t kb[H8_BLOCK];
+	const uint16_t *k = kb;
+	size_t i = 0, j, m;
+	const __m256i z = _mm256_setzero_si256();
+	for (; i + 16 <= n; i += m) {
+		m = n - i < H8_BLOCK ? (n - i) & ~(size_t)15 : H8_BLOCK;
+		if (st == ST_BF16)
+			k = (const uint16_t *)s + i;
+		else
+			for (j = 0; j < m; j += 16)
+				_mm256_storeu_si256((__m256i *)(void *)(kb + j),
+						    h8_key(ld8(s, i + j, st), ld8(s, i + j + 8, st)));
+		for (j = 0; j < m; j += 16)
+			_mm_storeu_si128((__m128i *)(void *)(d + i + j),
+					 h8_bytes(h8_codes(_mm256_loadu_si256((const __m256i *)(const void *)(k + j)),
+							   z, z, 0, rm, sat)));
+	}
+	return i;
+}
+
 #define H8_LOOP(ST)                                                                             \
-	for (; i + 16 <= n; i += 16)                                                            \
-	_mm_storeu_si128((__m128i *)(void *)(d + i), h8_16(ld8(s, i, ST), ld8(s, i + 8, ST), f16_, rm_, sat_))
+	if (rm_ != PTORT_HYBRID)                                                                \
+		i = h8_loop(s, d, n, ST, rm_, sat_);                                            \
+	else                                                                                    \
+		for (; i + 16 <= n; i += 16)                                                    \
+			_mm_storeu_si128((__m128i *)(void *)(d + i),                            \
+					 h8_hybrid16(ld8(s, i, ST), ld8(s, i + 8, ST), f16_, sat_))
 
 /* F16: the f16 HYBRID threshold (st is then ST_F16); RM: ROUND, HYBRID or (any source)
  * RINT, FLOOR, CEIL, TRUNC */
@@ -1662,6 +1723,17 @@ static int forced_level = -1;
 static void table_run(const uint32_t *t, unsigned sbits, unsigned dbits, const unsigned char *s,
 		      void *dst, size_t n);
 
+#ifndef MAXG
+#define MAXG 1
+#endif
+static unsigned general_planes(const struct stab *t, unsigned dbits)
+{
+	unsigned b, g = 0;
+	for (b = 0; b < dbits / 8; b++)
+		g += t->kind[b] == PL_GENERAL;
+	return g;
+}
+
 /* table_run, with the 4-bit sources' lookups in SIMD where the machine has it */
 static void table_run_fast(const struct stab *t, unsigned sbits, unsigned dbits,
 			   const unsigned char *s, void *dst, size_t n)
@@ -1673,7 +1745,7 @@ static void table_run_fast(const struct stab *t, unsigned sbits, unsigned dbits,
 		lv = forced_level;
 	if (lv >= 1 && sbits == 4 && (dbits == 16 || dbits == 32))
 		done = avx2_table4(t->t, dbits, s, dst, n);
-	if (lv >= 1 && sbits == 8 && (dbits == 16 || dbits == 32))
+	if (lv >= 1 && sbits == 8 && (dbits == 16 || dbits == 32) && general_planes(t, dbits) <= MAXG)
 		done = avx2_table8(t, dbits, s, dst, n);
 #endif
 	table_run(t->t, sbits, dbits, s + done / (8 / sbits), (unsigned char *)dst + done * (dbits / 8),
