@@ -1129,15 +1129,36 @@ avx2_f16_round8(__m256i h, int rm, int sat, unsigned S, uint16_t MAXC, uint16_t 
  * the out-of-order window holds several rounds of it (one fused loop runs ~40%
  * slower, bound by its chain's latency). */
 #define FP8_BLOCK 512
+
+/* For a 32-bit integer source, m elements from i on converted to f32 (ld8's values) into
+ * fb first, which then is the source (from 0, as ST_F32): a third short loop instead
+ * of a longer chain in the next. Other sources stay as they are. */
+__attribute__((target("avx2,f16c"), always_inline)) static inline const void *
+blk_src(const void *s, size_t *i, size_t m, int *st, uint32_t *fb)
+{
+	size_t j;
+	if (*st != ST_I32 && *st != ST_U32 && *st != ST_I32N && *st != ST_U32N)
+		return s;
+	for (j = 0; j < m; j += 8)
+		_mm256_storeu_si256((__m256i *)(void *)(fb + j), ld8(s, *i + j, *st));
+	*i = 0;
+	*st = ST_F32;
+	return fb;
+}
 __attribute__((target("avx2,f16c"), always_inline)) static inline size_t
 fp8_loop(const void *s, uint8_t *d, size_t ne, int st, int RM, int SAT, int FMT)
 {
 	uint16_t hb[FP8_BLOCK];
+	uint32_t fb[FP8_BLOCK];
 	size_t i = 0, j, m;
 	for (; i + 32 <= ne; i += m) {
+		size_t at = i;
+		int st1 = st;
+		const void *src;
 		m = ne - i < FP8_BLOCK ? (ne - i) & ~(size_t)31 : FP8_BLOCK;
+		src = blk_src(s, &at, m, &st1, fb);
 		for (j = 0; j < m; j += 8)
-			_mm_storeu_si128((__m128i *)(void *)(hb + j), f16c_odd_scaled(ld8(s, i + j, st), FMT));
+			_mm_storeu_si128((__m128i *)(void *)(hb + j), f16c_odd_scaled(ld8(src, at + j, st1), FMT));
 		for (j = 0; j < m; j += 32) {
 			__m256i h0 = _mm256_loadu_si256((const __m256i *)(const void *)(hb + j));
 			__m256i h1 = _mm256_loadu_si256((const __m256i *)(const void *)(hb + j + 16));
@@ -1406,17 +1427,23 @@ __attribute__((target("avx2,f16c"), always_inline)) static inline size_t
 h8_loop(const void *s, uint8_t *d, size_t n, int st, int rm, int sat)
 {
 	uint16_t kb[H8_BLOCK];
+	uint32_t fb[H8_BLOCK];
 	const uint16_t *k = kb;
 	size_t i = 0, j, m;
 	const __m256i z = _mm256_setzero_si256();
 	for (; i + 16 <= n; i += m) {
+		size_t at = i;
+		int st1 = st;
+		const void *src;
 		m = n - i < H8_BLOCK ? (n - i) & ~(size_t)15 : H8_BLOCK;
-		if (st == ST_BF16)
+		if (st == ST_BF16) {
 			k = (const uint16_t *)s + i;
-		else
+		} else {
+			src = blk_src(s, &at, m, &st1, fb);
 			for (j = 0; j < m; j += 16)
 				_mm256_storeu_si256((__m256i *)(void *)(kb + j),
-						    h8_key(ld8(s, i + j, st), ld8(s, i + j + 8, st)));
+						    h8_key(ld8(src, at + j, st1), ld8(src, at + j + 8, st1)));
+		}
 		for (j = 0; j < m; j += 16)
 			_mm_storeu_si128((__m128i *)(void *)(d + i + j),
 					 h8_bytes(h8_codes(_mm256_loadu_si256((const __m256i *)(const void *)(k + j)),
@@ -1425,13 +1452,27 @@ h8_loop(const void *s, uint8_t *d, size_t n, int st, int rm, int sat)
 	return i;
 }
 
+/* HYBRID, from f32 values (integer sources converted a block at a time first) */
+__attribute__((target("avx2,f16c"), always_inline)) static inline size_t
+h8_hloop(const void *s, uint8_t *d, size_t n, int st, int f16, int sat)
+{
+	uint32_t fb[H8_BLOCK];
+	size_t i = 0, j, m;
+	for (; i + 16 <= n; i += m) {
+		size_t at = i;
+		int st1 = st;
+		const void *src;
+		m = n - i < H8_BLOCK ? (n - i) & ~(size_t)15 : H8_BLOCK;
+		src = blk_src(s, &at, m, &st1, fb);
+		for (j = 0; j < m; j += 16)
+			_mm_storeu_si128((__m128i *)(void *)(d + i + j),
+					 h8_hybrid16(ld8(src, at + j, st1), ld8(src, at + j + 8, st1), f16, sat));
+	}
+	return i;
+}
+
 #define H8_LOOP(ST)                                                                             \
-	if (rm_ != PTORT_HYBRID)                                                                \
-		i = h8_loop(s, d, n, ST, rm_, sat_);                                            \
-	else                                                                                    \
-		for (; i + 16 <= n; i += 16)                                                    \
-			_mm_storeu_si128((__m128i *)(void *)(d + i),                            \
-					 h8_hybrid16(ld8(s, i, ST), ld8(s, i + 8, ST), f16_, sat_))
+	i = rm_ != PTORT_HYBRID ? h8_loop(s, d, n, ST, rm_, sat_) : h8_hloop(s, d, n, ST, f16_, sat_)
 
 /* F16: the f16 HYBRID threshold (st is then ST_F16); RM: ROUND, HYBRID or (any source)
  * RINT, FLOOR, CEIL, TRUNC */
