@@ -1313,23 +1313,22 @@ __attribute__((target("avx2"), always_inline)) static inline __m256i h8_thr(__m2
  * adds half a unit and cuts (a carry leaves the next power of two); HYBRID cuts and
  * adds a unit unless `down` (ROUND where mb = 3). [2^-23, 2^-22) gives 2^-22 (ROUND;
  * HYBRID unless down), below that 0. Magnitudes are capped at 2^16 (past max), so
- * nothing carries out of the exponent. Then code = base + (f7 * 2^mb >> 7), with sat
- * inf (0x6F) -> max, the sign on nonzero codes, and NaN. */
+ * nothing carries out of the exponent. h8_round gives the rounded magnitude with the
+ * key's sign (inf and NaN keep theirs); h8_encode then gives code = base + (f7 * 2^mb
+ * >> 7), with sat inf (0x6F) -> max, the sign on nonzero codes, and NaN. */
 __attribute__((target("avx2"), always_inline)) static inline __m256i
-h8_codes(__m256i hr, __m256i u0, __m256i u1, int f16, int rm, int sat)
+h8_round(__m256i hr, __m256i u0, __m256i u1, int f16, int rm)
 {
 	const int hy = rm == PTORT_HYBRID, dir = rm != PTORT_ROUND && !hy;
 	__m256i hm = _mm256_and_si256(hr, _mm256_set1_epi16(0x7FFF));
 	__m256i h = _mm256_min_epu16(hm, _mm256_set1_epi16(0x4780));
-	__m256i nan = _mm256_cmpgt_epi16(hm, _mm256_set1_epi16(0x7F80));
-	__m256i sgn = _mm256_and_si256(_mm256_srli_epi16(hr, 8), _mm256_set1_epi16(0x80));
 	__m256i e = _mm256_srli_epi16(h, 7);
 	struct h8i x = h8_index(e);
 	__m256i unit = h8_look(h8_tab[H8T_UNIT], x), cut = _mm256_sub_epi16(_mm256_setzero_si256(), unit);
 	__m256i y = _mm256_and_si256(_mm256_add_epi16(h, _mm256_srli_epi16(unit, 1)), cut);
 	__m256i tiny = _mm256_and_si256(_mm256_cmpeq_epi16(e, _mm256_set1_epi16(104)),
 					_mm256_set1_epi16(0x3480));
-	__m256i c, negm = _mm256_srai_epi16(hr, 15);
+	__m256i negm = _mm256_srai_epi16(hr, 15);
 	if (dir) {
 		/* the key's last bit is the sticky bit (the rounding bit is above it) */
 		const __m256i one = _mm256_set1_epi16(1), z = _mm256_setzero_si256();
@@ -1371,7 +1370,20 @@ h8_codes(__m256i hr, __m256i u0, __m256i u1, int f16, int rm, int sat)
 		tiny = _mm256_andnot_si256(down, tiny);
 	}
 	y = _mm256_blendv_epi8(y, tiny, _mm256_cmpgt_epi16(_mm256_set1_epi16(105), e));
-	x = h8_index(_mm256_srli_epi16(y, 7));
+	y = _mm256_blendv_epi8(y, hm, _mm256_cmpgt_epi16(hm, _mm256_set1_epi16(0x7F7F)));
+	return _mm256_or_si256(y, _mm256_and_si256(hr, _mm256_set1_epi16((short)0x8000)));
+}
+
+/* Rounded magnitudes w (h8_round's) -> codes */
+__attribute__((target("avx2"), always_inline)) static inline __m256i h8_encode(__m256i w, int rm, int sat)
+{
+	const int dir = rm != PTORT_ROUND && rm != PTORT_HYBRID;
+	__m256i ym = _mm256_and_si256(w, _mm256_set1_epi16(0x7FFF));
+	__m256i nan = _mm256_cmpgt_epi16(ym, _mm256_set1_epi16(0x7F80));
+	__m256i y = _mm256_min_epu16(ym, _mm256_set1_epi16(0x4780));
+	__m256i sgn = _mm256_and_si256(_mm256_srli_epi16(w, 8), _mm256_set1_epi16(0x80));
+	__m256i c, negm = _mm256_srai_epi16(w, 15);
+	struct h8i x = h8_index(_mm256_srli_epi16(y, 7));
 	c = _mm256_add_epi16(h8_look(h8_tab[H8T_BASE], x),
 			     _mm256_srli_epi16(_mm256_mullo_epi16(_mm256_and_si256(y, _mm256_set1_epi16(0x7F)),
 								  h8_look(h8_tab[H8T_POW], x)), 7));
@@ -1381,14 +1393,14 @@ h8_codes(__m256i hr, __m256i u0, __m256i u1, int f16, int rm, int sat)
 		__m256i tomax = rm == PTORT_TRUNC ? _mm256_set1_epi16(-1)
 			      : rm == PTORT_FLOOR ? _mm256_xor_si256(negm, _mm256_set1_epi16(-1))
 						  : negm;
-		__m256i isinf = _mm256_cmpeq_epi16(_mm256_and_si256(hr, _mm256_set1_epi16(0x7FFF)),
-						   _mm256_set1_epi16(0x7F80));
+		__m256i isinf = _mm256_cmpeq_epi16(ym, _mm256_set1_epi16(0x7F80));
 		tomax = _mm256_andnot_si256(isinf, tomax);
 		c = _mm256_add_epi16(c, _mm256_and_si256(tomax, _mm256_cmpeq_epi16(c, _mm256_set1_epi16(0x6F))));
 	}
 	c = _mm256_or_si256(c, _mm256_sign_epi16(sgn, c));
 	return _mm256_blendv_epi8(c, _mm256_set1_epi16(sat ? 0 : 0x80), nan);
 }
+
 
 /* 16 codes of 16-bit lanes in order -> 16 bytes */
 __attribute__((target("avx2"), always_inline)) static inline __m128i h8_bytes(__m256i c)
@@ -1407,9 +1419,10 @@ __attribute__((target("avx2"), always_inline)) static inline __m256i h8_key(__m2
 					0xD8);
 }
 
-/* HYBRID from 16 f32 values (or f16 ones, exact in f32) */
-__attribute__((target("avx2"), always_inline)) static inline __m128i
-h8_hybrid16(__m256i u0, __m256i u1, int f16, int sat)
+/* HYBRID's rounded magnitudes (h8_round's) of 16 f32 values (or f16 ones, exact in
+ * f32), in order */
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+h8_hyround(__m256i u0, __m256i u1, int f16)
 {
 	__m256i hr = _mm256_packus_epi32(_mm256_srli_epi32(u0, 16), _mm256_srli_epi32(u1, 16));
 	/* with NaN payloads in the low half only, the high half is inf's: mark them */
@@ -1417,7 +1430,7 @@ h8_hybrid16(__m256i u0, __m256i u1, int f16, int sat)
 	__m256i nan = _mm256_packs_epi32(_mm256_cmpgt_epi32(_mm256_and_si256(u0, m), inf),
 					 _mm256_cmpgt_epi32(_mm256_and_si256(u1, m), inf));
 	hr = _mm256_or_si256(hr, _mm256_and_si256(nan, _mm256_set1_epi16(1)));
-	return h8_bytes(_mm256_permute4x64_epi64(h8_codes(hr, u0, u1, f16, PTORT_HYBRID, sat), 0xD8));
+	return _mm256_permute4x64_epi64(h8_round(hr, u0, u1, f16, PTORT_HYBRID), 0xD8);
 }
 
 /* every mode but HYBRID: blocks of keys into an L1 buffer, then their codes (two short
@@ -1444,10 +1457,14 @@ h8_loop(const void *s, uint8_t *d, size_t n, int st, int rm, int sat)
 				_mm256_storeu_si256((__m256i *)(void *)(kb + j),
 						    h8_key(ld8(src, at + j, st1), ld8(src, at + j + 8, st1)));
 		}
+		for (j = 0; j < m; j += 16) /* a third loop: as fp8_loop's two */
+			_mm256_storeu_si256((__m256i *)(void *)(kb + j),
+					    h8_round(_mm256_loadu_si256((const __m256i *)(const void *)(k + j)),
+						     z, z, 0, rm));
 		for (j = 0; j < m; j += 16)
 			_mm_storeu_si128((__m128i *)(void *)(d + i + j),
-					 h8_bytes(h8_codes(_mm256_loadu_si256((const __m256i *)(const void *)(k + j)),
-							   z, z, 0, rm, sat)));
+					 h8_bytes(h8_encode(_mm256_loadu_si256((const __m256i *)(const void *)(kb + j)),
+							    rm, sat)));
 	}
 	return i;
 }
@@ -1457,6 +1474,7 @@ __attribute__((target("avx2,f16c"), always_inline)) static inline size_t
 h8_hloop(const void *s, uint8_t *d, size_t n, int st, int f16, int sat)
 {
 	uint32_t fb[H8_BLOCK];
+	uint16_t wb[H8_BLOCK];
 	size_t i = 0, j, m;
 	for (; i + 16 <= n; i += m) {
 		size_t at = i;
@@ -1465,8 +1483,12 @@ h8_hloop(const void *s, uint8_t *d, size_t n, int st, int f16, int sat)
 		m = n - i < H8_BLOCK ? (n - i) & ~(size_t)15 : H8_BLOCK;
 		src = blk_src(s, &at, m, &st1, fb);
 		for (j = 0; j < m; j += 16)
+			_mm256_storeu_si256((__m256i *)(void *)(wb + j),
+					    h8_hyround(ld8(src, at + j, st1), ld8(src, at + j + 8, st1), f16));
+		for (j = 0; j < m; j += 16)
 			_mm_storeu_si128((__m128i *)(void *)(d + i + j),
-					 h8_hybrid16(ld8(src, at + j, st1), ld8(src, at + j + 8, st1), f16, sat));
+					 h8_bytes(h8_encode(_mm256_loadu_si256((const __m256i *)(const void *)(wb + j)),
+							    PTORT_HYBRID, sat)));
 	}
 	return i;
 }
