@@ -1588,6 +1588,76 @@ static int avx2_f32_int(enum kid k, const struct kargs *a)
 	return 1;
 }
 
+/* f32 -> bf16 of 16 ST_ source elements (f32_bf16_one in 32-bit lanes, packed) */
+__attribute__((target("avx2,f16c"), always_inline)) static inline __m256i
+bf16_16(const void *s, size_t i, int st, int rm, int sat)
+{
+	const __m256i one = _mm256_set1_epi32(1), z = _mm256_setzero_si256();
+	__m256i r[2];
+	int j;
+	for (j = 0; j < 2; j++) {
+		__m256i u = ld8(s, i + 8 * j, st), inc;
+		__m256i kept = _mm256_srli_epi32(u, 16), low = _mm256_and_si256(u, _mm256_set1_epi32(0xFFFF));
+		__m256i half = _mm256_srli_epi32(low, 15), neg = _mm256_srli_epi32(u, 31);
+		__m256i sticky = _mm256_andnot_si256(
+			_mm256_cmpeq_epi32(_mm256_and_si256(low, _mm256_set1_epi32(0x7FFF)), z), one);
+		__m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(u, _mm256_set1_epi32(0x7FFFFFFF)),
+						 _mm256_set1_epi32(0x7F800000));
+		switch (rm) {
+		case PTORT_ROUND: inc = half; break;
+		case PTORT_FLOOR: inc = _mm256_and_si256(neg, _mm256_or_si256(half, sticky)); break;
+		case PTORT_CEIL: inc = _mm256_andnot_si256(neg, _mm256_or_si256(half, sticky)); break;
+		case PTORT_TRUNC:
+		case PTORT_ODD: inc = z; break;
+		default: inc = _mm256_and_si256(half, _mm256_or_si256(sticky, _mm256_and_si256(kept, one))); break;
+		}
+		r[j] = _mm256_add_epi32(kept, inc);
+		if (sat) /* +-inf -> +-max */
+			r[j] = _mm256_add_epi32(r[j], _mm256_cmpeq_epi32(_mm256_and_si256(r[j], _mm256_set1_epi32(0x7FFF)),
+									 _mm256_set1_epi32(0x7F80)));
+		r[j] = _mm256_blendv_epi8(r[j], _mm256_set1_epi32(sat ? 0 : 0x7FC0), nan);
+	}
+	return _mm256_permute4x64_epi64(_mm256_packus_epi32(r[0], r[1]), 0xD8);
+}
+
+#define BF16_LOOP(ST)                                                                           \
+	for (; i + 16 <= n; i += 16)                                                            \
+		_mm256_storeu_si256((__m256i *)(void *)(d + i), bf16_16(s, i, ST, rm_, sat))
+#define AVX2_F32_BF16(NAME, RM)                                                                 \
+	__attribute__((target("avx2,f16c"))) static void NAME(const void *s, uint16_t *d,      \
+							      size_t n, int sat, int st)        \
+	{                                                                                       \
+		const int rm_ = RM;                                                             \
+		size_t i = 0;                                                                   \
+		ST_CASES(BF16_LOOP)                                                             \
+		for (; i < n; i++)                                                              \
+			d[i] = f32_bf16_one(ld1(s, i, st), RM, sat);                            \
+	}
+AVX2_F32_BF16(avx2_bf16_rint, PTORT_RINT)
+AVX2_F32_BF16(avx2_bf16_round, PTORT_ROUND)
+AVX2_F32_BF16(avx2_bf16_floor, PTORT_FLOOR)
+AVX2_F32_BF16(avx2_bf16_ceil, PTORT_CEIL)
+AVX2_F32_BF16(avx2_bf16_trunc, PTORT_TRUNC)
+
+/* f32 -> bf16 from any ST_ source, for fused (f32 sources keep the portable kernel) */
+static int avx2_f32_bf16(enum kid k, const struct kargs *a)
+{
+	void (*fn)(const void *, uint16_t *, size_t, int, int);
+	if (k != K_F32_BF16 || a->st == ST_F32)
+		return 0;
+	switch (a->rm) {
+	case PTORT_RINT:
+	case PTORT_NONE: fn = avx2_bf16_rint; break;
+	case PTORT_ROUND: fn = avx2_bf16_round; break;
+	case PTORT_FLOOR: fn = avx2_bf16_floor; break;
+	case PTORT_CEIL: fn = avx2_bf16_ceil; break;
+	case PTORT_TRUNC: fn = avx2_bf16_trunc; break;
+	default: return 0;
+	}
+	fn(a->s, a->d, a->n, a->sat, a->st);
+	return 1;
+}
+
 /* f32 -> f32 integral: roundps with the mode (ROUND: trunc, then one unit away from zero
  * where the remainder is at least a half); NaN -> the canonical one. */
 __attribute__((target("avx2"))) static void avx2_f32_f32(const uint32_t *s, uint32_t *d, size_t n,
@@ -1729,10 +1799,15 @@ __attribute__((target("avx2"))) static size_t avx2_table8(const uint32_t *t, uns
 			_mm_storeu_si128((__m128i *)(void *)d, t8_w4(t, s + i));
 			_mm_storeu_si128((__m128i *)(void *)(d + 4), t8_w4(t, s + i + 4));
 		} else {
-			__m128i a = _mm_cvtsi32_si128((int)t[s[i]]);
-			unsigned k;
-			for (k = 1; k < 8; k++)
-				a = _mm_insert_epi16(a, (int)t[s[i + k]], (int)k);
+			const unsigned char *c = s + i;
+			__m128i a = _mm_cvtsi32_si128((int)t[c[0]]);
+			a = _mm_insert_epi16(a, (int)t[c[1]], 1);
+			a = _mm_insert_epi16(a, (int)t[c[2]], 2);
+			a = _mm_insert_epi16(a, (int)t[c[3]], 3);
+			a = _mm_insert_epi16(a, (int)t[c[4]], 4);
+			a = _mm_insert_epi16(a, (int)t[c[5]], 5);
+			a = _mm_insert_epi16(a, (int)t[c[6]], 6);
+			a = _mm_insert_epi16(a, (int)t[c[7]], 7);
 			_mm_storeu_si128((__m128i *)(void *)((uint16_t *)dst + i), a);
 		}
 	}
@@ -1834,7 +1909,7 @@ static int fused(enum kid k, const struct kargs *a)
 		lv = forced_level;
 	if (lv >= 2 && mxcsr_default() && k != K_F16_HIF8) {
 		long csr = with_rc(a->st);
-		int done = avx2_small(k, a) || avx2_f32_int(k, a);
+		int done = avx2_small(k, a) || avx2_f32_int(k, a) || avx2_f32_bf16(k, a);
 		restore_rc(csr);
 		return done;
 	}
@@ -2085,7 +2160,7 @@ static int fused_step(ptort_type from, ptort_type to, enum kid k2, const struct 
 	case PTORT_U32: c.st = rm1 == PTORT_ODD ? ST_U32 : ST_U32N; break;
 	default: return 0;
 	}
-	if (k2 == K_F32_I4 || k2 == K_F32_F16 || k2 == K_F32_BF16)
+	if (k2 == K_F32_I4 || k2 == K_F32_F16)
 		return 0;
 	if (ptort_type_bits(to) == 4) {
 		size_t n = a->n;
