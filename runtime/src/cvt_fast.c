@@ -2070,11 +2070,8 @@ static void table_run(const uint32_t *t, unsigned sbits, unsigned dbits, const u
 static void pack_nibbles(const uint8_t *b, size_t m, unsigned char *d)
 {
 	size_t j;
-	for (j = 0; j < m / 2; j++) { /* two codes as one little-endian 16-bit word */
-		uint16_t w;
-		memcpy(&w, b + 2 * j, 2);
-		d[j] = (unsigned char)((w & 15) | ((w >> 4) & 0xF0));
-	}
+	for (j = 0; j < m / 2; j++)
+		d[j] = (unsigned char)((b[2 * j] & 15) | (b[2 * j + 1] << 4));
 	if (m & 1)
 		d[m / 2] = (unsigned char)((d[m / 2] & 0xF0) | (b[m - 1] & 15));
 }
@@ -2160,8 +2157,21 @@ static int fused_step(ptort_type from, ptort_type to, enum kid k2, const struct 
 	case PTORT_U32: c.st = rm1 == PTORT_ODD ? ST_U32 : ST_U32N; break;
 	default: return 0;
 	}
-	if (k2 == K_F32_I4 || k2 == K_F32_F16)
+	if (k2 == K_F32_F16)
 		return 0;
+	if (k2 == K_F32_I4) { /* bytes, then paired */
+		uint8_t b[BLOCK];
+		size_t done, n = a->n;
+		for (done = 0; done < n; done += BLOCK) {
+			c.s = (const unsigned char *)a->s + done * (ptort_type_bits(from) / 8);
+			c.d = b;
+			c.n = n - done < BLOCK ? n - done : BLOCK;
+			if (!fused(k2, &c))
+				return 0; /* on the first block, before anything was written */
+			pack_nibbles(b, c.n, (unsigned char *)a->d + done / 2);
+		}
+		return 1;
+	}
 	if (ptort_type_bits(to) == 4) {
 		size_t n = a->n;
 		c.n = n / 2;
