@@ -815,35 +815,6 @@ __attribute__((target("avx2,f16c"))) static void f16c_f16_f32(const uint16_t *s,
 		d[i] = f16_f32_one(s[i]);
 }
 
-/* |value| m (uint32) of sign bit `sign` -> f32 to odd or to nearest even, 8 lanes, as
- * u32mag_f32 (the exponent from an exact conversion of m or m >> 8). */
-__attribute__((target("avx2"), always_inline)) static inline __m256i
-avx2_mag_f32(__m256i m, __m256i sign, int odd)
-{
-	const __m256i one = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
-	__m256i small = _mm256_cmpeq_epi32(_mm256_srli_epi32(m, 24), zero);
-	__m256i fb = _mm256_castps_si256(
-		_mm256_cvtepi32_ps(_mm256_blendv_epi8(_mm256_srli_epi32(m, 8), m, small)));
-	__m256i sh = _mm256_sub_epi32(_mm256_srli_epi32(fb, 23), _mm256_set1_epi32(142)); /* 1..8 */
-	__m256i kept = _mm256_srlv_epi32(m, sh);
-	__m256i low = _mm256_and_si256(m, _mm256_sub_epi32(_mm256_sllv_epi32(one, sh), one));
-	__m256i r, out;
-	if (odd) {
-		r = _mm256_or_si256(kept, _mm256_andnot_si256(_mm256_cmpeq_epi32(low, zero), one));
-	} else {
-		__m256i sh1 = _mm256_sub_epi32(sh, one);
-		__m256i half = _mm256_and_si256(_mm256_srlv_epi32(m, sh1), one);
-		__m256i rest = _mm256_and_si256(m, _mm256_sub_epi32(_mm256_sllv_epi32(one, sh1), one));
-		__m256i sticky = _mm256_andnot_si256(_mm256_cmpeq_epi32(rest, zero), one);
-		r = _mm256_add_epi32(kept, _mm256_and_si256(half, _mm256_or_si256(sticky, _mm256_and_si256(kept, one))));
-	}
-	out = _mm256_add_epi32(_mm256_slli_epi32(_mm256_add_epi32(sh, _mm256_set1_epi32(150)), 23),
-			       _mm256_and_si256(r, _mm256_set1_epi32(0x7FFFFF)));
-	if (!odd) /* r = 2^24: the next binade */
-		out = _mm256_add_epi32(out, _mm256_slli_epi32(_mm256_srli_epi32(r, 24), 23));
-	return _mm256_or_si256(_mm256_blendv_epi8(out, fb, small), sign);
-}
-
 /* 8 elements of an ST_ source from element i on, as f32 bit patterns (ld1's values).
  * Every other floating-point operation of the kernels that call this is exact or
  * rounds with an explicit mode, so the rounding mode set for i32 cannot change them. */
