@@ -598,11 +598,6 @@ struct kargs {
 	int64_t lo, hi;
 };
 
-/* The table of a conversion from 8- or 4-bit codes: every code's result */
-struct stab {
-	uint32_t t[256];
-};
-
 #define INTINT_CASE(SB, SS, DB, F)                                                              \
 	if (a->sbits == SB && a->ssigned == SS && a->dbits == DB) {                             \
 		F(a->s, a->d, a->n, a->sat, a->lo, a->hi, a->neg0);                             \
@@ -1095,11 +1090,11 @@ avx2_f16_round8(__m256i h, int rm, int sat, unsigned S, uint16_t MAXC, uint16_t 
 	}
 
 /* the vector part: whole rounds of 32 elements from 0 on; returns how many it did.
- * Two loops over blocks of FP8_BLOCK elements, the round to odd f16 into an L1 buffer
+ * Two loops over blocks of PASS_BLOCK elements, the round to odd f16 into an L1 buffer
  * and then the rounding in 16-bit lanes: each loop's dependency chain is short, so
  * the out-of-order window holds several rounds of it (one fused loop runs ~40%
  * slower, bound by its chain's latency). */
-#define FP8_BLOCK 512
+#define PASS_BLOCK 512 /* elements per block of the kernels' passes over L1 */
 
 /* For a 32-bit integer source, m elements from i on converted to f32 (ld8's values) into
  * fb first, which then is the source (from 0, as ST_F32): a third short loop instead
@@ -1119,14 +1114,14 @@ blk_src(const void *s, size_t *i, size_t m, int *st, uint32_t *fb)
 __attribute__((target("avx2,f16c"), always_inline)) static inline size_t
 fp8_loop(const void *s, uint8_t *d, size_t ne, int st, int RM, int SAT, int FMT)
 {
-	uint16_t hb[FP8_BLOCK];
-	uint32_t fb[FP8_BLOCK];
+	uint16_t hb[PASS_BLOCK];
+	uint32_t fb[PASS_BLOCK];
 	size_t i = 0, j, m;
 	for (; i + 32 <= ne; i += m) {
 		size_t at = i;
 		int st1 = st;
 		const void *src;
-		m = ne - i < FP8_BLOCK ? (ne - i) & ~(size_t)31 : FP8_BLOCK;
+		m = ne - i < PASS_BLOCK ? (ne - i) & ~(size_t)31 : PASS_BLOCK;
 		src = blk_src(s, &at, m, &st1, fb);
 		for (j = 0; j < m; j += 8)
 			_mm_storeu_si128((__m128i *)(void *)(hb + j), f16c_odd_scaled(ld8(src, at + j, st1), FMT));
@@ -1379,7 +1374,7 @@ __attribute__((target("avx2"), always_inline)) static inline __m128i h8_bytes(__
 	return _mm_packus_epi16(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1));
 }
 
-/* 16 f32 values -> their keys (see h8_codes), in order */
+/* 16 f32 values -> their keys (see h8_round), in order */
 __attribute__((target("avx2"), always_inline)) static inline __m256i h8_key(__m256i u0, __m256i u1)
 {
 	const __m256i lowm = _mm256_set1_epi32(0xFFFF), z = _mm256_setzero_si256();
@@ -1404,14 +1399,14 @@ h8_hyround(__m256i u0, __m256i u1, int f16)
 	return _mm256_permute4x64_epi64(h8_round(hr, u0, u1, f16, PTORT_HYBRID), 0xD8);
 }
 
-/* every mode but HYBRID: blocks of keys into an L1 buffer, then their codes (two short
- * dependency chains run faster than one long one: see fp8_loop); bf16 sources are keys */
-#define H8_BLOCK 512
+/* Blocks of keys into an L1 buffer, then their rounding, then the codes: three short
+ * dependency chains run faster than one long one (see fp8_loop). bf16 sources are their
+ * own keys; HYBRID, which needs the f32 values, rounds in the first pass. */
 __attribute__((target("avx2,f16c"), always_inline)) static inline size_t
-h8_loop(const void *s, uint8_t *d, size_t n, int st, int rm, int sat)
+h8_loop(const void *s, uint8_t *d, size_t n, int st, int rm, int sat, int f16)
 {
-	uint16_t kb[H8_BLOCK];
-	uint32_t fb[H8_BLOCK];
+	uint16_t kb[PASS_BLOCK];
+	uint32_t fb[PASS_BLOCK];
 	const uint16_t *k = kb;
 	size_t i = 0, j, m;
 	const __m256i z = _mm256_setzero_si256();
@@ -1419,19 +1414,22 @@ h8_loop(const void *s, uint8_t *d, size_t n, int st, int rm, int sat)
 		size_t at = i;
 		int st1 = st;
 		const void *src;
-		m = n - i < H8_BLOCK ? (n - i) & ~(size_t)15 : H8_BLOCK;
-		if (st == ST_BF16) {
+		m = n - i < PASS_BLOCK ? (n - i) & ~(size_t)15 : PASS_BLOCK;
+		if (st == ST_BF16 && rm != PTORT_HYBRID) {
 			k = (const uint16_t *)s + i;
 		} else {
 			src = blk_src(s, &at, m, &st1, fb);
+			for (j = 0; j < m; j += 16) {
+				__m256i u0 = ld8(src, at + j, st1), u1 = ld8(src, at + j + 8, st1);
+				_mm256_storeu_si256((__m256i *)(void *)(kb + j),
+						    rm == PTORT_HYBRID ? h8_hyround(u0, u1, f16) : h8_key(u0, u1));
+			}
+		}
+		if (rm != PTORT_HYBRID)
 			for (j = 0; j < m; j += 16)
 				_mm256_storeu_si256((__m256i *)(void *)(kb + j),
-						    h8_key(ld8(src, at + j, st1), ld8(src, at + j + 8, st1)));
-		}
-		for (j = 0; j < m; j += 16) /* a third loop: as fp8_loop's two */
-			_mm256_storeu_si256((__m256i *)(void *)(kb + j),
-					    h8_round(_mm256_loadu_si256((const __m256i *)(const void *)(k + j)),
-						     z, z, 0, rm));
+						    h8_round(_mm256_loadu_si256((const __m256i *)(const void *)(k + j)),
+							     z, z, 0, rm));
 		for (j = 0; j < m; j += 16)
 			_mm_storeu_si128((__m128i *)(void *)(d + i + j),
 					 h8_bytes(h8_encode(_mm256_loadu_si256((const __m256i *)(const void *)(kb + j)),
@@ -1440,32 +1438,7 @@ h8_loop(const void *s, uint8_t *d, size_t n, int st, int rm, int sat)
 	return i;
 }
 
-/* HYBRID, from f32 values (integer sources converted a block at a time first) */
-__attribute__((target("avx2,f16c"), always_inline)) static inline size_t
-h8_hloop(const void *s, uint8_t *d, size_t n, int st, int f16, int sat)
-{
-	uint32_t fb[H8_BLOCK];
-	uint16_t wb[H8_BLOCK];
-	size_t i = 0, j, m;
-	for (; i + 16 <= n; i += m) {
-		size_t at = i;
-		int st1 = st;
-		const void *src;
-		m = n - i < H8_BLOCK ? (n - i) & ~(size_t)15 : H8_BLOCK;
-		src = blk_src(s, &at, m, &st1, fb);
-		for (j = 0; j < m; j += 16)
-			_mm256_storeu_si256((__m256i *)(void *)(wb + j),
-					    h8_hyround(ld8(src, at + j, st1), ld8(src, at + j + 8, st1), f16));
-		for (j = 0; j < m; j += 16)
-			_mm_storeu_si128((__m128i *)(void *)(d + i + j),
-					 h8_bytes(h8_encode(_mm256_loadu_si256((const __m256i *)(const void *)(wb + j)),
-							    PTORT_HYBRID, sat)));
-	}
-	return i;
-}
-
-#define H8_LOOP(ST)                                                                             \
-	i = rm_ != PTORT_HYBRID ? h8_loop(s, d, n, ST, rm_, sat_) : h8_hloop(s, d, n, ST, f16_, sat_)
+#define H8_LOOP(ST) i = h8_loop(s, d, n, ST, rm_, sat_, f16_)
 
 /* F16: the f16 HYBRID threshold (st is then ST_F16); RM: ROUND, HYBRID or (any source)
  * RINT, FLOOR, CEIL, TRUNC */
@@ -1810,23 +1783,30 @@ static int forced_level = -1;
 static void table_run(const uint32_t *t, unsigned sbits, unsigned dbits, const unsigned char *s,
 		      void *dst, size_t n);
 
+/* The ISA level the kernels use: the machine's, capped by ptort_cvt_fast_force_level */
+#ifdef PTORT_X86
+static int use_level(void)
+{
+	int lv = cpu_level();
+	return forced_level >= 0 && forced_level < lv ? forced_level : lv;
+}
+#endif
+
 /* table_run, with SIMD where the machine has it: pshufb lookups for 4-bit sources,
  * vector stores for 8-bit ones (whose 256-entry lookups as pshufb, 16 per result byte
  * and 32 elements, lose to scalar loads) */
-static void table_run_fast(const struct stab *t, unsigned sbits, unsigned dbits,
+static void table_run_fast(const uint32_t *t, unsigned sbits, unsigned dbits,
 			   const unsigned char *s, void *dst, size_t n)
 {
 	size_t done = 0;
 #ifdef PTORT_X86
-	int lv = cpu_level();
-	if (forced_level >= 0 && forced_level < lv)
-		lv = forced_level;
+	int lv = use_level();
 	if (lv >= 1 && sbits == 4 && (dbits == 16 || dbits == 32))
-		done = avx2_table4(t->t, dbits, s, dst, n);
+		done = avx2_table4(t, dbits, s, dst, n);
 	if (lv >= 1 && sbits == 8 && (dbits == 16 || dbits == 32))
-		done = avx2_table8(t->t, dbits, s, dst, n);
+		done = avx2_table8(t, dbits, s, dst, n);
 #endif
-	table_run(t->t, sbits, dbits, s + done / (8 / sbits), (unsigned char *)dst + done * (dbits / 8),
+	table_run(t, sbits, dbits, s + done / (8 / sbits), (unsigned char *)dst + done * (dbits / 8),
 		  n - done);
 }
 
@@ -1838,9 +1818,7 @@ void ptort_cvt_fast_force_level(int level)
 static int dispatch(enum kid k, const struct kargs *a)
 {
 #ifdef PTORT_X86
-	int lv = cpu_level();
-	if (forced_level >= 0 && forced_level < lv)
-		lv = forced_level;
+	int lv = use_level();
 	if (lv >= 2 && mxcsr_default()) {
 		if (k == K_F32_F16) {
 			f16c_f32_f16(a->s, a->d, a->n, a->rm, a->sat);
@@ -1875,9 +1853,7 @@ static int dispatch(enum kid k, const struct kargs *a)
 static int fused(enum kid k, const struct kargs *a)
 {
 #ifdef PTORT_X86
-	int lv = cpu_level();
-	if (forced_level >= 0 && forced_level < lv)
-		lv = forced_level;
+	int lv = use_level();
 	if (lv >= 2 && mxcsr_default() && k != K_F16_HIF8) {
 		long csr = with_rc(a->st);
 		int done = avx2_small(k, a) || avx2_f32_int(k, a) || avx2_f32_bf16(k, a);
@@ -1956,7 +1932,7 @@ static int int_kind(ptort_type t, int *bits, int *sgn)
 static const ptort_type tab_src[] = {PTORT_F8E4M3FN, PTORT_F8E5M2, PTORT_HIF8, PTORT_F8E8M0FNU,
 				     PTORT_F4E2M1FN, PTORT_F4E1M2, PTORT_I4};
 #define NTAB (sizeof tab_src / sizeof tab_src[0])
-static struct stab *tabs[NTAB][PTORT_TYPE_COUNT][PTORT_RMODE_COUNT][2];
+static uint32_t *tabs[NTAB][PTORT_TYPE_COUNT][PTORT_RMODE_COUNT][2];
 static int tab_state[NTAB][PTORT_TYPE_COUNT][PTORT_RMODE_COUNT][2];
 struct tab_key {
 	unsigned i;
@@ -1969,17 +1945,17 @@ static void small_fill(const void *ctx)
 {
 	const struct tab_key *k = ctx;
 	unsigned x, count = ptort_type_bits(k->from) == 4 ? 16 : 256;
-	struct stab *t = calloc(1, sizeof *t);
+	uint32_t *t = calloc(256, sizeof *t);
 	if (!t)
 		return; /* the slot stays NULL: the generic path */
 	for (x = 0; x < count; x++)
-		t->t[x] = (uint32_t)ptort_cvt1_generic(k->from, k->to, x, k->rm, k->sat);
+		t[x] = (uint32_t)ptort_cvt1_generic(k->from, k->to, x, k->rm, k->sat);
 	tabs[k->i][k->to][k->rm][k->sat] = t;
 }
 
 /* The table of a conversion from a listed source to a destination of 4 to 32 bits;
  * NULL when there is none (or it is being built). */
-static const struct stab *small_table(ptort_type from, ptort_type to, ptort_rmode rm, int sat)
+static const uint32_t *small_table(ptort_type from, ptort_type to, ptort_rmode rm, int sat)
 {
 	struct tab_key key;
 	unsigned i, tb = ptort_type_bits(to);
@@ -2047,6 +2023,27 @@ static void pack_nibbles(const uint8_t *b, size_t m, unsigned char *d)
 		d[m / 2] = (unsigned char)((d[m / 2] & 0xF0) | (b[m - 1] & 15));
 }
 
+/* i4 results of run(k, a), which writes one per byte: a block at a time into a buffer,
+ * then paired into d (a->s has sbytes per element; d starts at an even element).
+ * Returns 0 when run does not convert, which it finds on the first block, before
+ * anything is written. */
+static int i4_blocks(int (*run)(enum kid, const struct kargs *), enum kid k, const struct kargs *a,
+		     size_t sbytes, void *d)
+{
+	uint8_t b[1024];
+	struct kargs c = *a;
+	size_t done;
+	for (done = 0; done < a->n; done += sizeof b) {
+		c.s = (const unsigned char *)a->s + done * sbytes;
+		c.d = b;
+		c.n = a->n - done < sizeof b ? a->n - done : sizeof b;
+		if (!run(k, &c))
+			return 0;
+		pack_nibbles(b, c.n, (unsigned char *)d + done / 2);
+	}
+	return 1;
+}
+
 /* The last (rounding) step from an f32 block: kernel k over m elements into dst from
  * element `at` on. A 4-bit destination (at even) takes element pairs; an odd last
  * element goes through the generic path, keeping its byte's high nibble. i4 results
@@ -2063,15 +2060,7 @@ static void last_step(enum kid k, const struct kargs *a, const uint32_t *s, void
 		return;
 	}
 	if (k == K_F32_I4) {
-		uint8_t b[1024];
-		size_t done;
-		for (done = 0; done < m; done += sizeof b) {
-			c.s = s + done;
-			c.d = b;
-			c.n = m - done < sizeof b ? m - done : sizeof b;
-			dispatch(k, &c);
-			pack_nibbles(b, c.n, (unsigned char *)dst + (at + done) / 2);
-		}
+		i4_blocks(dispatch, k, &c, 4, (unsigned char *)dst + at / 2);
 		return;
 	}
 	c.d = (unsigned char *)dst + at / 2;
@@ -2130,19 +2119,8 @@ static int fused_step(ptort_type from, ptort_type to, enum kid k2, const struct 
 	}
 	if (k2 == K_F32_F16)
 		return 0;
-	if (k2 == K_F32_I4) { /* bytes, then paired */
-		uint8_t b[BLOCK];
-		size_t done, n = a->n;
-		for (done = 0; done < n; done += BLOCK) {
-			c.s = (const unsigned char *)a->s + done * (ptort_type_bits(from) / 8);
-			c.d = b;
-			c.n = n - done < BLOCK ? n - done : BLOCK;
-			if (!fused(k2, &c))
-				return 0; /* on the first block, before anything was written */
-			pack_nibbles(b, c.n, (unsigned char *)a->d + done / 2);
-		}
-		return 1;
-	}
+	if (k2 == K_F32_I4)
+		return i4_blocks(fused, k2, &c, ptort_type_bits(from) / 8, a->d);
 	if (ptort_type_bits(to) == 4) {
 		size_t n = a->n;
 		c.n = n / 2;
@@ -2167,7 +2145,7 @@ static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, voi
 	struct kargs a;
 	enum kid k1, k2;
 	int sb = 0, ss = 0, db = 0, ds = 0;
-	const struct stab *t;
+	const uint32_t *t;
 	memset(&a, 0, sizeof a);
 	a.s = src, a.d = dst, a.n = n;
 	a.rm = rm == PTORT_NONE ? PTORT_RINT : (int)rm;
