@@ -593,6 +593,7 @@ struct kargs {
 	size_t n;
 	int rm, sat;
 	int st; /* the source as an ST_ kind (fused kernels only; else ST_F32) */
+	const uint8_t *tab; /* HiF8 kernels: the bf16 -> hif8 table for keys, or NULL */
 	/* int -> int */
 	int sbits, ssigned, dbits, neg0;
 	int64_t lo, hi;
@@ -1399,11 +1400,27 @@ h8_hyround(__m256i u0, __m256i u1, int f16)
 	return _mm256_permute4x64_epi64(h8_round(hr, u0, u1, f16, PTORT_HYBRID), 0xD8);
 }
 
+/* 16 results of a 64 KiB byte table t at the 16-bit indices x: scalar loads inserted
+ * into a vector (a store per byte would be the bottleneck) */
+__attribute__((target("avx2"), always_inline)) static inline __m128i look16(const uint8_t *t,
+									   const uint16_t *x)
+{
+	__m128i r = _mm_cvtsi32_si128(t[x[0]]);
+#define LOOK_AT(j) r = _mm_insert_epi8(r, t[x[j]], j)
+	LOOK_AT(1), LOOK_AT(2), LOOK_AT(3), LOOK_AT(4), LOOK_AT(5), LOOK_AT(6), LOOK_AT(7);
+	LOOK_AT(8), LOOK_AT(9), LOOK_AT(10), LOOK_AT(11), LOOK_AT(12), LOOK_AT(13), LOOK_AT(14);
+	LOOK_AT(15);
+#undef LOOK_AT
+	return r;
+}
+
 /* Blocks of keys into an L1 buffer, then their rounding, then the codes: three short
  * dependency chains run faster than one long one (see fp8_loop). bf16 sources are their
- * own keys; HYBRID, which needs the f32 values, rounds in the first pass. */
+ * own keys; HYBRID, which needs the f32 values, rounds in the first pass. With tab (the
+ * bf16 -> hif8 results in this mode; not HYBRID), the keys' codes are looked up instead:
+ * a key is a bf16 value with the f32's result. */
 __attribute__((target("avx2,f16c"), always_inline)) static inline size_t
-h8_loop(const void *s, uint8_t *d, size_t n, int st, int rm, int sat, int f16)
+h8_loop(const void *s, uint8_t *d, size_t n, int st, int rm, int sat, int f16, const uint8_t *tab)
 {
 	uint16_t kb[PASS_BLOCK];
 	uint32_t fb[PASS_BLOCK];
@@ -1418,12 +1435,18 @@ h8_loop(const void *s, uint8_t *d, size_t n, int st, int rm, int sat, int f16)
 		if (st == ST_BF16 && rm != PTORT_HYBRID) {
 			k = (const uint16_t *)s + i;
 		} else {
-			src = blk_src(s, &at, m, &st1, fb);
+			/* (with tab, the key pass is short enough to convert 32-bit integers too) */
+			src = tab && rm != PTORT_HYBRID ? s : blk_src(s, &at, m, &st1, fb);
 			for (j = 0; j < m; j += 16) {
 				__m256i u0 = ld8(src, at + j, st1), u1 = ld8(src, at + j + 8, st1);
 				_mm256_storeu_si256((__m256i *)(void *)(kb + j),
 						    rm == PTORT_HYBRID ? h8_hyround(u0, u1, f16) : h8_key(u0, u1));
 			}
+		}
+		if (tab && rm != PTORT_HYBRID) {
+			for (j = 0; j < m; j += 16)
+				_mm_storeu_si128((__m128i *)(void *)(d + i + j), look16(tab, k + j));
+			continue;
 		}
 		if (rm != PTORT_HYBRID)
 			for (j = 0; j < m; j += 16)
@@ -1438,13 +1461,13 @@ h8_loop(const void *s, uint8_t *d, size_t n, int st, int rm, int sat, int f16)
 	return i;
 }
 
-#define H8_LOOP(ST) i = h8_loop(s, d, n, ST, rm_, sat_, f16_)
+#define H8_LOOP(ST) i = h8_loop(s, d, n, ST, rm_, sat_, f16_, tab)
 
 /* F16: the f16 HYBRID threshold (st is then ST_F16); RM: ROUND, HYBRID or (any source)
  * RINT, FLOOR, CEIL, TRUNC */
 #define AVX2_HIF8(NAME, F16, RM, SAT)                                                           \
 	__attribute__((target("avx2,f16c"))) static void NAME(const void *s, uint8_t *d,       \
-							      size_t n, int st)                 \
+							      size_t n, int st, const uint8_t *tab) \
 	{                                                                                       \
 		const int f16_ = F16, rm_ = RM, sat_ = SAT;                                     \
 		size_t i = 0;                                                                   \
@@ -1471,7 +1494,7 @@ AVX2_HIF8_SAT(avx2_hif8_trunc, 0, PTORT_TRUNC)
 /* Returns 1 when it converted (an f32 -> fp8/fp4 or f32/f16 -> hif8 kernel; level 2). */
 static int avx2_small(enum kid k, const struct kargs *a)
 {
-	typedef void (*h8fn)(const void *, uint8_t *, size_t, int);
+	typedef void (*h8fn)(const void *, uint8_t *, size_t, int, const uint8_t *);
 	static const h8fn hif8[2][2][2] = {
 		{{avx2_hif8_r0, avx2_hif8_r1}, {avx2_hif8_h0, avx2_hif8_h1}},
 		{{avx2_hif8_r16_0, avx2_hif8_r16_1}, {avx2_hif8_h16_0, avx2_hif8_h16_1}}};
@@ -1495,14 +1518,14 @@ static int avx2_small(enum kid k, const struct kargs *a)
 	case K_F32_E1M2: f16c_e1m2_fn[m][a->sat](a->s, a->d, a->n, a->st); return 1;
 	case K_F32_HIF8:
 	case K_F16_HIF8:
-		hif8[k == K_F16_HIF8][a->rm == PTORT_HYBRID][a->sat](a->s, a->d, a->n,
-								      k == K_F16_HIF8 ? ST_F16 : a->st);
+		hif8[k == K_F16_HIF8][a->rm == PTORT_HYBRID][a->sat](
+			a->s, a->d, a->n, k == K_F16_HIF8 ? ST_F16 : a->st, k == K_F16_HIF8 ? NULL : a->tab);
 		return 1;
 	case K_F32_HIF8D:
 		if (m < 1 || m > 4)
-			dir[0][a->sat](a->s, a->d, a->n, a->st);
+			dir[0][a->sat](a->s, a->d, a->n, a->st, a->tab);
 		else
-			dir[m == 1 ? 0 : m - 1][a->sat](a->s, a->d, a->n, a->st);
+			dir[m == 1 ? 0 : m - 1][a->sat](a->s, a->d, a->n, a->st, a->tab);
 		return 1;
 	default: return 0;
 	}
@@ -1755,6 +1778,17 @@ __attribute__((target("avx2"))) static size_t avx2_table8(const uint32_t *t, uns
 			_mm_storeu_si128((__m128i *)(void *)((uint16_t *)dst + i), a);
 		}
 	}
+	return i;
+}
+
+/* 16-bit codes -> 8-bit results of a 64 KiB table t; whole rounds of 16 elements,
+ * returns how many it converted */
+__attribute__((target("avx2"))) static size_t avx2_wide_run(const uint8_t *t, const uint16_t *s,
+							     uint8_t *d, size_t n)
+{
+	size_t i = 0;
+	for (; i + 16 <= n; i += 16)
+		_mm_storeu_si128((__m128i *)(void *)(d + i), look16(t, s + i));
 	return i;
 }
 
@@ -2077,6 +2111,81 @@ static void last_step(enum kid k, const struct kargs *a, const uint32_t *s, void
 
 static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, void *dst,
 			    size_t n, ptort_rmode rm, int sat);
+static int kernel_run(ptort_type from, ptort_type to, const void *src, void *dst, size_t n,
+		      ptort_rmode rm, int sat, const uint8_t *tab);
+
+/* ---- 16-bit sources -> HiF8: 64 KiB lookup tables -------------------------- */
+
+/* HiF8's rounding and encoding take ~60 vector instructions per 16 elements; a table of
+ * every 16-bit pattern's result takes a load per element. So a run to hif8 from a
+ * 16-bit source looks its results up, and one from a 32-bit source looks up its keys'
+ * (see h8_round) in the bf16 table, HYBRID excepted (it needs the f32 itself). A table
+ * is built on first use by the kernels (65536 elements, tens of microseconds), for runs
+ * of WIDE_MIN elements or more, where that cost is small; shorter runs take the kernels
+ * (ptort_cvt_fast_force_tables overrides that for the tests). AVX2 levels only: there
+ * the lookups go 16 to a vector store. */
+#define WIDE_MIN 16384
+static const ptort_type wide_src[] = {PTORT_BF16, PTORT_F16, PTORT_I16, PTORT_U16};
+#define NWIDE (sizeof wide_src / sizeof wide_src[0])
+static uint8_t *wide_tabs[NWIDE][PTORT_RMODE_COUNT][2];
+static int wide_state[NWIDE][PTORT_RMODE_COUNT][2];
+static int forced_tables = -1;
+
+void ptort_cvt_fast_force_tables(int on)
+{
+	forced_tables = on;
+}
+
+static void wide_fill(const void *ctx)
+{
+	const struct tab_key *k = ctx;
+	uint16_t *x = malloc(65536 * sizeof *x);
+	uint8_t *t = malloc(65536);
+	unsigned i;
+	if (x && t) {
+		for (i = 0; i < 65536; i++)
+			x[i] = (uint16_t)i;
+		if (kernel_run(k->from, k->to, x, t, 65536, k->rm, k->sat, NULL)) {
+			wide_tabs[k->i][k->rm][k->sat] = t;
+			t = NULL;
+		}
+	}
+	free(x);
+	free(t); /* on failure the slot stays NULL: the kernels */
+}
+
+/* The from -> hif8 table (from 16-bit) for mode rm (NONE mapped to RINT) and sat, if a
+ * run of n elements is to use one; NULL when not (or while another thread builds it). */
+static const uint8_t *wide_table(ptort_type from, ptort_rmode rm, int sat, size_t n)
+{
+	struct tab_key key;
+	unsigned i;
+#ifdef PTORT_X86
+	if (use_level() < 1 || forced_tables == 0 || (forced_tables < 0 && n < WIDE_MIN))
+		return NULL;
+#else
+	(void)n;
+	return NULL;
+#endif
+	for (i = 0; i < NWIDE && wide_src[i] != from; i++)
+		;
+	if (i == NWIDE || ptort_cvt_check(from, PTORT_HIF8, rm) != PTORT_CVT_OK)
+		return NULL;
+	key.i = i, key.from = from, key.to = PTORT_HIF8, key.rm = rm, key.sat = sat != 0;
+	if (!lazy_ready(&wide_state[i][rm][key.sat], wide_fill, &key))
+		return NULL;
+	return wide_tabs[i][rm][key.sat];
+}
+
+static void wide_run(const uint8_t *t, const uint16_t *s, uint8_t *d, size_t n)
+{
+	size_t i = 0;
+#ifdef PTORT_X86
+	i = avx2_wide_run(t, s, d, n);
+#endif
+	for (; i < n; i++)
+		d[i] = t[s[i]];
+}
 
 /* The kernels read and write through typed pointers, so a buffer that is not aligned
  * to its element size goes through aligned blocks (memcpy in and out); with a 4-bit
@@ -2142,12 +2251,28 @@ static int fused_step(ptort_type from, ptort_type to, enum kid k2, const struct 
 static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, void *dst,
 			    size_t n, ptort_rmode rm, int sat)
 {
+	const uint8_t *t = NULL;
+	ptort_rmode r = rm == PTORT_NONE ? PTORT_RINT : rm;
+	if (to == PTORT_HIF8 && ptort_type_bits(from) == 16 && (t = wide_table(from, r, sat, n))) {
+		wide_run(t, src, dst, n);
+		return 1;
+	}
+	if (to == PTORT_HIF8 && (from == PTORT_F32 || from == PTORT_I32 || from == PTORT_U32) &&
+	    r != PTORT_HYBRID && r != PTORT_ODD)
+		t = wide_table(PTORT_BF16, r, sat, n);
+	return kernel_run(from, to, src, dst, n, rm, sat, t);
+}
+
+/* from -> to with the kernels; tab: the bf16 -> hif8 table for keys, or NULL */
+static int kernel_run(ptort_type from, ptort_type to, const void *src, void *dst, size_t n,
+		      ptort_rmode rm, int sat, const uint8_t *tab)
+{
 	struct kargs a;
 	enum kid k1, k2;
 	int sb = 0, ss = 0, db = 0, ds = 0;
 	const uint32_t *t;
 	memset(&a, 0, sizeof a);
-	a.s = src, a.d = dst, a.n = n;
+	a.s = src, a.d = dst, a.n = n, a.tab = tab;
 	a.rm = rm == PTORT_NONE ? PTORT_RINT : (int)rm;
 	a.sat = sat != 0;
 	if (ptort_cvt_check(from, to, rm) != PTORT_CVT_OK)

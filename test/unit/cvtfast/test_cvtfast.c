@@ -114,15 +114,20 @@ static void check_run(ptort_type f, ptort_type t, const unsigned char *src, size
 				continue;
 			memset(b, 0xA5, nb);
 			ptort_cvt_run_generic(f, t, src, b, n, (ptort_rmode)rm, sat);
-			for (lv = 0; lv <= levels; lv++) {
+			/* each level without and (hif8 results, SIMD levels) with the tables */
+			for (lv = 0; lv <= 2 * levels + 1; lv++) {
 				size_t i;
-				ptort_cvt_fast_force_level(lv);
+				if (lv % 2 && (t != PTORT_HIF8 || lv / 2 == 0))
+					continue;
+				ptort_cvt_fast_force_level(lv / 2);
+				ptort_cvt_fast_force_tables(lv % 2);
 				memset(a, 0xA5, nb);
 				if (!ptort_cvt_fast_run(f, t, src, a, n, (ptort_rmode)rm, sat)) {
 					if (failures++ < 30)
-						printf("FAIL %s->%s %s: no kernel at level %d\n",
+						printf("FAIL %s->%s %s: no kernel at level %d%s\n",
 						       ptort_type_name(f), ptort_type_name(t),
-						       ptort_rmode_name((ptort_rmode)rm), lv);
+						       ptort_rmode_name((ptort_rmode)rm), lv / 2,
+						       lv % 2 ? " (tables)" : "");
 					continue;
 				}
 				if (!memcmp(a, b, nb))
@@ -130,9 +135,10 @@ static void check_run(ptort_type f, ptort_type t, const unsigned char *src, size
 				for (i = 0; i < n && get(a, tb, i) == get(b, tb, i); i++)
 					;
 				if (failures++ < 30)
-					printf("FAIL %s->%s %s sat=%d level=%d n=%zu in=0x%llX fast=0x%llX generic=0x%llX%s\n",
+					printf("FAIL %s->%s %s sat=%d level=%d%s n=%zu in=0x%llX fast=0x%llX generic=0x%llX%s\n",
 					       ptort_type_name(f), ptort_type_name(t),
-					       ptort_rmode_name((ptort_rmode)rm), sat, lv, n,
+					       ptort_rmode_name((ptort_rmode)rm), sat, lv / 2,
+					       lv % 2 ? " (tables)" : "", n,
 					       (unsigned long long)(i < n ? get(src, fb, i) : 0),
 					       (unsigned long long)(i < n ? get(a, tb, i) : 0),
 					       (unsigned long long)(i < n ? get(b, tb, i) : 0),
@@ -141,6 +147,7 @@ static void check_run(ptort_type f, ptort_type t, const unsigned char *src, size
 		}
 	}
 	ptort_cvt_fast_force_level(-1);
+	ptort_cvt_fast_force_tables(-1);
 	free(a), free(b);
 }
 
