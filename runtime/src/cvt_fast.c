@@ -46,11 +46,23 @@ static int lazy_ready(int *state, void (*fill)(const void *), const void *ctx)
 	__atomic_store_n(state, 2, __ATOMIC_RELEASE);
 	return 1;
 }
+
+/* Adds n to *count; returns the new value */
+static size_t count_add(size_t *count, size_t n)
+{
+	return __atomic_add_fetch(count, n, __ATOMIC_RELAXED);
+}
 #else
 static int lazy_ready(int *state, void (*fill)(const void *), const void *ctx)
 {
 	(void)state, (void)fill, (void)ctx;
 	return 0;
+}
+
+static size_t count_add(size_t *count, size_t n)
+{
+	(void)count;
+	return n;
 }
 #endif
 
@@ -2120,15 +2132,17 @@ static int kernel_run(ptort_type from, ptort_type to, const void *src, void *dst
  * every 16-bit pattern's result takes a load per element. So a run to hif8 from a
  * 16-bit source looks its results up, and one from a 32-bit source looks up its keys'
  * (see h8_round) in the bf16 table, HYBRID excepted (it needs the f32 itself). A table
- * is built on first use by the kernels (65536 elements, tens of microseconds), for runs
- * of WIDE_MIN elements or more, where that cost is small; shorter runs take the kernels
- * (ptort_cvt_fast_force_tables overrides that for the tests). AVX2 levels only: there
- * the lookups go 16 to a vector store. */
-#define WIDE_MIN 16384
+ * is built by the kernels (a run over all 65536 patterns, a few hundred microseconds
+ * with its page faults) once WIDE_BUILD elements have gone through the kernels for its
+ * (source, mode, saturation), which keeps the build a small part of the work: a program
+ * that converts a tile once never pays for it. ptort_cvt_fast_force_tables overrides
+ * that for the tests. AVX2 levels only: there the lookups go 16 to a vector store. */
+#define WIDE_BUILD ((size_t)1 << 22)
 static const ptort_type wide_src[] = {PTORT_BF16, PTORT_F16, PTORT_I16, PTORT_U16};
 #define NWIDE (sizeof wide_src / sizeof wide_src[0])
 static uint8_t *wide_tabs[NWIDE][PTORT_RMODE_COUNT][2];
 static int wide_state[NWIDE][PTORT_RMODE_COUNT][2];
+static size_t wide_work[NWIDE][PTORT_RMODE_COUNT][2];
 static int forced_tables = -1;
 
 void ptort_cvt_fast_force_tables(int on)
@@ -2154,14 +2168,15 @@ static void wide_fill(const void *ctx)
 	free(t); /* on failure the slot stays NULL: the kernels */
 }
 
-/* The from -> hif8 table (from 16-bit) for mode rm (NONE mapped to RINT) and sat, if a
- * run of n elements is to use one; NULL when not (or while another thread builds it). */
+/* The from -> hif8 table (from 16-bit) for mode rm (NONE mapped to RINT) and sat, for a
+ * run of n elements; NULL when there is none yet (the run then counts toward building
+ * it) or another thread is building it. */
 static const uint8_t *wide_table(ptort_type from, ptort_rmode rm, int sat, size_t n)
 {
 	struct tab_key key;
 	unsigned i;
 #ifdef PTORT_X86
-	if (use_level() < 1 || forced_tables == 0 || (forced_tables < 0 && n < WIDE_MIN))
+	if (use_level() < 1 || forced_tables == 0)
 		return NULL;
 #else
 	(void)n;
@@ -2172,6 +2187,8 @@ static const uint8_t *wide_table(ptort_type from, ptort_rmode rm, int sat, size_
 	if (i == NWIDE || ptort_cvt_check(from, PTORT_HIF8, rm) != PTORT_CVT_OK)
 		return NULL;
 	key.i = i, key.from = from, key.to = PTORT_HIF8, key.rm = rm, key.sat = sat != 0;
+	if (forced_tables < 0 && count_add(&wide_work[i][rm][key.sat], n) < WIDE_BUILD)
+		return NULL;
 	if (!lazy_ready(&wide_state[i][rm][key.sat], wide_fill, &key))
 		return NULL;
 	return wide_tabs[i][rm][key.sat];

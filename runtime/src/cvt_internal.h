@@ -74,8 +74,8 @@ int ptort_cvt_fast_run(ptort_type from, ptort_type to, const void *src, void *ds
  * 2 AVX2+F16C; -1 restores the best available. */
 void ptort_cvt_fast_force_level(int level);
 
-/* The 64 KiB lookup tables of conversions to hif8 (tests): 0 never, 1 for runs of any
- * length, -1 restores the default (runs long enough to pay for building one). */
+/* The 64 KiB lookup tables of conversions to hif8 (tests): 0 never, 1 always (built at
+ * once), -1 restores the default (built once 2^22 elements went through the kernels). */
 void ptort_cvt_fast_force_tables(int on);
 
 #endif
