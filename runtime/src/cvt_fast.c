@@ -527,8 +527,11 @@ INLINE void k_u8_f32(const uint8_t *s, uint32_t *d, size_t n)
 
 /* What a kernel reading f32 can read instead, converted on the fly: exactly (16-bit
  * types), or for 32-bit integers rounded to f32 to odd (ahead of one more rounding) or
- * to nearest even (ahead of the HiF8 pseudocode, which the semantics feed with f32). */
-enum { ST_F32, ST_F16, ST_BF16, ST_I16, ST_U16, ST_I32, ST_U32, ST_I32N, ST_U32N };
+ * to nearest even (ahead of the HiF8 pseudocode, which the semantics feed with f32), or
+ * clamped to [-2^16, 2^16], which is exact in f32, for destinations whose finite
+ * values lie below 2^16 (fp8, fp4, hif8): every value from 2^16 on overflows there
+ * alike, in every mode, as it does rounded to f32 first. */
+enum { ST_F32, ST_F16, ST_BF16, ST_I16, ST_U16, ST_I32, ST_U32, ST_I32N, ST_U32N, ST_I32C, ST_U32C };
 
 INLINE uint32_t ld1(const void *s, size_t i, int st)
 {
@@ -547,6 +550,10 @@ INLINE uint32_t ld1(const void *s, size_t i, int st)
 		return u32mag_f32(sel(b, 0u - w[i], w[i]), b, st == ST_I32 ? PTORT_ODD : PTORT_RINT);
 	case ST_U32:
 	case ST_U32N: return u32mag_f32(w[i], 0, st == ST_U32 ? PTORT_ODD : PTORT_RINT);
+	case ST_I32C:
+		f = (float)((int32_t)w[i] < -65536 ? -65536 : (int32_t)w[i] > 65536 ? 65536 : (int32_t)w[i]);
+		break;
+	case ST_U32C: f = (float)(int32_t)(w[i] > 65536 ? 65536 : w[i]); break;
 	default: return w[i];
 	}
 	memcpy(&b, &f, 4);
@@ -864,6 +871,13 @@ ld8(const void *s, size_t i, int st)
 					_mm256_cmpeq_epi32(_mm256_cvttps_epi32(f), y), one));
 			return _mm256_add_epi32(fb, _mm256_and_si256(big, _mm256_set1_epi32(1 << 23)));
 		}
+	case ST_I32C:
+		x = _mm256_max_epi32(_mm256_min_epi32(_mm256_loadu_si256(w), _mm256_set1_epi32(65536)),
+				     _mm256_set1_epi32(-65536));
+		return _mm256_castps_si256(_mm256_cvtepi32_ps(x));
+	case ST_U32C:
+		x = _mm256_min_epu32(_mm256_loadu_si256(w), _mm256_set1_epi32(65536));
+		return _mm256_castps_si256(_mm256_cvtepi32_ps(x));
 	default: return _mm256_loadu_si256(w);
 	}
 }
@@ -1099,6 +1113,8 @@ avx2_f16_round8(__m256i h, int rm, int sat, unsigned S, uint16_t MAXC, uint16_t 
 	case ST_U16: X(ST_U16); break;                                                          \
 	case ST_I32: X(ST_I32); break;                                                          \
 	case ST_U32: X(ST_U32); break;                                                          \
+	case ST_I32C: X(ST_I32C); break;                                                        \
+	case ST_U32C: X(ST_U32C); break;                                                        \
 	default: X(st); break;                                                                  \
 	}
 
@@ -1228,14 +1244,16 @@ AVX2_FP8_ALL(f16c_e1m2, 3)
 #define H8_UNIT(i) (1 << (7 - H8_MB(i)))
 #define H8_SH14(i) ((i) == 0 ? 24 - 14 : 23 - H8_MB(i) - 14)
 #define H8_SH2(i) ((i) == 0 ? 24 - 2 : 23 - H8_MB(i) - 2)
+#define H8_Q(i) ((1 << (16 - H8_SH14(i))) >> 6) /* 2^(16 - sh14) / 64 */
 #define H8_48(F)                                                                                \
 	F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), F(10), F(11), F(12), F(13), \
 	F(14), F(15), F(16), F(17), F(18), F(19), F(20), F(21), F(22), F(23), F(24), F(25),     \
 	F(26), F(27), F(28), F(29), F(30), F(31), F(32), F(33), F(34), F(35), F(36), F(37),     \
 	F(38), F(39), F(40), F(41), F(42), F(43), F(44), F(45), F(46), F(47)
-enum { H8T_BASE, H8T_POW, H8T_UNIT, H8T_SH14, H8T_SH2 };
-static const unsigned char h8_tab[5][48] = {
-	{H8_48(H8_BASE)}, {H8_48(H8_POW)}, {H8_48(H8_UNIT)}, {H8_48(H8_SH14)}, {H8_48(H8_SH2)}};
+enum { H8T_BASE, H8T_POW, H8T_UNIT, H8T_SH14, H8T_SH2, H8T_Q };
+static const unsigned char h8_tab[6][48] = {{H8_48(H8_BASE)}, {H8_48(H8_POW)},
+					    {H8_48(H8_UNIT)}, {H8_48(H8_SH14)},
+					    {H8_48(H8_SH2)},  {H8_48(H8_Q)}};
 
 /* pshufb indices for i = e - 104 (e the biased exponent, 16-bit lanes), one per
  * 16-entry third of a table; out-of-range bytes and the lanes' high bytes get bit 7
@@ -1387,15 +1405,20 @@ __attribute__((target("avx2"), always_inline)) static inline __m128i h8_bytes(__
 	return _mm_packus_epi16(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1));
 }
 
-/* 16 f32 values -> their keys (see h8_round), in order */
-__attribute__((target("avx2"), always_inline)) static inline __m256i h8_key(__m256i u0, __m256i u1)
+/* 16 f32 values -> their keys (see h8_round), in the order of packus (look16p's) */
+__attribute__((target("avx2"), always_inline)) static inline __m256i h8_keyp(__m256i u0, __m256i u1)
 {
 	const __m256i lowm = _mm256_set1_epi32(0xFFFF), z = _mm256_setzero_si256();
 	__m256i lz = _mm256_packs_epi32(_mm256_cmpeq_epi32(_mm256_and_si256(u0, lowm), z),
 					_mm256_cmpeq_epi32(_mm256_and_si256(u1, lowm), z));
 	__m256i hr = _mm256_packus_epi32(_mm256_srli_epi32(u0, 16), _mm256_srli_epi32(u1, 16));
-	return _mm256_permute4x64_epi64(_mm256_or_si256(hr, _mm256_andnot_si256(lz, _mm256_set1_epi16(1))),
-					0xD8);
+	return _mm256_or_si256(hr, _mm256_andnot_si256(lz, _mm256_set1_epi16(1)));
+}
+
+/* The same in order */
+__attribute__((target("avx2"), always_inline)) static inline __m256i h8_key(__m256i u0, __m256i u1)
+{
+	return _mm256_permute4x64_epi64(h8_keyp(u0, u1), 0xD8);
 }
 
 /* HYBRID's rounded magnitudes (h8_round's) of 16 f32 values (or f16 ones, exact in
@@ -1412,6 +1435,32 @@ h8_hyround(__m256i u0, __m256i u1, int f16)
 	return _mm256_permute4x64_epi64(h8_round(hr, u0, u1, f16, PTORT_HYBRID), 0xD8);
 }
 
+/* HYBRID's table indices (see hyb_table) of 16 f32 values, in the order of packus
+ * (look16p's): the high half's sign, exponent and first 4 fraction bits, then 1 where
+ * the value rounds down. The decision of h8_down in 16-bit lanes: with p = 2^(16 - sh)
+ * (0 past 2^24, where nothing depends on it), the K = 14 bits from sh on are the high
+ * half's fraction times p, ORed with the low half times p >> 16. Bit 7 of the high
+ * half, the exponent's last, is flipped: the one place p = 2^6 matters is 2^-23, whose
+ * exponent 104 is even, and there bit 7 is the implicit bit. (Where mb = 3, HYBRID is
+ * ROUND: the table looks at the fourth fraction bit and not at the decision.) A NaN
+ * whose first 4 fraction bits are 0 gets the fourth, so that it does not look like inf. */
+__attribute__((target("avx2"), always_inline)) static inline __m256i h8_hyidx(__m256i u0, __m256i u1)
+{
+	const __m256i lowm = _mm256_set1_epi32(0xFFFF), m14 = _mm256_set1_epi16(0x3FFF);
+	__m256i hr = _mm256_packus_epi32(_mm256_srli_epi32(u0, 16), _mm256_srli_epi32(u1, 16));
+	__m256i lo = _mm256_packus_epi32(_mm256_and_si256(u0, lowm), _mm256_and_si256(u1, lowm));
+	__m256i hm = _mm256_and_si256(hr, _mm256_set1_epi16(0x7FFF));
+	__m256i p = _mm256_slli_epi16(h8_look(h8_tab[H8T_Q], h8_index(_mm256_srli_epi16(hm, 7))), 6);
+	__m256i fk = _mm256_and_si256(_mm256_or_si256(_mm256_mullo_epi16(_mm256_xor_si256(hr, _mm256_set1_epi16(0x80)), p),
+						      _mm256_mulhi_epu16(lo, p)),
+				      m14);
+	__m256i down = _mm256_cmpgt_epi16(_mm256_and_si256(lo, m14), fk);
+	__m256i nan = _mm256_cmpgt_epi16(_mm256_or_si256(hm, _mm256_min_epu16(lo, _mm256_set1_epi16(1))),
+					 _mm256_set1_epi16(0x7F80));
+	__m256i x = _mm256_and_si256(_mm256_srli_epi16(hr, 2), _mm256_set1_epi16(0x3FFE));
+	return _mm256_or_si256(_mm256_sub_epi16(x, down), _mm256_and_si256(nan, _mm256_set1_epi16(2)));
+}
+
 /* 16 results of a 64 KiB byte table t at the 16-bit indices x: scalar loads inserted
  * into a vector (a store per byte would be the bottleneck) */
 __attribute__((target("avx2"), always_inline)) static inline __m128i look16(const uint8_t *t,
@@ -1426,11 +1475,25 @@ __attribute__((target("avx2"), always_inline)) static inline __m128i look16(cons
 	return r;
 }
 
+/* look16 with the indices in the order of packus over two vectors of 8 (0-3, 8-11,
+ * 4-7, 12-15) */
+__attribute__((target("avx2"), always_inline)) static inline __m128i look16p(const uint8_t *t,
+									    const uint16_t *x)
+{
+	__m128i r = _mm_cvtsi32_si128(t[x[0]]);
+#define LOOK_AT(j, at) r = _mm_insert_epi8(r, t[x[at]], j)
+	LOOK_AT(1, 1), LOOK_AT(2, 2), LOOK_AT(3, 3), LOOK_AT(4, 8), LOOK_AT(5, 9), LOOK_AT(6, 10);
+	LOOK_AT(7, 11), LOOK_AT(8, 4), LOOK_AT(9, 5), LOOK_AT(10, 6), LOOK_AT(11, 7);
+	LOOK_AT(12, 12), LOOK_AT(13, 13), LOOK_AT(14, 14), LOOK_AT(15, 15);
+#undef LOOK_AT
+	return r;
+}
+
 /* Blocks of keys into an L1 buffer, then their rounding, then the codes: three short
  * dependency chains run faster than one long one (see fp8_loop). bf16 sources are their
- * own keys; HYBRID, which needs the f32 values, rounds in the first pass. With tab (the
- * bf16 -> hif8 results in this mode; not HYBRID), the keys' codes are looked up instead:
- * a key is a bf16 value with the f32's result. */
+ * own keys; HYBRID, which needs the f32 values, rounds in the first pass. With tab the
+ * codes are looked up instead: a key is a bf16 value with the f32's result (tab the
+ * bf16 -> hif8 results in this mode), HYBRID's an h8_hyidx index (tab hyb_table's). */
 __attribute__((target("avx2,f16c"), always_inline)) static inline size_t
 h8_loop(const void *s, uint8_t *d, size_t n, int st, int rm, int sat, int f16, const uint8_t *tab)
 {
@@ -1448,16 +1511,30 @@ h8_loop(const void *s, uint8_t *d, size_t n, int st, int rm, int sat, int f16, c
 			k = (const uint16_t *)s + i;
 		} else {
 			/* (with tab, the key pass is short enough to convert 32-bit integers too) */
-			src = tab && rm != PTORT_HYBRID ? s : blk_src(s, &at, m, &st1, fb);
-			for (j = 0; j < m; j += 16) {
-				__m256i u0 = ld8(src, at + j, st1), u1 = ld8(src, at + j + 8, st1);
-				_mm256_storeu_si256((__m256i *)(void *)(kb + j),
-						    rm == PTORT_HYBRID ? h8_hyround(u0, u1, f16) : h8_key(u0, u1));
-			}
+			src = tab ? s : blk_src(s, &at, m, &st1, fb);
+#define H8_KEYS(F)                                                                              \
+	for (j = 0; j < m; j += 16)                                                             \
+		_mm256_storeu_si256((__m256i *)(void *)(kb + j), F)
+#define H8_U0 ld8(src, at + j, st1)
+#define H8_U1 ld8(src, at + j + 8, st1)
+			/* (one loop each: gcc keeps the constants of an unconditional body in
+			 * registers) */
+			if (rm != PTORT_HYBRID && tab)
+				H8_KEYS(h8_keyp(H8_U0, H8_U1));
+			else if (rm != PTORT_HYBRID)
+				H8_KEYS(h8_key(H8_U0, H8_U1));
+			else if (tab)
+				H8_KEYS(h8_hyidx(H8_U0, H8_U1));
+			else
+				H8_KEYS(h8_hyround(H8_U0, H8_U1, f16));
+#undef H8_U0
+#undef H8_U1
+#undef H8_KEYS
 		}
-		if (tab && rm != PTORT_HYBRID) {
+		if (tab) { /* (the keys computed here are in packus order) */
 			for (j = 0; j < m; j += 16)
-				_mm_storeu_si128((__m128i *)(void *)(d + i + j), look16(tab, k + j));
+				_mm_storeu_si128((__m128i *)(void *)(d + i + j),
+						 k == kb ? look16p(tab, k + j) : look16(tab, k + j));
 			continue;
 		}
 		if (rm != PTORT_HYBRID)
@@ -2194,6 +2271,46 @@ static const uint8_t *wide_table(ptort_type from, ptort_rmode rm, int sat, size_
 	return wide_tabs[i][rm][key.sat];
 }
 
+/* HYBRID from f32 (and the 32-bit integers, through f32): a table of 16384 results,
+ * indexed by the sign, exponent and first 4 fraction bits of the f32 and whether it
+ * rounds down (h8_hyidx: HiF8 keeps at most 3 fraction bits, and where it keeps 3,
+ * HYBRID is ROUND, which looks at the fourth), for sat. An index's result is that of
+ * an f32 with those bits and no others (it rounds up: the threshold is 0) or with the
+ * low 14 bits set too (it rounds down: the fraction after the kept bits has a 0, bit
+ * 18, where the threshold is all ones). 16 KiB stay in L1 beside the data. Built like
+ * the wide tables, from the portable one-element kernel. */
+#define HYB_ENTRIES 16384
+static uint8_t hyb_tabs[2][HYB_ENTRIES];
+static int hyb_state[2];
+static size_t hyb_work[2];
+
+static void hyb_fill(const void *ctx)
+{
+	const int sat = *(const int *)ctx;
+	uint32_t x;
+	for (x = 0; x < HYB_ENTRIES; x++) {
+		uint32_t u = (x >> 1) << 19;
+		if (x & 1 && (u & 0x7FFFFFFF) != 0x7F800000) /* (inf: NaNs have a fraction bit) */
+			u |= 0x3FFF;
+		hyb_tabs[sat][x] = (uint8_t)f32_hif8_one(u, 1, sat);
+	}
+}
+
+static const uint8_t *hyb_table(int sat, size_t n)
+{
+	sat = sat != 0;
+#ifdef PTORT_X86
+	if (use_level() < 1 || forced_tables == 0)
+		return NULL;
+#else
+	(void)n;
+	return NULL;
+#endif
+	if (forced_tables < 0 && count_add(&hyb_work[sat], n) < WIDE_BUILD)
+		return NULL;
+	return lazy_ready(&hyb_state[sat], hyb_fill, &sat) ? hyb_tabs[sat] : NULL;
+}
+
 static void wide_run(const uint8_t *t, const uint16_t *s, uint8_t *d, size_t n)
 {
 	size_t i = 0;
@@ -2234,13 +2351,15 @@ static int fused_step(ptort_type from, ptort_type to, enum kid k2, const struct 
 		      int rm1)
 {
 	struct kargs c = *a;
+	const int below16 = to == PTORT_F8E4M3FN || to == PTORT_F8E5M2 || to == PTORT_HIF8 ||
+			    to == PTORT_F4E2M1FN || to == PTORT_F4E1M2;
 	switch (from) {
 	case PTORT_F16: c.st = ST_F16; break;
 	case PTORT_BF16: c.st = ST_BF16; break;
 	case PTORT_I16: c.st = ST_I16; break;
 	case PTORT_U16: c.st = ST_U16; break;
-	case PTORT_I32: c.st = rm1 == PTORT_ODD ? ST_I32 : ST_I32N; break;
-	case PTORT_U32: c.st = rm1 == PTORT_ODD ? ST_U32 : ST_U32N; break;
+	case PTORT_I32: c.st = below16 ? ST_I32C : rm1 == PTORT_ODD ? ST_I32 : ST_I32N; break;
+	case PTORT_U32: c.st = below16 ? ST_U32C : rm1 == PTORT_ODD ? ST_U32 : ST_U32N; break;
 	default: return 0;
 	}
 	if (k2 == K_F32_F16)
@@ -2275,8 +2394,8 @@ static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, voi
 		return 1;
 	}
 	if (to == PTORT_HIF8 && (from == PTORT_F32 || from == PTORT_I32 || from == PTORT_U32) &&
-	    r != PTORT_HYBRID && r != PTORT_ODD)
-		t = wide_table(PTORT_BF16, r, sat, n);
+	    r != PTORT_ODD)
+		t = r == PTORT_HYBRID ? hyb_table(sat, n) : wide_table(PTORT_BF16, r, sat, n);
 	return kernel_run(from, to, src, dst, n, rm, sat, t);
 }
 
