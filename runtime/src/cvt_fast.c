@@ -1004,10 +1004,24 @@ __attribute__((target("avx2"))) static int avx2_i32_f32(const struct kargs *a)
 	unsigned csr;
 	size_t i = 0;
 	if (a->rm != PTORT_RINT && a->rm != PTORT_FLOOR && a->rm != PTORT_CEIL &&
-	    a->rm != PTORT_TRUNC)
+	    a->rm != PTORT_TRUNC && a->rm != PTORT_ROUND)
 		return 0;
 	csr = _mm_getcsr();
-	_mm_setcsr((csr & ~(3u << 13)) | rc[a->rm]);
+	_mm_setcsr((csr & ~(3u << 13)) | rc[a->rm == PTORT_ROUND ? PTORT_RINT : a->rm]);
+	if (a->rm == PTORT_ROUND) {
+		/* RINT, then one ulp further from zero where that was a tie it broke toward
+		 * zero: there x - n (exact, wrapping past 2^31 as n does) is half of n's ulp
+		 * with n's sign, an f32 whose bits are n's sign and exponent less 24 */
+		const __m256i se = _mm256_set1_epi32((int)0xFF800000), d24 = _mm256_set1_epi32(24 << 23);
+		for (; i + 8 <= a->n; i += 8) {
+			__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+			__m256 n = _mm256_cvtepi32_ps(v);
+			__m256i r = _mm256_sub_epi32(v, _mm256_cvtps_epi32(n)), nb = _mm256_castps_si256(n);
+			__m256i tie = _mm256_cmpeq_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(r)),
+							 _mm256_sub_epi32(_mm256_and_si256(nb, se), d24));
+			_mm256_storeu_si256((__m256i *)(void *)(d + i), _mm256_sub_epi32(nb, tie));
+		}
+	}
 	for (; i + 8 <= a->n; i += 8) {
 		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
 		_mm256_storeu_ps(d + i, _mm256_cvtepi32_ps(v));
