@@ -5,7 +5,9 @@
  * A PAIR argument "f32:f16" (or just "f32") restricts the figures. One line each:
  *   cvt SRC DST MODE cache|stream X Gelem/s  /  baseline ... X Gelem/s
  * `--all` instead sweeps every defined pair with a 16- or 32-bit side in cache: every
- * allowed mode of a rounding pair (saturation on), one mode of an exact pair. */
+ * allowed mode of a rounding pair (saturation on), one mode of an exact pair.
+ * `--sweeps N` runs either N times and prints each line's best figure. */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,17 +143,54 @@ __attribute__((target("avx2,f16c"))) static void run_f16c_up(void *c)
 
 static unsigned char *bufs[2];
 
-/* --all: one cache figure per defined (pair, mode) with a 16- or 32-bit side. With
- * sweeps > 1 the whole sweep runs that many times and each line gives its best figure
- * (printed at the end): on a shared machine a neighbour's load comes and goes over
- * seconds, so the lines it hit in one sweep are measured again minutes later. */
-#define ALL_MAX 1024
-#define MAXF(a, b) ((a) > (b) ? (a) : (b))
-static void bench_all(int sweeps)
+/* The figures: printed as they come in one sweep; with sweeps > 1 the whole run is
+ * repeated that many times and each line gives its best figure (printed at the end):
+ * on a shared machine a neighbour's load comes and goes over seconds, so the lines it
+ * hit in one sweep are measured again minutes later. A sweep reports its lines in the
+ * same order each time. */
+#define LINES_MAX 1100
+static struct {
+	char label[80];
+	double best;
+} lines[LINES_MAX];
+static int nlines, line_at, nsweeps = 1;
+
+static void report(double elems_per_s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void report(double elems_per_s, const char *fmt, ...)
 {
-	static double best[ALL_MAX + 1];
+	va_list ap;
+	if (line_at >= LINES_MAX)
+		return;
+	if (line_at == nlines) {
+		va_start(ap, fmt);
+		vsnprintf(lines[nlines].label, sizeof lines[nlines].label, fmt, ap);
+		va_end(ap);
+		lines[nlines++].best = elems_per_s;
+	} else if (elems_per_s > lines[line_at].best) {
+		lines[line_at].best = elems_per_s;
+	}
+	if (nsweeps == 1) {
+		printf("%s %.2f Gelem/s\n", lines[line_at].label, elems_per_s / 1e9);
+		fflush(stdout);
+	}
+	line_at++;
+}
+
+static void report_best(void)
+{
+	int k;
+	if (nsweeps > 1)
+		for (k = 0; k < nlines; k++)
+			printf("%s %.2f Gelem/s\n", lines[k].label, lines[k].best / 1e9);
+}
+
+/* --all: one cache figure per defined (pair, mode) with a 16- or 32-bit side */
+#define ALL_MAX 1024
+static void bench_all(void)
+{
 	static struct job jobs[ALL_MAX];
-	int f, t, m, s, k, nj = 0;
+	int f, t, m, k, nj = 0;
 	for (f = 0; f < PTORT_TYPE_COUNT; f++)
 		for (t = 0; t < PTORT_TYPE_COUNT; t++) {
 			unsigned sb = ptort_type_bits((ptort_type)f), db = ptort_type_bits((ptort_type)t);
@@ -174,27 +213,17 @@ static void bench_all(int sweeps)
 					break;
 			}
 		}
-	for (s = 0; s < sweeps; s++) {
+	for (k = 0; k < nj; k++) {
+		fill(bufs[0], CACHE_BYTES, jobs[k].f);
+		report(measure(run_cvt, &jobs[k], jobs[k].n), "cvt %s %s %s cache",
+		       ptort_type_name(jobs[k].f), ptort_type_name(jobs[k].t),
+		       ptort_rmode_name(jobs[k].rm));
+	}
+	{
 		struct job c;
 		c.f = PTORT_F32, c.src = bufs[0], c.dst = bufs[1], c.n = CACHE_BYTES / 4;
-		best[nj] = s ? MAXF(best[nj], measure(run_memcpy, &c, c.n)) : measure(run_memcpy, &c, c.n);
-		for (k = 0; k < nj; k++) {
-			double r;
-			fill(bufs[0], CACHE_BYTES, jobs[k].f);
-			r = measure(run_cvt, &jobs[k], jobs[k].n);
-			best[k] = s ? MAXF(best[k], r) : r;
-			if (sweeps == 1) {
-				printf("cvt %s %s %s cache %.2f Gelem/s\n", ptort_type_name(jobs[k].f),
-				       ptort_type_name(jobs[k].t), ptort_rmode_name(jobs[k].rm), r / 1e9);
-				fflush(stdout);
-			}
-		}
+		report(measure(run_memcpy, &c, c.n), "baseline memcpy f32 cache");
 	}
-	if (sweeps > 1)
-		for (k = 0; k < nj; k++)
-			printf("cvt %s %s %s cache %.2f Gelem/s\n", ptort_type_name(jobs[k].f),
-			       ptort_type_name(jobs[k].t), ptort_rmode_name(jobs[k].rm), best[k] / 1e9);
-	printf("baseline memcpy f32 cache %.2f Gelem/s\n", best[nj] / 1e9);
 }
 
 static void bench_pair(ptort_type f, ptort_type t, ptort_rmode rm, int sat, int naive)
@@ -207,14 +236,12 @@ static void bench_pair(ptort_type f, ptort_type t, ptort_rmode rm, int sat, int 
 	j.f = f, j.t = t, j.rm = rm, j.sat = sat, j.src = bufs[0], j.dst = bufs[1];
 	j.n = (size_t)CACHE_BYTES * 8 / sb;
 	fill(bufs[0], CACHE_BYTES, f);
-	printf("cvt %s %s %s cache %.2f Gelem/s\n", fn, tn, mn, measure(run_cvt, &j, j.n) / 1e9);
+	report(measure(run_cvt, &j, j.n), "cvt %s %s %s cache", fn, tn, mn);
 	if (naive)
-		printf("baseline naive %s %s %s cache %.2f Gelem/s\n", fn, tn, mn,
-		       measure(run_naive, &j, j.n) / 1e9);
+		report(measure(run_naive, &j, j.n), "baseline naive %s %s %s cache", fn, tn, mn);
 	j.n = (size_t)STREAM_BYTES * 8 / (sb > db / 2 ? sb : db / 2); /* dst fits 2x */
 	fill(bufs[0], STREAM_BYTES, f);
-	printf("cvt %s %s %s stream %.2f Gelem/s\n", fn, tn, mn, measure(run_cvt, &j, j.n) / 1e9);
-	fflush(stdout);
+	report(measure(run_cvt, &j, j.n), "cvt %s %s %s stream", fn, tn, mn);
 }
 
 int bench_cvt(int argc, char **argv)
@@ -243,16 +270,17 @@ int bench_cvt(int argc, char **argv)
 		{PTORT_F4E2M1FN, PTORT_BF16, PTORT_RINT}, {PTORT_F8E8M0FNU, PTORT_BF16, PTORT_RINT},
 	};
 	size_t i;
-	int all = 0, sweeps = 1;
+	int all = 0, sweeps = 1, s;
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: ptoc-bench cvt [--all [--sweeps N]] [SRC[:DST]...]\n"
+		printf("usage: ptoc-bench cvt [--all] [--sweeps N] [SRC[:DST]...]\n"
 		       "  --all        every defined pair with a 16- or 32-bit side, in cache\n"
-		       "  --sweeps N   with --all: N whole sweeps, each line's best figure\n");
+		       "  --sweeps N   run everything N times; each line gives its best figure\n"
+		       "               (printed at the end)\n");
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "--all"))
 		all = 1, argc--, argv++;
-	if (all && argc > 1 && !strcmp(argv[1], "--sweeps")) {
+	if (argc > 1 && !strcmp(argv[1], "--sweeps")) {
 		char *end;
 		long v = argc > 2 ? strtol(argv[2], &end, 10) : 0;
 		if (argc < 3 || *end || v < 1 || v > 100) {
@@ -261,6 +289,9 @@ int bench_cvt(int argc, char **argv)
 		}
 		sweeps = (int)v, argc -= 2, argv += 2;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--all"))
+		all = 1, argc--, argv++;
+	nsweeps = sweeps;
 	nsel = argc - 1;
 	sel = argv + 1;
 	bufs[0] = malloc(STREAM_BYTES);
@@ -269,48 +300,50 @@ int bench_cvt(int argc, char **argv)
 		fprintf(stderr, "ptoc-bench cvt: out of memory\n");
 		return 1;
 	}
-	if (all) {
-		bench_all(sweeps);
-		free(bufs[0]);
-		free(bufs[1]);
-		return 0;
-	}
-	if (selected("f32", "f32")) {
-		struct job j;
-		j.f = PTORT_F32, j.src = bufs[0], j.dst = bufs[1], j.n = STREAM_BYTES / 4;
-		printf("baseline memcpy f32 stream %.2f Gelem/s\n", measure(run_memcpy, &j, j.n) / 1e9);
-		j.n = CACHE_BYTES / 4;
-		printf("baseline memcpy f32 cache %.2f Gelem/s\n", measure(run_memcpy, &j, j.n) / 1e9);
-	}
-	for (i = 0; i < sizeof modes / sizeof modes[0]; i++)
-		bench_pair(PTORT_F32, PTORT_F16, modes[i], PTORT_SAT_ON, i == 0);
-	bench_pair(PTORT_F32, PTORT_F16, PTORT_RINT, PTORT_SAT_OFF, 0);
-	for (i = 0; i < 5; i++)
-		bench_pair(PTORT_F32, PTORT_BF16, modes[i], PTORT_SAT_ON, i == 0);
-	bench_pair(PTORT_F16, PTORT_F32, PTORT_RINT, PTORT_SAT_ON, 1);
-	bench_pair(PTORT_BF16, PTORT_F32, PTORT_RINT, PTORT_SAT_ON, 0);
-	for (i = 0; i < sizeof others / sizeof others[0]; i++) {
-		bench_pair(others[i].f, others[i].t, others[i].rm, PTORT_SAT_ON,
-			   others[i].t == PTORT_HIF8);
-	}
-#ifdef HAVE_F16C_BASELINE
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2")) {
-		struct job j;
-		j.src = bufs[0], j.dst = bufs[1];
-		if (selected("f32", "f16")) {
+	for (s = 0; s < sweeps; s++) {
+		line_at = 0;
+		if (all) {
+			bench_all();
+			continue;
+		}
+		if (selected("f32", "f32")) {
+			struct job j;
+			j.f = PTORT_F32, j.src = bufs[0], j.dst = bufs[1], j.n = STREAM_BYTES / 4;
+			report(measure(run_memcpy, &j, j.n), "baseline memcpy f32 stream");
 			j.n = CACHE_BYTES / 4;
-			fill(bufs[0], CACHE_BYTES, PTORT_F32);
-			printf("baseline f16c f32 f16 RINT cache %.2f Gelem/s\n", measure(run_f16c, &j, j.n) / 1e9);
-			j.n = STREAM_BYTES / 4;
-			printf("baseline f16c f32 f16 RINT stream %.2f Gelem/s\n", measure(run_f16c, &j, j.n) / 1e9);
+			report(measure(run_memcpy, &j, j.n), "baseline memcpy f32 cache");
 		}
-		if (selected("f16", "f32")) {
-			j.n = CACHE_BYTES / 2;
-			printf("baseline f16c f16 f32 RINT cache %.2f Gelem/s\n", measure(run_f16c_up, &j, j.n) / 1e9);
+		for (i = 0; i < sizeof modes / sizeof modes[0]; i++)
+			bench_pair(PTORT_F32, PTORT_F16, modes[i], PTORT_SAT_ON, i == 0);
+		bench_pair(PTORT_F32, PTORT_F16, PTORT_RINT, PTORT_SAT_OFF, 0);
+		for (i = 0; i < 5; i++)
+			bench_pair(PTORT_F32, PTORT_BF16, modes[i], PTORT_SAT_ON, i == 0);
+		bench_pair(PTORT_F16, PTORT_F32, PTORT_RINT, PTORT_SAT_ON, 1);
+		bench_pair(PTORT_BF16, PTORT_F32, PTORT_RINT, PTORT_SAT_ON, 0);
+		for (i = 0; i < sizeof others / sizeof others[0]; i++) {
+			bench_pair(others[i].f, others[i].t, others[i].rm, PTORT_SAT_ON,
+				   others[i].t == PTORT_HIF8);
 		}
-	}
+#ifdef HAVE_F16C_BASELINE
+		__builtin_cpu_init();
+		if (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2")) {
+			struct job j;
+			j.src = bufs[0], j.dst = bufs[1];
+			if (selected("f32", "f16")) {
+				j.n = CACHE_BYTES / 4;
+				fill(bufs[0], CACHE_BYTES, PTORT_F32);
+				report(measure(run_f16c, &j, j.n), "baseline f16c f32 f16 RINT cache");
+				j.n = STREAM_BYTES / 4;
+				report(measure(run_f16c, &j, j.n), "baseline f16c f32 f16 RINT stream");
+			}
+			if (selected("f16", "f32")) {
+				j.n = CACHE_BYTES / 2;
+				report(measure(run_f16c_up, &j, j.n), "baseline f16c f16 f32 RINT cache");
+			}
+		}
 #endif
+	}
+	report_best();
 	free(bufs[0]);
 	free(bufs[1]);
 	return 0;
