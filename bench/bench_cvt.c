@@ -5,7 +5,8 @@
  * A PAIR argument "f32:f16" (or just "f32") restricts the figures. One line each:
  *   cvt SRC DST MODE cache|stream X Gelem/s  /  baseline ... X Gelem/s
  * `--all` instead sweeps every defined pair with a 16- or 32-bit side in cache: every
- * allowed mode of a rounding pair (saturation on), one mode of an exact pair.
+ * allowed mode of a rounding pair (saturation on, or off with `--sat off`), one mode of
+ * an exact pair.
  * `--sweeps N` runs either N times and prints each line's best figure. */
 #include <stdarg.h>
 #include <stdint.h>
@@ -153,7 +154,7 @@ static struct {
 	char label[80];
 	double best;
 } lines[LINES_MAX];
-static int nlines, line_at, nsweeps = 1;
+static int nlines, line_at, nsweeps = 1, all_sat = PTORT_SAT_ON;
 
 static void report(double elems_per_s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -206,7 +207,7 @@ static void bench_all(void)
 				if (!selected(ptort_type_name((ptort_type)f), ptort_type_name((ptort_type)t)))
 					continue;
 				j->f = (ptort_type)f, j->t = (ptort_type)t, j->rm = (ptort_rmode)m;
-				j->sat = PTORT_SAT_ON, j->src = bufs[0], j->dst = bufs[1];
+				j->sat = all_sat, j->src = bufs[0], j->dst = bufs[1];
 				j->n = (size_t)CACHE_BYTES * 8 / sb;
 				nj++;
 				if (ptort_cvt_is_exact(j->f, j->t))
@@ -272,8 +273,9 @@ int bench_cvt(int argc, char **argv)
 	size_t i;
 	int all = 0, sweeps = 1, s;
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: ptoc-bench cvt [--all] [--sweeps N] [SRC[:DST]...]\n"
+		printf("usage: ptoc-bench cvt [--all [--sat off]] [--sweeps N] [SRC[:DST]...]\n"
 		       "  --all        every defined pair with a 16- or 32-bit side, in cache\n"
+		       "  --sat off    with --all: saturation off (default on)\n"
 		       "  --sweeps N   run everything N times; each line gives its best figure\n"
 		       "               (printed at the end)\n");
 		return 0;
@@ -291,6 +293,14 @@ int bench_cvt(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "--all"))
 		all = 1, argc--, argv++;
+	if (all && argc > 1 && !strcmp(argv[1], "--sat")) {
+		if (argc < 3 || (strcmp(argv[2], "on") && strcmp(argv[2], "off"))) {
+			fprintf(stderr, "ptoc-bench cvt: --sat takes on or off\n");
+			return 2;
+		}
+		all_sat = !strcmp(argv[2], "on") ? PTORT_SAT_ON : PTORT_SAT_OFF;
+		argc -= 2, argv += 2;
+	}
 	nsweeps = sweeps;
 	nsel = argc - 1;
 	sel = argv + 1;
