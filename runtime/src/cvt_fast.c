@@ -571,10 +571,19 @@ INLINE uint32_t ld1(const void *s, size_t i, int st)
 		const ST *s = sv;                                                               \
 		DT *d = dv;                                                                     \
 		size_t i;                                                                       \
+		if (!sat) { /* modulo 2^N (negatives -> 0 with neg0): loops that vectorise */  \
+			if (neg0)                                                               \
+				for (i = 0; i < n; i++)                                         \
+					d[i] = (int64_t)(SCAST)s[i] < 0 ? 0 : (DT)(SCAST)s[i];  \
+			else                                                                    \
+				for (i = 0; i < n; i++)                                         \
+					d[i] = (DT)(SCAST)s[i];                                 \
+			return;                                                                 \
+		}                                                                               \
 		for (i = 0; i < n; i++) {                                                       \
 			int64_t v = (int64_t)(SCAST)s[i];                                       \
 			int64_t c = v < lo ? lo : v > hi ? hi : v;                              \
-			d[i] = (DT)(uint64_t)((sat || (neg0 && v < 0)) ? c : v);                \
+			d[i] = (DT)(uint64_t)c;                                                 \
 		}                                                                               \
 	}
 K_INT_INT(k_s32_n32, uint32_t, int32_t, uint32_t)
