@@ -621,7 +621,8 @@ struct kargs {
 	size_t n;
 	int rm, sat;
 	int st; /* the source as an ST_ kind (fused kernels only; else ST_F32) */
-	const uint8_t *tab; /* HiF8 kernels: the bf16 -> hif8 table for keys, or NULL */
+	const uint8_t *tab; /* HiF8 kernels: the bf16 -> hif8 table for keys (hyb_table's
+			     * in HYBRID), or NULL */
 	/* int -> int */
 	int sbits, ssigned, dbits, neg0;
 	int64_t lo, hi;
@@ -1432,7 +1433,7 @@ __attribute__((target("avx2"), always_inline)) static inline __m128i h8_bytes(__
 	return _mm_packus_epi16(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1));
 }
 
-/* 16 f32 values -> their keys (see h8_round), in the order of packus (look16p's) */
+/* 16 f32 values -> their keys (see h8_round), in the order of packus (look16's pk) */
 __attribute__((target("avx2"), always_inline)) static inline __m256i h8_keyp(__m256i u0, __m256i u1)
 {
 	const __m256i lowm = _mm256_set1_epi32(0xFFFF), z = _mm256_setzero_si256();
@@ -1463,7 +1464,7 @@ h8_hyround(__m256i u0, __m256i u1, int f16)
 }
 
 /* HYBRID's table indices (see hyb_table) of 16 f32 values, in the order of packus
- * (look16p's): the high half's sign, exponent and first 4 fraction bits, then 1 where
+ * (look16's pk): the high half's sign, exponent and first 4 fraction bits, then 1 where
  * the value rounds down. The decision of h8_down in 16-bit lanes: with p = 2^(16 - sh)
  * (0 past 2^24, where nothing depends on it), the K = 14 bits from sh on are the high
  * half's fraction times p, ORed with the low half times p >> 16. Bit 7 of the high
@@ -1488,30 +1489,17 @@ __attribute__((target("avx2"), always_inline)) static inline __m256i h8_hyidx(__
 	return _mm256_or_si256(_mm256_sub_epi16(x, down), _mm256_and_si256(nan, _mm256_set1_epi16(2)));
 }
 
-/* 16 results of a 64 KiB byte table t at the 16-bit indices x: scalar loads inserted
- * into a vector (a store per byte would be the bottleneck) */
+/* 16 results of a byte table t at the 16-bit indices x: scalar loads inserted into a
+ * vector (a store per byte would be the bottleneck). With pk the indices are in the
+ * order of packus over two vectors of 8 (0-3, 8-11, 4-7, 12-15). */
 __attribute__((target("avx2"), always_inline)) static inline __m128i look16(const uint8_t *t,
-									   const uint16_t *x)
+									   const uint16_t *x, int pk)
 {
 	__m128i r = _mm_cvtsi32_si128(t[x[0]]);
-#define LOOK_AT(j) r = _mm_insert_epi8(r, t[x[j]], j)
+#define LOOK_AT(j) r = _mm_insert_epi8(r, t[x[pk && ((j) >> 2 & 1) != ((j) >> 3 & 1) ? (j) ^ 12 : (j)]], j)
 	LOOK_AT(1), LOOK_AT(2), LOOK_AT(3), LOOK_AT(4), LOOK_AT(5), LOOK_AT(6), LOOK_AT(7);
 	LOOK_AT(8), LOOK_AT(9), LOOK_AT(10), LOOK_AT(11), LOOK_AT(12), LOOK_AT(13), LOOK_AT(14);
 	LOOK_AT(15);
-#undef LOOK_AT
-	return r;
-}
-
-/* look16 with the indices in the order of packus over two vectors of 8 (0-3, 8-11,
- * 4-7, 12-15) */
-__attribute__((target("avx2"), always_inline)) static inline __m128i look16p(const uint8_t *t,
-									    const uint16_t *x)
-{
-	__m128i r = _mm_cvtsi32_si128(t[x[0]]);
-#define LOOK_AT(j, at) r = _mm_insert_epi8(r, t[x[at]], j)
-	LOOK_AT(1, 1), LOOK_AT(2, 2), LOOK_AT(3, 3), LOOK_AT(4, 8), LOOK_AT(5, 9), LOOK_AT(6, 10);
-	LOOK_AT(7, 11), LOOK_AT(8, 4), LOOK_AT(9, 5), LOOK_AT(10, 6), LOOK_AT(11, 7);
-	LOOK_AT(12, 12), LOOK_AT(13, 13), LOOK_AT(14, 14), LOOK_AT(15, 15);
 #undef LOOK_AT
 	return r;
 }
@@ -1561,7 +1549,7 @@ h8_loop(const void *s, uint8_t *d, size_t n, int st, int rm, int sat, int f16, c
 		if (tab) { /* (the keys computed here are in packus order) */
 			for (j = 0; j < m; j += 16)
 				_mm_storeu_si128((__m128i *)(void *)(d + i + j),
-						 k == kb ? look16p(tab, k + j) : look16(tab, k + j));
+						 k == kb ? look16(tab, k + j, 1) : look16(tab, k + j, 0));
 			continue;
 		}
 		if (rm != PTORT_HYBRID)
@@ -1904,7 +1892,7 @@ __attribute__((target("avx2"))) static size_t avx2_wide_run(const uint8_t *t, co
 {
 	size_t i = 0;
 	for (; i + 16 <= n; i += 16)
-		_mm_storeu_si128((__m128i *)(void *)(d + i), look16(t, s + i));
+		_mm_storeu_si128((__m128i *)(void *)(d + i), look16(t, s + i, 0));
 	return i;
 }
 
@@ -2235,7 +2223,8 @@ static int kernel_run(ptort_type from, ptort_type to, const void *src, void *dst
 /* HiF8's rounding and encoding take ~60 vector instructions per 16 elements; a table of
  * every 16-bit pattern's result takes a load per element. So a run to hif8 from a
  * 16-bit source looks its results up, and one from a 32-bit source looks up its keys'
- * (see h8_round) in the bf16 table, HYBRID excepted (it needs the f32 itself). A table
+ * (see h8_round) in the bf16 table, or in HYBRID its h8_hyidx indices in hyb_table's
+ * (HYBRID needs more of the f32 than a key keeps). A table
  * is built by the kernels (a run over all 65536 patterns, a few hundred microseconds
  * with its page faults) once WIDE_BUILD elements have gone through the kernels for its
  * (source, mode, saturation), which keeps the build a small part of the work: a program
@@ -2252,6 +2241,21 @@ static int forced_tables = -1;
 void ptort_cvt_fast_force_tables(int on)
 {
 	forced_tables = on;
+}
+
+/* Whether a table whose runs are counted in *work is to be used (and built if need be)
+ * for a run of n elements, which counts toward it: at an AVX2 level, unless the tests
+ * said never, once WIDE_BUILD elements have gone through (at once when forced). */
+static int table_due(size_t *work, size_t n)
+{
+#ifdef PTORT_X86
+	if (use_level() < 1 || forced_tables == 0)
+		return 0;
+	return forced_tables > 0 || count_add(work, n) >= WIDE_BUILD;
+#else
+	(void)work, (void)n;
+	return 0;
+#endif
 }
 
 static void wide_fill(const void *ctx)
@@ -2279,19 +2283,12 @@ static const uint8_t *wide_table(ptort_type from, ptort_rmode rm, int sat, size_
 {
 	struct tab_key key;
 	unsigned i;
-#ifdef PTORT_X86
-	if (use_level() < 1 || forced_tables == 0)
-		return NULL;
-#else
-	(void)n;
-	return NULL;
-#endif
 	for (i = 0; i < NWIDE && wide_src[i] != from; i++)
 		;
 	if (i == NWIDE || ptort_cvt_check(from, PTORT_HIF8, rm) != PTORT_CVT_OK)
 		return NULL;
 	key.i = i, key.from = from, key.to = PTORT_HIF8, key.rm = rm, key.sat = sat != 0;
-	if (forced_tables < 0 && count_add(&wide_work[i][rm][key.sat], n) < WIDE_BUILD)
+	if (!table_due(&wide_work[i][rm][key.sat], n))
 		return NULL;
 	if (!lazy_ready(&wide_state[i][rm][key.sat], wide_fill, &key))
 		return NULL;
@@ -2326,14 +2323,7 @@ static void hyb_fill(const void *ctx)
 static const uint8_t *hyb_table(int sat, size_t n)
 {
 	sat = sat != 0;
-#ifdef PTORT_X86
-	if (use_level() < 1 || forced_tables == 0)
-		return NULL;
-#else
-	(void)n;
-	return NULL;
-#endif
-	if (forced_tables < 0 && count_add(&hyb_work[sat], n) < WIDE_BUILD)
+	if (!table_due(&hyb_work[sat], n))
 		return NULL;
 	return lazy_ready(&hyb_state[sat], hyb_fill, &sat) ? hyb_tabs[sat] : NULL;
 }
