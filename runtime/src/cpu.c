@@ -29,6 +29,10 @@ static unsigned detect(void)
 		__cpuid_count(7, 0, a, b, c, d);
 		if (b & (1u << 5))
 			f |= PTORT_CPU_AVX2;
+		/* AVX512F (b bit 16), DQ (17), BW (30), VL (31), and XCR0 saving the opmask
+		 * and ZMM state (bits 5, 6, 7) */
+		if ((b & 0xC0030000u) == 0xC0030000u && (xgetbv0() & 0xE6) == 0xE6)
+			f |= PTORT_CPU_AVX512;
 	}
 	return f;
 }

@@ -1,15 +1,19 @@
 /* mmad.c: the cube instruction (ptort.h section 4.2, SEMANTICS.md §6.3): operand
- * checks, packing of the valid regions of A and B from their tile layouts into f32
- * or i32 panels, the C buffer (init from zero, the bias row or C_in), the kernels of
- * mmad_kernel.c, and the MX path (scaled fp8/fp4 products).
+ * checks, the plan of a call (which view of A, B and C the kernels use, see
+ * mmad_internal.h), the block loops over the kernels of the ISA level, and the MX
+ * path (scaled fp8/fp4 products).
  *
  * Host arithmetic used, and why each use is exact or a single IEEE rounding:
- *   - decoding f16/bf16/fp8/hif8/fp4 to f32 is done in integers or through
- *     ptort_cvt1 (exact pairs: every value of these formats is an f32 value);
- *   - the float triples are fmaf(a, b, acc) (mmad_kernel.c): exact product, one
- *     rounding, which is the definition;
- *   - MX: see mx_step(). The FP environment is forced to round-to-nearest without
- *     DAZ/FTZ for the duration of the call (mmad_fenv_enter). */
+ *   - decoding f16/bf16/fp8/hif8/fp4 to f32 is exact (mmad_pack.c);
+ *   - the float triples are fused multiply-adds (mmad_kernel.c, mmad_avx2.c,
+ *     mmad_avx512.c): exact product, one rounding, which is the definition;
+ *   - MX: each operand is multiplied by its block's scale 2^(s - 127) before the
+ *     kernels, exact when every scale of the call is in mmad_mx_range (the
+ *     product of the scaled operands is then the exact scaled product, which the
+ *     fused multiply-add keeps exact whatever its own range); otherwise mx_exact()
+ *     does each step in double (see mmad_add_exact).
+ * The FP environment is forced to round-to-nearest without DAZ/FTZ for the duration
+ * of the call (mmad_fenv_enter). */
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +24,7 @@
 
 #define MMAD_MAX_DIM 4095u
 #define F32_QNAN 0x7FC00000u
+#define KC 256u /* k steps per kernel call (B panels of a call stay in L1) */
 
 /* ---- reading tiles -------------------------------------------------------------- */
 
@@ -80,187 +85,6 @@ static inline uint32_t tview_get(const struct tview *v, uint32_t r, uint32_t c)
 static inline void put32(uint8_t *p, uint32_t x)
 {
 	memcpy(p, &x, 4);
-}
-
-/* ---- decoding operands to f32 bits ---------------------------------------------- */
-
-/* f16 -> f32 in integers: exact (11-bit significands, exponents -24..15). */
-static inline uint32_t f16_to_f32(uint32_t h)
-{
-	uint32_t s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1F, f = h & 0x3FF;
-	int ex;
-	if (e == 0x1F)
-		return s | 0x7F800000u | (f << 13);
-	if (e)
-		return s | ((e + 112) << 23) | (f << 13);
-	if (!f)
-		return s;
-	ex = 113; /* f * 2^-24: normalise the significand to 1.f */
-	while (!(f & 0x400)) {
-		f <<= 1;
-		ex--;
-	}
-	return s | ((uint32_t)ex << 23) | ((f & 0x3FF) << 13);
-}
-
-struct decoder {
-	ptort_type t;
-	uint32_t lut[256]; /* 8- and 4-bit types */
-};
-
-static void decoder_init(struct decoder *d, ptort_type t)
-{
-	unsigned i, bits = ptort_type_bits(t);
-	d->t = t;
-	if (bits <= 8)
-		for (i = 0; i < (1u << bits); i++)
-			d->lut[i] = (uint32_t)ptort_cvt1(t, PTORT_F32, i, PTORT_RINT, PTORT_SAT_OFF);
-}
-
-static inline uint32_t decode(const struct decoder *d, uint32_t x)
-{
-	switch (d->t) {
-	case PTORT_F32:
-	case PTORT_I8: /* handled by the integer packer; kept total */
-		return x;
-	case PTORT_F16:
-		return f16_to_f32(x);
-	case PTORT_BF16:
-		return x << 16;
-	default:
-		return d->lut[x & 0xFF];
-	}
-}
-
-/* ---- packing -------------------------------------------------------------------- */
-
-static inline float u2f(uint32_t x)
-{
-	float f;
-	memcpy(&f, &x, 4);
-	return f;
-}
-static inline uint32_t f2u(float f)
-{
-	uint32_t x;
-	memcpy(&x, &f, 4);
-	return x;
-}
-
-static inline uint32_t ld32(const uint8_t *b, size_t e)
-{
-	uint32_t x;
-	memcpy(&x, b + e * 4, 4);
-	return x;
-}
-static inline uint32_t ld16(const uint8_t *b, size_t e)
-{
-	uint16_t x;
-	memcpy(&x, b + e * 2, 2);
-	return x;
-}
-static inline uint32_t ld8(const uint8_t *b, size_t e)
-{
-	return b[e];
-}
-static inline uint32_t ld4(const uint8_t *b, size_t e)
-{
-	return (uint32_t)(b[e >> 1] >> ((e & 1) * 4)) & 0xF;
-}
-static inline uint32_t dec_id(const struct decoder *d, uint32_t x)
-{
-	(void)d;
-	return x;
-}
-static inline uint32_t dec_f16(const struct decoder *d, uint32_t x)
-{
-	(void)d;
-	return f16_to_f32(x);
-}
-static inline uint32_t dec_bf16(const struct decoder *d, uint32_t x)
-{
-	(void)d;
-	return x << 16;
-}
-static inline uint32_t dec_lut(const struct decoder *d, uint32_t x)
-{
-	return d->lut[x & 0xFF];
-}
-
-/* A (m x k) into MR-row panels, B (k x n) into NR-column panels of floats (see
- * mmad_internal.h), one specialised pair per storage format so that the element loop
- * has no dispatch. The buffers are zero-filled past m / n by the caller. */
-#define DEF_PACK(NAME, LD, DEC)                                                              \
-	static void NAME##_a(const struct tview *v, const struct decoder *d, float *f,        \
-			     uint32_t m, uint32_t k)                                           \
-	{                                                                                     \
-		uint32_t i0, r, q, mr;                                                        \
-		for (i0 = 0; i0 < m; i0 += MMAD_MR) {                                         \
-			float *p = f + (size_t)i0 * k;                                        \
-			const size_t *ro = v->roff + i0;                                      \
-			mr = m - i0 < MMAD_MR ? m - i0 : MMAD_MR;                             \
-			for (q = 0; q < k; q++, p += MMAD_MR)                                 \
-				for (r = 0; r < mr; r++)                                      \
-					p[r] = u2f(DEC(d, LD(v->base, ro[r] + v->coff[q])));  \
-		}                                                                             \
-	}                                                                                     \
-	static void NAME##_b(const struct tview *v, const struct decoder *d, float *f,        \
-			     uint32_t k, uint32_t n)                                           \
-	{                                                                                     \
-		uint32_t j0, c, q, nr;                                                        \
-		for (j0 = 0; j0 < n; j0 += MMAD_NR) {                                        \
-			float *p = f + (size_t)j0 * k;                                        \
-			const size_t *co = v->coff + j0;                                      \
-			nr = n - j0 < MMAD_NR ? n - j0 : MMAD_NR;                             \
-			for (q = 0; q < k; q++, p += MMAD_NR)                                 \
-				for (c = 0; c < nr; c++)                                      \
-					p[c] = u2f(DEC(d, LD(v->base, v->roff[q] + co[c])));  \
-		}                                                                             \
-	}
-DEF_PACK(pk_f32, ld32, dec_id)
-DEF_PACK(pk_f16, ld16, dec_f16)
-DEF_PACK(pk_bf16, ld16, dec_bf16)
-DEF_PACK(pk_lut8, ld8, dec_lut)
-DEF_PACK(pk_lut4, ld4, dec_lut)
-
-static void pack_f(const struct tview *v, const struct decoder *d, float *f, uint32_t rows,
-		   uint32_t cols, int is_a)
-{
-	void (*fa)(const struct tview *, const struct decoder *, float *, uint32_t, uint32_t);
-	void (*fb)(const struct tview *, const struct decoder *, float *, uint32_t, uint32_t);
-	switch (d->t) {
-	case PTORT_F32:
-		fa = pk_f32_a, fb = pk_f32_b;
-		break;
-	case PTORT_F16:
-		fa = pk_f16_a, fb = pk_f16_b;
-		break;
-	case PTORT_BF16:
-		fa = pk_bf16_a, fb = pk_bf16_b;
-		break;
-	default:
-		if (v->bits == 4)
-			fa = pk_lut4_a, fb = pk_lut4_b;
-		else
-			fa = pk_lut8_a, fb = pk_lut8_b;
-		break;
-	}
-	(is_a ? fa : fb)(v, d, f, rows, cols);
-}
-
-/* The same for i8 operands into int32 panels. */
-static void pack_i8(const struct tview *v, int32_t *o, uint32_t rows, uint32_t cols, int is_a,
-		    uint32_t k)
-{
-	uint32_t r, c;
-	for (r = 0; r < rows; r++)
-		for (c = 0; c < cols; c++) {
-			int32_t x = (int8_t)(uint8_t)ld8(v->base, v->roff[r] + v->coff[c]);
-			if (is_a) /* r = i, c = q */
-				o[(size_t)(r / MMAD_MR) * k * MMAD_MR + (size_t)c * MMAD_MR + r % MMAD_MR] = x;
-			else /* r = q, c = j */
-				o[(size_t)(c / MMAD_NR) * k * MMAD_NR + (size_t)r * MMAD_NR + c % MMAD_NR] = x;
-		}
 }
 
 /* ---- checks ----------------------------------------------------------------------- */
@@ -343,41 +167,42 @@ static int check_common(ptort_ctx *ctx, const char *op, const ptort_tile *c, con
 	return check_fits(ctx, op, "accumulator input", it, m, n);
 }
 
-/* ---- C buffer ---------------------------------------------------------------------- */
+/* ---- C buffer (generic layouts) ------------------------------------------------------ */
 
-/* Fills cb (m x n, row-major) with the initial values' bit patterns. -1: out of memory. */
-static int init_values(ptort_ctx *ctx, uint32_t *cb, uint32_t m, uint32_t n, int init,
-		       const ptort_tile *it)
+/* Fills cb (m x n, row-major) with the initial values' bit patterns from a bias row or
+ * a C_in tile. -1: out of memory. */
+static int gather_c(ptort_ctx *ctx, uint32_t *cb, uint32_t m, uint32_t n, int init,
+		    const ptort_tile *it)
 {
 	uint32_t i, j;
 	struct tview v;
-	if (init == PTORT_MMAD_INIT_ZERO) {
-		memset(cb, 0, (size_t)m * n * sizeof *cb); /* +0.0 / 0 */
-		return 0;
-	}
 	if (tview_init(&v, ctx, it, init == PTORT_MMAD_INIT_BIAS ? 1 : m, n))
 		return -1;
-	for (i = 0; i < m; i++)
+	for (i = 0; i < (init == PTORT_MMAD_INIT_BIAS ? 1u : m); i++)
 		for (j = 0; j < n; j++)
-			cb[(size_t)i * n + j] = tview_get(&v, init == PTORT_MMAD_INIT_BIAS ? 0 : i, j);
+			cb[(size_t)i * n + j] = tview_get(&v, i, j);
 	tview_free(&v);
 	return 0;
 }
 
-/* The m x n initial values (bit patterns, row-major) or NULL when out of memory. */
-static uint32_t *init_buffer(ptort_ctx *ctx, uint32_t m, uint32_t n, int init,
-			     const ptort_tile *it)
+/* Writes the buffer into c_out's valid m x n region (values already canonical). */
+static int store_c(ptort_ctx *ctx, const ptort_tile *c, const uint32_t *cb, uint32_t m,
+		   uint32_t n)
 {
-	uint32_t *cb = malloc((size_t)m * n * sizeof *cb);
-	if (cb && init_values(ctx, cb, m, n, init, it)) {
-		free(cb);
-		cb = NULL;
-	}
-	return cb;
+	struct tview v;
+	uint8_t *base = ptort_mem_base(ctx, (ptort_mem)c->mem) + c->addr;
+	uint32_t i, j;
+	if (tview_init(&v, ctx, c, m, n))
+		return -1;
+	for (i = 0; i < m; i++)
+		for (j = 0; j < n; j++)
+			put32(base + (v.roff[i] + v.coff[j]) * 4, cb[(size_t)i * n + j]);
+	tview_free(&v);
+	return 0;
 }
 
 /* ---- scratch memory ------------------------------------------------------------------- *
- * The panels of a 256^3 mmad take ~0.8 MB; allocating them per call costs page faults
+ * The panels of a 256^3 mmad take ~0.5 MB; allocating them per call costs page faults
  * (glibc maps and unmaps blocks this size) comparable to the multiplication itself. Each
  * thread keeps one scratch block of up to SCRATCH_KEEP bytes; larger needs are
  * allocated and freed per call. */
@@ -410,31 +235,185 @@ static size_t up64(size_t b)
 	return (b + 63) & ~(size_t)63;
 }
 
-/* Writes the buffer into c_out's valid m x n region (f32 NaNs canonical). */
-static int store_c(ptort_ctx *ctx, const ptort_tile *c, const uint32_t *cb, uint32_t m,
-		   uint32_t n)
-{
-	struct tview v;
-	uint8_t *base = ptort_mem_base(ctx, (ptort_mem)c->mem) + c->addr;
-	int fl = c->type == PTORT_F32;
-	uint32_t i, j;
-	if (tview_init(&v, ctx, c, m, n))
-		return -1;
-	for (i = 0; i < m; i++)
-		for (j = 0; j < n; j++) {
-			uint32_t x = cb[(size_t)i * n + j];
-			if (fl && (x & 0x7FFFFFFFu) > 0x7F800000u)
-				x = F32_QNAN;
-			put32(base + (v.roff[i] + v.coff[j]) * 4, x);
-		}
-	tview_free(&v);
-	return 0;
-}
-
 static int oom(ptort_ctx *ctx, const char *op)
 {
 	ptort_report(ctx, "%s: out of host memory", op);
 	return -1;
+}
+
+/* ---- the plan and the block loops ------------------------------------------------------ */
+
+static size_t tile_bytes(const ptort_tile *t)
+{
+	return (size_t)((uint64_t)t->rows * t->cols * ptort_type_bits((ptort_type)t->type) / 8);
+}
+
+/* Whether two tiles' footprints share a byte. */
+static int overlap(const ptort_tile *x, const ptort_tile *y)
+{
+	return x->mem == y->mem && x->addr < y->addr + tile_bytes(y) &&
+	       y->addr < x->addr + tile_bytes(x);
+}
+
+static int same_tile(const ptort_tile *x, const ptort_tile *y)
+{
+	return x->mem == y->mem && x->addr == y->addr && x->type == y->type &&
+	       x->blayout == y->blayout && x->slayout == y->slayout && x->rows == y->rows &&
+	       x->cols == y->cols && (!x->slayout || x->fractal == y->fractal);
+}
+
+/* The MX scales of a call, compact: sa[i * kb + q/32], sb[(q/32) * n + j]. */
+struct mx_scales {
+	const uint8_t *sa, *sb;
+	uint32_t kb;
+};
+
+/* One call on checked operands: A, B decoded into the kernels' views, C updated in
+ * place (or through a buffer), see mmad_internal.h. */
+static int mm_run(ptort_ctx *ctx, const char *op, const ptort_tile *c_out, const ptort_tile *a,
+		  const ptort_tile *b, uint32_t m, uint32_t k, uint32_t n, int init,
+		  const ptort_tile *it, const struct mx_scales *mx)
+{
+	const struct mmad_isa *isa = mmad_isa_get();
+	mmad_kernel_fn kern = c_out->type == PTORT_F32 ? isa->f32 : isa->i32;
+	const uint8_t *abase = ptort_mem_base(ctx, (ptort_mem)a->mem) + a->addr;
+	const uint8_t *bbase = ptort_mem_base(ctx, (ptort_mem)b->mem) + b->addr;
+	uint8_t *cmem = ptort_mem_base(ctx, (ptort_mem)c_out->mem) + c_out->addr;
+	uint32_t brows = mmad_b_rows(b, k), np = (n + 15) / 16, npad = (n + 31) / 32 * 32;
+	size_t sa_b = mmad_prep_a_bytes(isa, a, m, k, n), sb_b, sc_b = 0, si_b = 0, sr_b = 0, ld, cgs;
+	size_t ldin = 0, cgsin = 0, kc;
+	struct mmad_dec da, db;
+	struct mmad_aview av;
+	struct mmad_kargs x;
+	unsigned char *blk;
+	uint32_t *abuf = NULL, *bp, *cbuf = NULL, *ibuf = NULL, *row = NULL;
+	uint32_t *cbase, q0, i0, j0, r;
+	size_t *roff;
+	const uint32_t *cinbase = NULL;
+	int owned, rc = -1, direct, init0;
+	mmad_fenv fe;
+
+	/* A read in place must not be c_out's bytes (all inputs are read first) */
+	if (!sa_b && overlap(a, c_out))
+		sa_b = (size_t)m * mmad_a_ld(k) * 4;
+	direct = mmad_cview(c_out, &ld, &cgs) == 0;
+	init0 = init == PTORT_MMAD_INIT_ZERO ? MMAD_INIT_ZERO
+		: init == PTORT_MMAD_INIT_BIAS ? MMAD_INIT_ROW
+					       : MMAD_INIT_LOAD;
+	if (!direct) {
+		sc_b = (size_t)m * n * 4; /* C in a row-major buffer, stored at the end */
+		ld = n, cgs = 16;
+	} else if (init == PTORT_MMAD_INIT_C && !same_tile(it, c_out) &&
+		   (overlap(it, c_out) || mmad_cview(it, &ldin, &cgsin))) {
+		si_b = (size_t)m * n * 4; /* C_in through a row-major buffer */
+	}
+	if (init == PTORT_MMAD_INIT_BIAS)
+		sr_b = (size_t)npad * 4;
+	sb_b = (size_t)np * brows * MMAD_PANEL * 4;
+	blk = scratch_get(up64(sa_b) + up64(sb_b) + up64(sc_b) + up64(si_b) + up64(sr_b) +
+				  up64((size_t)m * sizeof *roff),
+			  &owned);
+	if (!blk)
+		return oom(ctx, op);
+	bp = (uint32_t *)(void *)blk;
+	blk += up64(sb_b);
+	roff = (size_t *)(void *)blk;
+	blk += up64((size_t)m * sizeof *roff);
+	if (sa_b)
+		abuf = (uint32_t *)(void *)blk, blk += up64(sa_b);
+	if (sc_b)
+		cbuf = (uint32_t *)(void *)blk, blk += up64(sc_b);
+	if (si_b)
+		ibuf = (uint32_t *)(void *)blk, blk += up64(si_b);
+	if (sr_b)
+		row = (uint32_t *)(void *)blk;
+
+	mmad_fenv_enter(&fe);
+	mmad_dec_init(&da, (ptort_type)a->type);
+	mmad_dec_init(&db, (ptort_type)b->type);
+	if (mmad_prep_a(isa, abase, a, &da, m, k, abuf, &av) ||
+	    mmad_prep_b(isa, bbase, b, &db, k, n, bp))
+		goto out;
+	if (mx) {
+		mmad_scale_a(abuf, av.lda, mx->sa, m, k, mx->kb);
+		mmad_scale_b(bp, brows, mx->sb, k, n, mx->kb);
+	}
+	/* C: the kernels' view of c_out and of the initial values */
+	if (row) {
+		memset(row, 0, sr_b);
+		if (gather_c(ctx, row, 1, n, init, it))
+			goto out;
+	}
+	if (cbuf) {
+		cbase = cbuf;
+		if (init == PTORT_MMAD_INIT_C && gather_c(ctx, cbuf, m, n, init, it))
+			goto out;
+		cinbase = cbuf, ldin = ld, cgsin = cgs;
+	} else {
+		cbase = (uint32_t *)(void *)cmem;
+		if (ibuf) {
+			if (gather_c(ctx, ibuf, m, n, init, it))
+				goto out;
+			cinbase = ibuf, ldin = n, cgsin = 16;
+		} else if (init == PTORT_MMAD_INIT_C && !same_tile(it, c_out)) {
+			cinbase = (const uint32_t *)(const void *)(ptort_mem_base(ctx, (ptort_mem)it->mem) +
+								   it->addr);
+		} else {
+			cinbase = cbase, ldin = ld, cgsin = cgs;
+		}
+	}
+	/* A's row offsets (without a division per block) */
+	for (i0 = 0, r = 0, q0 = 0; i0 < m; i0++) {
+		roff[i0] = av.rblk == (size_t)-1 ? (size_t)i0 * av.lda : q0 * av.rstride + r * av.lda;
+		if (++r == av.rblk)
+			r = 0, q0++;
+	}
+	/* k blocks: a whole number of A's box columns */
+	kc = KC;
+	if (av.kblk != (size_t)-1)
+		kc = av.kblk >= KC ? av.kblk : KC - KC % av.kblk;
+	memset(&x, 0, sizeof x);
+	x.kblk = av.kblk, x.kstride = av.kstride;
+	x.bgs = (size_t)brows * MMAD_PANEL;
+	x.ldc = ld;
+	for (q0 = 0; q0 < k; q0 += (uint32_t)kc) {
+		int first = q0 == 0;
+		const uint32_t *ab = (const uint32_t *)av.base +
+				     (av.kblk == (size_t)-1 ? q0 : q0 / av.kblk * av.kstride + q0 % av.kblk);
+		x.k = k - q0 < kc ? k - q0 : (uint32_t)kc;
+		x.canon = q0 + x.k >= k;
+		x.init = first ? init0 : MMAD_INIT_LOAD;
+		for (j0 = 0; j0 < n; j0 += isa->nr) {
+			size_t coff = (size_t)(j0 / 16) * cgs;
+			x.nr = n - j0 < isa->nr ? n - j0 : isa->nr;
+			x.b = bp + (size_t)(j0 / 16) * x.bgs + (size_t)q0 * MMAD_PANEL;
+			x.row = row ? row + j0 : NULL;
+			x.cgs = cgs;
+			for (i0 = 0; i0 < m; i0 += isa->mr) {
+				x.mr = m - i0 < isa->mr ? m - i0 : isa->mr;
+				for (r = 0; r < x.mr; r++)
+					x.a[r] = ab + roff[i0 + r];
+				x.c = cbase + coff + (size_t)i0 * ld;
+				if (first) {
+					x.cin = cinbase + (size_t)(j0 / 16) * cgsin + (size_t)i0 * ldin;
+					x.ldin = ldin, x.cgsin = cgsin;
+				} else {
+					x.cin = x.c, x.ldin = ld, x.cgsin = cgs;
+				}
+				kern(&x);
+			}
+		}
+	}
+	if (cbuf && store_c(ctx, c_out, cbuf, m, n))
+		goto out;
+	rc = 0;
+out:
+	mmad_fenv_leave(&fe);
+	if (owned)
+		free(bp);
+	if (rc)
+		oom(ctx, op);
+	return rc;
 }
 
 /* ---- ptort_mmad ---------------------------------------------------------------------- */
@@ -444,13 +423,7 @@ int ptort_mmad(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
 	       const ptort_tile *bias_or_c_in)
 {
 	static const char op[] = "mmad";
-	struct tview va, vb;
-	struct decoder d[2];
-	unsigned char *blk = NULL;
-	uint32_t *cb;
-	size_t mp, np, mn = (size_t)m * n, sa, sb, sc, e;
-	int at, rc = -1, owned = 0;
-	mmad_fenv fe;
+	int at;
 
 	if (!ctx)
 		return -1;
@@ -462,51 +435,7 @@ int ptort_mmad(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
 			     tname(b->type), tname(c_out->type));
 		return -1;
 	}
-	/* scratch: A panels | B panels | C values (bits) | C floats, 4-byte elements */
-	mp = ((size_t)m + MMAD_MR - 1) / MMAD_MR * MMAD_MR;
-	np = ((size_t)n + MMAD_NR - 1) / MMAD_NR * MMAD_NR;
-	sa = up64(mp * k * 4), sb = up64(np * k * 4), sc = up64(mn * 4);
-	va.roff = vb.roff = va.coff = vb.coff = NULL;
-	blk = scratch_get(sa + sb + 2 * sc, &owned);
-	if (!blk || tview_init(&va, ctx, a, m, k) || tview_init(&vb, ctx, b, k, n))
-		goto out;
-	cb = (uint32_t *)(void *)(blk + sa + sb);
-	if (init_values(ctx, cb, m, n, init, bias_or_c_in))
-		goto out;
-	/* the padding lanes of the last panels are zero */
-	memset(blk + (mp - MMAD_MR) * k * 4, 0, (size_t)MMAD_MR * k * 4);
-	memset(blk + sa + (np - MMAD_NR) * k * 4, 0, (size_t)MMAD_NR * k * 4);
-	if (at == PTORT_F32) {
-		float *af = (float *)(void *)blk, *bf = (float *)(void *)(blk + sa);
-		float *cf = (float *)(void *)(blk + sa + sb + sc);
-		decoder_init(&d[0], (ptort_type)a->type);
-		decoder_init(&d[1], (ptort_type)b->type);
-		pack_f(&va, &d[0], af, m, k, 1);
-		pack_f(&vb, &d[1], bf, k, n, 0);
-		for (e = 0; e < mn; e++) /* f32 bit patterns -> float objects */
-			cf[e] = u2f(cb[e]);
-		mmad_fenv_enter(&fe);
-		mmad_kernel_f32(af, bf, cf, n, m, k, n);
-		mmad_fenv_leave(&fe);
-		for (e = 0; e < mn; e++)
-			cb[e] = f2u(cf[e]);
-	} else {
-		int32_t *ai = (int32_t *)(void *)blk, *bi = (int32_t *)(void *)(blk + sa);
-		pack_i8(&va, ai, m, k, 1, k);
-		pack_i8(&vb, bi, k, n, 0, k);
-		mmad_kernel_i32(ai, bi, cb, n, m, k, n);
-	}
-	if (store_c(ctx, c_out, cb, m, n))
-		goto out;
-	rc = 0;
-out:
-	if (rc)
-		oom(ctx, op);
-	tview_free(&va);
-	tview_free(&vb);
-	if (owned)
-		free(blk);
-	return rc;
+	return mm_run(ctx, op, c_out, a, b, m, k, n, init, bias_or_c_in, NULL);
 }
 
 /* ---- ptort_mmad_mx ------------------------------------------------------------------ */
@@ -563,18 +492,126 @@ static double mx_scale(uint32_t sa, uint32_t sb)
 	return d;
 }
 
+static inline float u2f(uint32_t x)
+{
+	float f;
+	memcpy(&f, &x, 4);
+	return f;
+}
+
+/* The exact MX path for calls with extreme scales: every step through mmad_add_exact. */
+static int mx_exact(ptort_ctx *ctx, const char *op, const ptort_tile *c_out, const ptort_tile *a,
+		    const ptort_tile *b, uint32_t m, uint32_t k, uint32_t n, int init,
+		    const ptort_tile *it, const struct mx_scales *mx)
+{
+	struct tview va, vb;
+	struct mmad_dec d[2];
+	float *af = NULL, *bt = NULL;
+	uint32_t *cb = NULL, kb = mx->kb, i, j, q, x;
+	int rc = -1;
+	mmad_fenv fe;
+
+	va.roff = vb.roff = va.coff = vb.coff = NULL;
+	af = malloc((size_t)m * k * sizeof *af);
+	bt = malloc((size_t)n * k * sizeof *bt);
+	cb = malloc((size_t)m * n * sizeof *cb);
+	if (!af || !bt || !cb || tview_init(&va, ctx, a, m, k) || tview_init(&vb, ctx, b, k, n))
+		goto out;
+	if (init == PTORT_MMAD_INIT_ZERO)
+		memset(cb, 0, (size_t)m * n * 4);
+	else if (gather_c(ctx, cb, init == PTORT_MMAD_INIT_BIAS ? 1 : m, n, init, it))
+		goto out;
+	if (init == PTORT_MMAD_INIT_BIAS)
+		for (i = 1; i < m; i++)
+			memcpy(cb + (size_t)i * n, cb, (size_t)n * 4);
+	mmad_dec_init(&d[0], (ptort_type)a->type);
+	mmad_dec_init(&d[1], (ptort_type)b->type);
+	/* A row-major, B transposed (column j contiguous in q) */
+	for (i = 0; i < m; i++)
+		for (q = 0; q < k; q++) {
+			x = d[0].lut[tview_get(&va, i, q)];
+			af[(size_t)i * k + q] = u2f(x);
+		}
+	for (q = 0; q < k; q++)
+		for (j = 0; j < n; j++) {
+			x = d[1].lut[tview_get(&vb, q, j)];
+			bt[(size_t)j * k + q] = u2f(x);
+		}
+	mmad_fenv_enter(&fe);
+	for (i = 0; i < m; i++)
+		for (j = 0; j < n; j++) {
+			const float *ar = af + (size_t)i * k, *bc = bt + (size_t)j * k;
+			float acc = u2f(cb[(size_t)i * n + j]);
+			double sc = 0;
+			for (q = 0; q < k; q++) {
+				if (q % 32 == 0)
+					sc = mx_scale(mx->sa[(size_t)i * kb + q / 32],
+						      mx->sb[(size_t)(q / 32) * n + j]);
+				acc = mx_step(acc, ar[q], bc[q], sc);
+			}
+			memcpy(&x, &acc, 4);
+			cb[(size_t)i * n + j] = (x & 0x7FFFFFFFu) > 0x7F800000u ? F32_QNAN : x;
+		}
+	mmad_fenv_leave(&fe);
+	if (store_c(ctx, c_out, cb, m, n))
+		goto out;
+	rc = 0;
+out:
+	if (rc)
+		oom(ctx, op);
+	tview_free(&va);
+	tview_free(&vb);
+	free(af), free(bt), free(cb);
+	return rc;
+}
+
+/* out[r * cols + c] = the e8m0 element (r, c) of t, columns in chunks of 128 whose
+ * offsets are computed once (every layout's offset is f(r) + g(c)). */
+static void gather8(const uint8_t *base, const ptort_tile *t, uint32_t rows, uint32_t cols,
+		    uint8_t *out)
+{
+	size_t g[128];
+	uint32_t c0, c, r;
+	for (c0 = 0; c0 < cols; c0 += 128) {
+		uint32_t nc = cols - c0 < 128 ? cols - c0 : 128;
+		for (c = 0; c < nc; c++)
+			g[c] = ptort_tile_offset(t, 0, c0 + c);
+		for (r = 0; r < rows; r++) {
+			size_t f = ptort_tile_offset(t, r, 0);
+			for (c = 0; c < nc; c++)
+				out[(size_t)r * cols + c0 + c] = base[f + g[c]];
+		}
+	}
+}
+
+static _Thread_local unsigned long mx_counts[2]; /* calls through the kernels / mx_exact */
+
+void mmad_mx_counts(unsigned long *fast, unsigned long *exact)
+{
+	*fast = mx_counts[0], *exact = mx_counts[1];
+}
+
+/* Whether every scale of the call keeps its operand exact (mmad_mx_range). */
+static int mx_safe_all(ptort_type t, const uint8_t *sc, size_t n)
+{
+	int lo, hi;
+	size_t i;
+	mmad_mx_range(t, &lo, &hi);
+	for (i = 0; i < n; i++)
+		if (sc[i] != 0xFF && (sc[i] < lo || sc[i] > hi))
+			return 0;
+	return 1;
+}
+
 int ptort_mmad_mx(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
 		  const ptort_tile *a_scale, const ptort_tile *b, const ptort_tile *b_scale,
 		  uint32_t m, uint32_t k, uint32_t n, int init, const ptort_tile *bias_or_c_in)
 {
 	static const char op[] = "mmad.mx";
-	struct tview va, vb, vsa, vsb;
-	struct decoder *d = NULL;
-	float *af = NULL, *bt = NULL;
-	uint8_t *sa = NULL, *sbt = NULL;
-	uint32_t *cb = NULL, kb = (k + 31) / 32, i, j, q;
-	int rc = -1;
-	mmad_fenv fe;
+	struct mx_scales mx;
+	uint8_t small[1024], *sa, *sb;
+	uint32_t kb = (k + 31) / 32;
+	int rc, safe, big;
 
 	if (!ctx)
 		return -1;
@@ -597,61 +634,23 @@ int ptort_mmad_mx(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
 	if (check_fits(ctx, op, "left scale", a_scale, m, kb) ||
 	    check_fits(ctx, op, "right scale", b_scale, kb, n))
 		return -1;
-	va.roff = vb.roff = vsa.roff = vsb.roff = NULL;
-	va.coff = vb.coff = vsa.coff = vsb.coff = NULL;
-	af = malloc((size_t)m * k * sizeof *af);
-	bt = malloc((size_t)n * k * sizeof *bt);
-	sa = malloc((size_t)m * kb);
-	sbt = malloc((size_t)n * kb);
-	d = malloc(2 * sizeof *d);
-	if (!af || !bt || !sa || !sbt || !d || tview_init(&va, ctx, a, m, k) ||
-	    tview_init(&vb, ctx, b, k, n) || tview_init(&vsa, ctx, a_scale, m, kb) ||
-	    tview_init(&vsb, ctx, b_scale, kb, n))
-		goto out;
-	decoder_init(&d[0], (ptort_type)a->type);
-	decoder_init(&d[1], (ptort_type)b->type);
-	/* A row-major, B transposed (column j contiguous in q), scales likewise */
-	for (i = 0; i < m; i++) {
-		for (q = 0; q < k; q++)
-			af[(size_t)i * k + q] = u2f(decode(&d[0], tview_get(&va, i, q)));
-		for (q = 0; q < kb; q++)
-			sa[(size_t)i * kb + q] = (uint8_t)tview_get(&vsa, i, q);
-	}
-	for (q = 0; q < k; q++)
-		for (j = 0; j < n; j++)
-			bt[(size_t)j * k + q] = u2f(decode(&d[1], tview_get(&vb, q, j)));
-	for (q = 0; q < kb; q++)
-		for (j = 0; j < n; j++)
-			sbt[(size_t)j * kb + q] = (uint8_t)tview_get(&vsb, q, j);
-	cb = init_buffer(ctx, m, n, init, bias_or_c_in);
-	if (!cb)
-		goto out;
-	mmad_fenv_enter(&fe);
-	for (i = 0; i < m; i++)
-		for (j = 0; j < n; j++) {
-			const float *ar = af + (size_t)i * k, *bc = bt + (size_t)j * k;
-			float acc = u2f(cb[(size_t)i * n + j]);
-			double sc = 0;
-			for (q = 0; q < k; q++) {
-				if (q % 32 == 0)
-					sc = mx_scale(sa[(size_t)i * kb + q / 32],
-						      sbt[(size_t)j * kb + q / 32]);
-				acc = mx_step(acc, ar[q], bc[q], sc);
-			}
-			memcpy(&cb[(size_t)i * n + j], &acc, 4);
-		}
-	mmad_fenv_leave(&fe);
-	if (store_c(ctx, c_out, cb, m, n))
-		goto out;
-	rc = 0;
-out:
-	if (rc)
-		oom(ctx, op);
-	tview_free(&va);
-	tview_free(&vb);
-	tview_free(&vsa);
-	tview_free(&vsb);
-	free(d);
-	free(af), free(bt), free(sa), free(sbt), free(cb);
+	big = (size_t)(m + n) * kb > sizeof small;
+	sa = big ? malloc((size_t)(m + n) * kb) : small;
+	if (!sa)
+		return oom(ctx, op);
+	sb = sa + (size_t)m * kb;
+	gather8(ptort_mem_base(ctx, (ptort_mem)a_scale->mem) + a_scale->addr, a_scale, m, kb, sa);
+	gather8(ptort_mem_base(ctx, (ptort_mem)b_scale->mem) + b_scale->addr, b_scale, kb, n, sb);
+	safe = mx_safe_all((ptort_type)a->type, sa, (size_t)m * kb) &&
+	       mx_safe_all((ptort_type)b->type, sb, (size_t)n * kb);
+	mx.sa = sa, mx.sb = sb, mx.kb = kb;
+	if (safe)
+		mx_counts[0]++;
+	else
+		mx_counts[1]++;
+	rc = safe ? mm_run(ctx, op, c_out, a, b, m, k, n, init, bias_or_c_in, &mx)
+		  : mx_exact(ctx, op, c_out, a, b, m, k, n, init, bias_or_c_in, &mx);
+	if (big)
+		free(sa);
 	return rc;
 }

@@ -1,15 +1,17 @@
-/* mmad_kernel.c: the register-blocked mmad kernels on packed panels (see
- * mmad_internal.h). Each C element is updated by one fused multiply-add per k step,
- * in increasing k: the register blocking only changes which elements are computed
- * together, never the order of the steps of one element, and C blocks are kept in
- * registers or stored and reloaded as exact f32 values, so the result is the
+/* mmad_kernel.c: the ISA levels of mmad, the FP environment of a call, and the
+ * portable kernels (see mmad_internal.h for the block view they compute).
+ *
+ * Every kernel of every level updates each C element by one fused multiply-add per k
+ * step, in increasing k: register blocking only changes which elements are computed
+ * together, never the order of the steps of one element, and values stored and
+ * reloaded between k blocks are exact f32 values. So every level gives the
  * sequential definition bit for bit.
  *
  * Why the host arithmetic is exact here: the operands are f32 values (decoded
  * exactly); fmaf() and the FMA instructions compute a*b+c with the exact product and
  * ONE rounding to f32 (IEEE 754 fusedMultiplyAdd) in the current rounding mode, which
  * mmad_fenv_enter sets to round-to-nearest-even without DAZ/FTZ. No other float
- * operation is performed. The file must never be compiled with -ffast-math. */
+ * operation is performed. The mmad files must never be compiled with -ffast-math. */
 #include <math.h>
 #include <float.h>
 #include <string.h>
@@ -18,32 +20,34 @@
 #include "cpu_internal.h"
 #include "mmad_internal.h"
 
-#if defined(__x86_64__) || defined(__i386__)
+#if MMAD_X86
 #include <immintrin.h>
-#define MMAD_X86 1
-#else
-#define MMAD_X86 0
 #endif
 
 #if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
 #error "mmad needs FLT_EVAL_METHOD == 0 (float arithmetic evaluated in float)"
 #endif
 
+/* ---- levels ------------------------------------------------------------------------ */
+
 static int forced_level = -1;
 
-static int best_level(void)
+int mmad_best_level(void)
 {
-#if MMAD_X86 && (defined(__GNUC__) || defined(__clang__))
+#if MMAD_X86
 	unsigned f = ptort_cpu_features();
-	if ((f & PTORT_CPU_AVX2) && (f & PTORT_CPU_FMA))
+	if ((f & PTORT_CPU_AVX2) && (f & PTORT_CPU_FMA) && (f & PTORT_CPU_F16C)) {
+		if (f & PTORT_CPU_AVX512)
+			return 2;
 		return 1;
+	}
 #endif
 	return 0;
 }
 
 int mmad_level(void)
 {
-	int b = best_level();
+	int b = mmad_best_level();
 	return forced_level >= 0 && forced_level < b ? forced_level : b;
 }
 
@@ -51,6 +55,23 @@ void ptort_mmad_force_level(int level)
 {
 	forced_level = level;
 }
+
+const struct mmad_isa *mmad_isa_get(void)
+{
+#if MMAD_X86
+	switch (mmad_level()) {
+	case 2:
+		return &mmad_isa_avx512;
+	case 1:
+		return &mmad_isa_avx2;
+	default:
+		break;
+	}
+#endif
+	return &mmad_isa_c;
+}
+
+/* ---- the FP environment ------------------------------------------------------------ */
 
 void mmad_fenv_enter(mmad_fenv *e)
 {
@@ -89,137 +110,147 @@ void mmad_fenv_leave(const mmad_fenv *e)
 #endif
 }
 
-/* ---- f32, portable ------------------------------------------------------------ */
+/* ---- portable kernels: 4 x 16 blocks ------------------------------------------------ */
 
-static void block_c(const float *ap, const float *bp, float *c, size_t ldc, uint32_t k,
-		    uint32_t mr, uint32_t nr)
+#define C_MR 4
+
+static inline float ldf(const void *p, size_t i)
 {
-	float acc[MMAD_MR][MMAD_NR];
-	uint32_t r, j, q;
-
-	memset(acc, 0, sizeof acc);
-	for (r = 0; r < mr; r++)
-		memcpy(acc[r], c + r * ldc, nr * sizeof(float));
-	for (q = 0; q < k; q++) {
-		const float *a = ap + (size_t)q * MMAD_MR, *b = bp + (size_t)q * MMAD_NR;
-		for (r = 0; r < MMAD_MR; r++)
-			for (j = 0; j < MMAD_NR; j++)
-				acc[r][j] = fmaf(a[r], b[j], acc[r][j]);
-	}
-	for (r = 0; r < mr; r++)
-		memcpy(c + r * ldc, acc[r], nr * sizeof(float));
+	float f;
+	memcpy(&f, (const char *)p + i * 4, 4);
+	return f;
 }
 
-/* ---- f32, AVX2 + FMA: 6 x 16 block in 12 registers ------------------------------- */
-
-#if MMAD_X86 && (defined(__GNUC__) || defined(__clang__))
-#define MMAD_HAVE_AVX2 1
-__attribute__((target("avx2,fma"))) static void block_avx2(const float *ap, const float *bp,
-							    float *c, size_t ldc, uint32_t k,
-							    uint32_t mr, uint32_t nr)
+static inline uint32_t ldu(const void *p, size_t i)
 {
-	float tmp[MMAD_MR * MMAD_NR];
-	float *cc = c;
-	size_t ld = ldc;
-	uint32_t r, q;
-	__m256 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51, b0, b1, a;
-
-	if (mr != MMAD_MR || nr != MMAD_NR) { /* edge block: through a full-size copy */
-		memset(tmp, 0, sizeof tmp);
-		for (r = 0; r < mr; r++)
-			memcpy(tmp + r * MMAD_NR, c + r * ldc, nr * sizeof(float));
-		cc = tmp;
-		ld = MMAD_NR;
-	}
-	c00 = _mm256_loadu_ps(cc + 0 * ld), c01 = _mm256_loadu_ps(cc + 0 * ld + 8);
-	c10 = _mm256_loadu_ps(cc + 1 * ld), c11 = _mm256_loadu_ps(cc + 1 * ld + 8);
-	c20 = _mm256_loadu_ps(cc + 2 * ld), c21 = _mm256_loadu_ps(cc + 2 * ld + 8);
-	c30 = _mm256_loadu_ps(cc + 3 * ld), c31 = _mm256_loadu_ps(cc + 3 * ld + 8);
-	c40 = _mm256_loadu_ps(cc + 4 * ld), c41 = _mm256_loadu_ps(cc + 4 * ld + 8);
-	c50 = _mm256_loadu_ps(cc + 5 * ld), c51 = _mm256_loadu_ps(cc + 5 * ld + 8);
-	for (q = 0; q < k; q++) {
-		const float *pa = ap + (size_t)q * MMAD_MR, *pb = bp + (size_t)q * MMAD_NR;
-		b0 = _mm256_loadu_ps(pb);
-		b1 = _mm256_loadu_ps(pb + 8);
-		a = _mm256_broadcast_ss(pa + 0);
-		c00 = _mm256_fmadd_ps(a, b0, c00), c01 = _mm256_fmadd_ps(a, b1, c01);
-		a = _mm256_broadcast_ss(pa + 1);
-		c10 = _mm256_fmadd_ps(a, b0, c10), c11 = _mm256_fmadd_ps(a, b1, c11);
-		a = _mm256_broadcast_ss(pa + 2);
-		c20 = _mm256_fmadd_ps(a, b0, c20), c21 = _mm256_fmadd_ps(a, b1, c21);
-		a = _mm256_broadcast_ss(pa + 3);
-		c30 = _mm256_fmadd_ps(a, b0, c30), c31 = _mm256_fmadd_ps(a, b1, c31);
-		a = _mm256_broadcast_ss(pa + 4);
-		c40 = _mm256_fmadd_ps(a, b0, c40), c41 = _mm256_fmadd_ps(a, b1, c41);
-		a = _mm256_broadcast_ss(pa + 5);
-		c50 = _mm256_fmadd_ps(a, b0, c50), c51 = _mm256_fmadd_ps(a, b1, c51);
-	}
-	_mm256_storeu_ps(cc + 0 * ld, c00), _mm256_storeu_ps(cc + 0 * ld + 8, c01);
-	_mm256_storeu_ps(cc + 1 * ld, c10), _mm256_storeu_ps(cc + 1 * ld + 8, c11);
-	_mm256_storeu_ps(cc + 2 * ld, c20), _mm256_storeu_ps(cc + 2 * ld + 8, c21);
-	_mm256_storeu_ps(cc + 3 * ld, c30), _mm256_storeu_ps(cc + 3 * ld + 8, c31);
-	_mm256_storeu_ps(cc + 4 * ld, c40), _mm256_storeu_ps(cc + 4 * ld + 8, c41);
-	_mm256_storeu_ps(cc + 5 * ld, c50), _mm256_storeu_ps(cc + 5 * ld + 8, c51);
-	if (cc == tmp)
-		for (r = 0; r < mr; r++)
-			memcpy(c + r * ldc, tmp + r * MMAD_NR, nr * sizeof(float));
+	uint32_t u;
+	memcpy(&u, (const char *)p + i * 4, 4);
+	return u;
 }
-#else
-#define MMAD_HAVE_AVX2 0
-#endif
 
-void mmad_kernel_f32(const float *ap, const float *bp, float *c, size_t ldc, uint32_t m,
-		     uint32_t k, uint32_t n)
+static inline void stu(void *p, size_t i, uint32_t u)
 {
-	int level = mmad_level();
-	uint32_t i0, j0;
+	memcpy((char *)p + i * 4, &u, 4);
+}
 
-	/* B panel outside (it stays in L1 while every A panel streams past it) */
-	for (j0 = 0; j0 < n; j0 += MMAD_NR) {
-		const float *bpan = bp + (size_t)(j0 / MMAD_NR) * k * MMAD_NR;
-		uint32_t nr = n - j0 < MMAD_NR ? n - j0 : MMAD_NR;
-		for (i0 = 0; i0 < m; i0 += MMAD_MR) {
-			const float *apan = ap + (size_t)(i0 / MMAD_MR) * k * MMAD_MR;
-			uint32_t mr = m - i0 < MMAD_MR ? m - i0 : MMAD_MR;
-			float *cb = c + (size_t)i0 * ldc + j0;
-#if MMAD_HAVE_AVX2
-			if (level >= 1) {
-				block_avx2(apan, bpan, cb, ldc, k, mr, nr);
-				continue;
+/* The initial bit patterns of the block (16 columns: one group). */
+static void init_block(const struct mmad_kargs *x, uint32_t acc[C_MR][MMAD_PANEL])
+{
+	uint32_t r, j;
+	for (r = 0; r < C_MR; r++)
+		for (j = 0; j < MMAD_PANEL; j++) {
+			uint32_t v = 0;
+			if (r < x->mr && j < x->nr) {
+				if (x->init == MMAD_INIT_LOAD)
+					v = ldu(x->cin, (size_t)r * x->ldin + j);
+				else if (x->init == MMAD_INIT_ROW)
+					v = ldu(x->row, j);
 			}
-#endif
-			(void)level;
-			block_c(apan, bpan, cb, ldc, k, mr, nr);
+			acc[r][j] = v;
+		}
+}
+
+/* One block: f32 with fmaf, or i32 (exact products of i8 values, |p| <= 2^14, summed
+ * modulo 2^32 in unsigned arithmetic: no signed overflow). */
+static void c_block(const struct mmad_kargs *x, int is_int)
+{
+	uint32_t bits[C_MR][MMAD_PANEL], r, j, t, t0;
+	float acc[C_MR][MMAD_PANEL];
+	size_t off;
+
+	init_block(x, bits);
+	memcpy(acc, bits, sizeof acc);
+	for (t0 = 0, off = 0; t0 < x->k; t0 += (uint32_t)(x->kblk < x->k ? x->kblk : x->k),
+	    off += x->kstride) {
+		uint32_t len = x->k - t0;
+		if (len > x->kblk)
+			len = (uint32_t)x->kblk;
+		for (t = 0; t < len; t++) {
+			const char *bt = (const char *)x->b + (size_t)(t0 + t) * MMAD_PANEL * 4;
+			for (r = 0; r < x->mr; r++) {
+				if (is_int) {
+					uint32_t av = ldu(x->a[r], off + t);
+					for (j = 0; j < MMAD_PANEL; j++)
+						bits[r][j] += av * ldu(bt, j);
+				} else {
+					float av = ldf(x->a[r], off + t);
+					for (j = 0; j < MMAD_PANEL; j++)
+						acc[r][j] = fmaf(av, ldf(bt, j), acc[r][j]);
+				}
+			}
 		}
 	}
-}
-
-/* ---- i32: exact products of i8 values (|p| <= 2^14), sums modulo 2^32 in unsigned
- * arithmetic (no signed overflow). */
-void mmad_kernel_i32(const int32_t *ap, const int32_t *bp, uint32_t *c, size_t ldc,
-		     uint32_t m, uint32_t k, uint32_t n)
-{
-	uint32_t i0, j0, r, j, q;
-
-	for (j0 = 0; j0 < n; j0 += MMAD_NR) {
-		const int32_t *bpan = bp + (size_t)(j0 / MMAD_NR) * k * MMAD_NR;
-		uint32_t nr = n - j0 < MMAD_NR ? n - j0 : MMAD_NR;
-		for (i0 = 0; i0 < m; i0 += MMAD_MR) {
-			const int32_t *apan = ap + (size_t)(i0 / MMAD_MR) * k * MMAD_MR;
-			uint32_t mr = m - i0 < MMAD_MR ? m - i0 : MMAD_MR;
-			uint32_t acc[MMAD_MR][MMAD_NR];
-			memset(acc, 0, sizeof acc);
-			for (r = 0; r < mr; r++)
-				memcpy(acc[r], c + (size_t)(i0 + r) * ldc + j0, nr * sizeof(uint32_t));
-			for (q = 0; q < k; q++) {
-				const int32_t *a = apan + (size_t)q * MMAD_MR;
-				const int32_t *b = bpan + (size_t)q * MMAD_NR;
-				for (r = 0; r < MMAD_MR; r++)
-					for (j = 0; j < MMAD_NR; j++)
-						acc[r][j] += (uint32_t)a[r] * (uint32_t)b[j];
-			}
-			for (r = 0; r < mr; r++)
-				memcpy(c + (size_t)(i0 + r) * ldc + j0, acc[r], nr * sizeof(uint32_t));
+	if (!is_int)
+		memcpy(bits, acc, sizeof bits);
+	for (r = 0; r < x->mr; r++)
+		for (j = 0; j < x->nr; j++) {
+			uint32_t v = bits[r][j];
+			if (!is_int && x->canon && (v & 0x7FFFFFFFu) > 0x7F800000u)
+				v = 0x7FC00000u;
+			stu(x->c, (size_t)r * x->ldc + j, v);
 		}
-	}
 }
+
+static void c_f32(const struct mmad_kargs *x)
+{
+	c_block(x, 0);
+}
+
+static void c_i32(const struct mmad_kargs *x)
+{
+	c_block(x, 1);
+}
+
+/* ---- portable packing helpers -------------------------------------------------------- */
+
+static int c_box(ptort_type ty, const void *src, unsigned ri, uint32_t *dst)
+{
+	unsigned t, c;
+	if (ty != PTORT_F32 && ty != PTORT_I32)
+		return -1;
+	for (c = 0; c < MMAD_PANEL; c++)
+		for (t = 0; t < ri; t++)
+			dst[t * MMAD_PANEL + c] = ldu(src, (size_t)c * ri + t);
+	return 0;
+}
+
+/* f16 -> f32 in integers: exact (11-bit significands, exponents -24..15). */
+static inline uint32_t f16_to_f32(uint32_t h)
+{
+	uint32_t s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1F, f = h & 0x3FF;
+	int ex;
+	if (e == 0x1F)
+		return s | 0x7F800000u | (f << 13);
+	if (e)
+		return s | ((e + 112) << 23) | (f << 13);
+	if (!f)
+		return s;
+	ex = 113; /* f * 2^-24: normalise the significand to 1.f */
+	while (!(f & 0x400)) {
+		f <<= 1;
+		ex--;
+	}
+	return s | ((uint32_t)ex << 23) | ((f & 0x3FF) << 13);
+}
+
+static inline uint32_t ldh(const void *p, size_t i)
+{
+	uint16_t h;
+	memcpy(&h, (const char *)p + i * 2, 2);
+	return h;
+}
+
+static void c_dec16(ptort_type ty, const void *src, size_t ss, size_t n, size_t rows,
+		    uint32_t *dst, size_t ds)
+{
+	size_t r, i;
+	for (r = 0; r < rows; r++)
+		for (i = 0; i < n; i++) {
+			uint32_t h = ldh(src, r * ss + i);
+			dst[r * ds + i] = ty == PTORT_BF16 ? h << 16 : f16_to_f32(h);
+		}
+}
+
+const struct mmad_isa mmad_isa_c = {
+	0, C_MR, MMAD_PANEL, c_f32, c_i32, c_box, c_dec16,
+};

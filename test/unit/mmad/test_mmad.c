@@ -1,11 +1,16 @@
 /* test_mmad.c: ptort_mmad / ptort_mmad_mx against the slow exact reference (mmref.c),
  * bit for bit over whole memories (so "outside m x n untouched" is checked too), for
- * every type triple, the tile layouts, init from zero / bias / C_in (in place and
- * apart), random and adversarial values (cancellation, overflow to inf, subnormal
- * results, NaN and inf, int32 wrap, -0), the shapes of the issue (a 4095 dimension
- * included), both kernel levels (portable fmaf, AVX2+FMA); plus hand-computed vectors
- * for the reference's rounding step and the checks' error reports.
- * MMAD_TEST_QUICK=1 (the sanitizer run) keeps only the smaller shapes. */
+ * every type triple, the tile layouts and fractal sizes, init from zero / bias / C_in
+ * (in place, apart, overlapping), A overlapping C, random and adversarial values
+ * (cancellation, overflow to inf, subnormal results, NaN and inf, int32 wrap, -0), the
+ * shapes of the issue (a 4095 dimension included) and random ones (k over several
+ * kernel blocks, m and n not multiples of the blocks, valid regions smaller than the
+ * tiles), the Qwen3 decode chain (16 x 512 x 64 bf16 over 16 in-place accumulate
+ * steps), MX scales at the edges of the kernels' exact range (overflowing and
+ * subnormal scaled products) and beyond it, at every kernel level of the host
+ * (portable fmaf, AVX2+FMA, AVX-512); plus hand-computed vectors for the reference's
+ * rounding step, an independent check of the MX exact scale range, and the checks'
+ * error reports. MMAD_TEST_QUICK=1 (the sanitizer run) keeps the smaller shapes. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,8 +216,16 @@ static uint64_t gen_val(ptort_type t, int g)
 	}
 }
 
+/* Scale generators beside the value generators: near the top / bottom of the range
+ * where the scaled operands stay exact (set per case from mx_range). */
+static int scale_lo = -1, scale_hi = -1;
+
 static uint64_t gen_scale(int g)
 {
+	if (scale_hi >= 0) /* [hi - 24, hi], one in 64 just above */
+		return (uint64_t)(rndn(64) ? scale_hi - (int)rndn(25) : scale_hi + 1);
+	if (scale_lo >= 0)
+		return (uint64_t)(scale_lo + (int)rndn(25));
 	if (g == G_RAND)
 		return rnd() & 0xFF;
 	if (g == G_SPECIAL && !rndn(16))
@@ -290,7 +303,16 @@ struct mcase {
 	int init; /* 0 zero, 1 bias, 2 C_in apart, 3 C_in = C (in place) */
 	int mx;
 	int g;
+	int alias; /* 1: an f32 A in L0C overlapping C; 2: C_in overlapping C, shifted */
 };
+
+/* A fractal size for a tile of type t: the usual one most of the time, else one that
+ * gives other box shapes (4- or 32-row boxes, 8- or 32-column acc boxes). */
+static uint32_t pick_fractal(uint32_t usual)
+{
+	static const uint32_t f[] = {256, 512, 1024, 2048};
+	return rndn(3) ? usual : f[rndn(4)];
+}
 
 static int ncases;
 
@@ -310,19 +332,36 @@ static void run_case(const struct mcase *cs)
 	la = rndn(2) ? (rndn(2) ? 2 : 3) : (int)rndn(6);
 	lb = rndn(2) ? 4 : (int)rndn(6);
 	lc = rndn(2) ? 3 : (int)rndn(6);
-	a = mk(PTORT_MEM_L0A, cs->ta, la, 512, cs->m, cs->k, &addr[PTORT_MEM_L0A], 1);
-	b = mk(PTORT_MEM_L0B, cs->tb, lb, 512, cs->k, cs->n, &addr[PTORT_MEM_L0B], 1);
-	c = mk(PTORT_MEM_L0C, tc, lc, 1024, cs->m, cs->n, &addr[PTORT_MEM_L0C], 1);
+	a = mk(PTORT_MEM_L0A, cs->ta, la, pick_fractal(512), cs->m, cs->k, &addr[PTORT_MEM_L0A], 1);
+	b = mk(PTORT_MEM_L0B, cs->tb, lb, pick_fractal(512), cs->k, cs->n, &addr[PTORT_MEM_L0B], 1);
+	c = mk(PTORT_MEM_L0C, tc, lc, pick_fractal(1024), cs->m, cs->n, &addr[PTORT_MEM_L0C], 1);
 	memset(&it, 0, sizeof it);
 	init = cs->init == 3 ? PTORT_MMAD_INIT_C : cs->init;
 	if (cs->init == 1) {
 		it = mk(PTORT_MEM_BIAS, tc, 0, 0, 1, cs->n, &addr[PTORT_MEM_BIAS], 1);
 		itp = &it;
 	} else if (cs->init == 2) {
-		it = mk(PTORT_MEM_L0C, tc, (int)rndn(6), 1024, cs->m, cs->n, &addr[PTORT_MEM_L0C], 1);
+		it = mk(PTORT_MEM_L0C, tc, (int)rndn(6), pick_fractal(1024), cs->m, cs->n,
+			&addr[PTORT_MEM_L0C], 1);
 		itp = &it;
 	} else if (cs->init == 3) {
 		itp = &c;
+	}
+	if (cs->alias == 1) { /* A (f32) over C's bytes, from C's start or 64 bytes in */
+		uint32_t end;
+		a.mem = PTORT_MEM_L0C;
+		a.addr = c.addr + 64 * rndn(2);
+		end = a.addr + a.rows * a.cols * 4;
+		if (end > addr[PTORT_MEM_L0C])
+			addr[PTORT_MEM_L0C] = end;
+	} else if (cs->alias == 2 && itp == &it) {
+		/* C_in = C's layout a row (ND or Nz) before or after C: a kernel block writing
+		 * C before a later block reads its C_in would see new values */
+		uint32_t sh = 4 * (rndn(2) ? c.cols : 16), bytes = c.rows * c.cols * 4;
+		c.addr = addr[PTORT_MEM_L0C] + sh;
+		it = c;
+		it.addr = rndn(2) ? c.addr - sh : c.addr + sh;
+		addr[PTORT_MEM_L0C] = c.addr + sh + bytes;
 	}
 	if (cs->mx) {
 		sa = mk(PTORT_MEM_SCALING, PTORT_F8E8M0FNU, rndn(2) ? 2 : 0, 32, cs->m, kb,
@@ -344,11 +383,11 @@ static void run_case(const struct mcase *cs)
 		for (i = 0; i < cap[mi]; i++) /* garbage everywhere, NaNs included */
 			ptort_mem_base(ctx, (ptort_mem)mi)[i] = (uint8_t)rnd();
 	}
-	fill(ctx, &a, cs->m, cs->k, cs->g, 0);
-	fill(ctx, &b, cs->k, cs->n, cs->g, 0);
 	if (itp)
 		fill(ctx, itp, cs->init == 1 ? 1 : cs->m, cs->n,
 		     cs->g == G_NEGZERO ? G_NEGZERO : (int)rndn(G_COUNT), 0);
+	fill(ctx, &a, cs->m, cs->k, cs->g, 0); /* after C_in: A may share C's bytes */
+	fill(ctx, &b, cs->k, cs->n, cs->g, 0);
 	if (cs->mx) {
 		fill(ctx, &sa, cs->m, kb, cs->g, 1);
 		fill(ctx, &sb, kb, cs->n, cs->g, 1);
@@ -359,7 +398,7 @@ static void run_case(const struct mcase *cs)
 	}
 	ref_mmad(snap, &c, &a, cs->mx ? &sa : NULL, &b, cs->mx ? &sb : NULL, cs->m, cs->k, cs->n,
 		 init, itp);
-	for (level = 0; level <= 1; level++) {
+	for (level = 0; level <= mmad_best_level(); level++) {
 		int rc;
 		ptort_mmad_force_level(level);
 		for (mi = 0; mi < PTORT_MEM_COUNT; mi++)
@@ -381,11 +420,12 @@ static void run_case(const struct mcase *cs)
 					memcpy(&sw, snap[mi] + w, 4);
 				}
 				CHECK(0,
-				      "%s%s x %s %ux%ux%u init %d gen %s level %d layouts A %s B %s C %s: "
-				      "%s byte 0x%x differs (word 0x%08X, reference 0x%08X)",
+				      "%s%s x %s %ux%ux%u init %d gen %s alias %d level %d layouts A %s/%u "
+				      "B %s/%u C %s/%u: %s byte 0x%x differs (word 0x%08X, reference 0x%08X)",
 				      cs->mx ? "mx " : "", ptort_type_name(cs->ta),
 				      ptort_type_name(cs->tb), cs->m, cs->k, cs->n, cs->init,
-				      gen_name[cs->g], level, lay_name[la], lay_name[lb], lay_name[lc],
+				      gen_name[cs->g], cs->alias, level, lay_name[la], a.fractal,
+				      lay_name[lb], b.fractal, lay_name[lc], c.fractal,
 				      ptort_mem_name((ptort_mem)mi), i, gw, sw);
 				break;
 			}
@@ -396,6 +436,114 @@ static void run_case(const struct mcase *cs)
 		free(mem0[mi]);
 		free(snap[mi]);
 	}
+	ptort_ctx_destroy(ctx);
+}
+
+/* ---- MX: the scales that keep scaled operands exact ---------------------------------- */
+
+/* Computed here with host doubles, independently of the runtime: the scales s in
+ * [lo, hi] for which v * 2^(s - 127) is a finite f32 exactly, for every finite value v
+ * of t (ldexp is exact in double for these exponents). */
+static void mx_range(ptort_type t, int *lo, int *hi)
+{
+	unsigned bits = ptort_type_bits(t), x;
+	int sc, first = -1, last = -1;
+	for (sc = 0; sc < 255; sc++) {
+		int ok = 1;
+		for (x = 0; x < (1u << bits) && ok; x++) {
+			struct ptort_val v;
+			double d;
+			float f;
+			ptort_decode(t, x, &v);
+			if (v.cls != VAL_FINITE)
+				continue;
+			d = ldexp((double)v.sig, v.exp + sc - 127);
+			f = (float)d;
+			ok = isfinite(f) && (double)f == d;
+		}
+		if (ok && first < 0)
+			first = sc;
+		if (ok)
+			last = sc;
+	}
+	*lo = first, *hi = last;
+}
+
+static void mx_range_check(void)
+{
+	static const ptort_type ts[] = {PTORT_F8E4M3FN, PTORT_F8E5M2, PTORT_F4E2M1FN, PTORT_F4E1M2};
+	size_t i;
+	for (i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+		int lo, hi, rlo, rhi;
+		mx_range(ts[i], &lo, &hi);
+		mmad_mx_range(ts[i], &rlo, &rhi);
+		CHECK(lo == rlo && hi == rhi, "MX exact scale range of %s: runtime [%d, %d], test [%d, %d]",
+		      ptort_type_name(ts[i]), rlo, rhi, lo, hi);
+	}
+}
+
+/* ---- the Qwen3 decode chain: 16 x 512 x 64 bf16, 16 in-place accumulate steps ----------- */
+
+static void qwen3_chain(int quick)
+{
+	enum { M = 16, K = 512, N = 64 };
+	int steps = quick ? 3 : 16, st, level, mi, g;
+	uint32_t addr[PTORT_MEM_COUNT] = {0}, cap[PTORT_MEM_COUNT] = {0};
+	ptort_tile a, b, c;
+	ptort_ctx *ctx;
+	uint8_t *ref[PTORT_MEM_COUNT], *abytes, *bbytes, *cref;
+	size_t asz, bsz, csz;
+
+	a = mk(PTORT_MEM_L0A, PTORT_BF16, 3, 512, M, K, &addr[PTORT_MEM_L0A], 0); /* Nz */
+	b = mk(PTORT_MEM_L0B, PTORT_BF16, 4, 512, K, N, &addr[PTORT_MEM_L0B], 0); /* Zn */
+	c = mk(PTORT_MEM_L0C, PTORT_F32, 3, 1024, M, N, &addr[PTORT_MEM_L0C], 0); /* Nz */
+	for (mi = 0; mi < PTORT_MEM_COUNT; mi++)
+		cap[mi] = addr[mi] + 512;
+	asz = cap[PTORT_MEM_L0A], bsz = cap[PTORT_MEM_L0B], csz = cap[PTORT_MEM_L0C];
+	ctx = ptort_ctx_create(cap);
+	abytes = malloc((size_t)steps * asz);
+	bbytes = malloc((size_t)steps * bsz);
+	cref = malloc((size_t)steps * csz);
+	if (!ctx || !abytes || !bbytes || !cref)
+		abort();
+	for (mi = 0; mi < PTORT_MEM_COUNT; mi++) {
+		ref[mi] = calloc(cap[mi], 1);
+		if (!ref[mi])
+			abort();
+	}
+	/* the steps' operands (mostly ordinary values, one step of specials) and the
+	 * reference chain */
+	for (st = 0; st < steps; st++) {
+		g = st == 5 ? G_SPECIAL : st == 9 ? G_TINY : G_NEAR1;
+		fill(ctx, &a, M, K, g, 0);
+		fill(ctx, &b, K, N, g, 0);
+		memcpy(abytes + st * asz, ptort_mem_base(ctx, PTORT_MEM_L0A), asz);
+		memcpy(bbytes + st * bsz, ptort_mem_base(ctx, PTORT_MEM_L0B), bsz);
+		memcpy(ref[PTORT_MEM_L0A], abytes + st * asz, asz);
+		memcpy(ref[PTORT_MEM_L0B], bbytes + st * bsz, bsz);
+		ref_mmad(ref, &c, &a, NULL, &b, NULL, M, K, N,
+			 st ? PTORT_MMAD_INIT_C : PTORT_MMAD_INIT_ZERO, st ? &c : NULL);
+		memcpy(cref + st * csz, ref[PTORT_MEM_L0C], csz);
+	}
+	for (level = 0; level <= mmad_best_level(); level++) {
+		ptort_mmad_force_level(level);
+		memset(ptort_mem_base(ctx, PTORT_MEM_L0C), 0, csz);
+		for (st = 0; st < steps; st++) {
+			int rc;
+			memcpy(ptort_mem_base(ctx, PTORT_MEM_L0A), abytes + st * asz, asz);
+			memcpy(ptort_mem_base(ctx, PTORT_MEM_L0B), bbytes + st * bsz, bsz);
+			rc = ptort_mmad(ctx, &c, &a, &b, M, K, N,
+					st ? PTORT_MMAD_INIT_C : PTORT_MMAD_INIT_ZERO, st ? &c : NULL);
+			CHECK(rc == 0 && memcmp(ptort_mem_base(ctx, PTORT_MEM_L0C), cref + st * csz,
+						csz) == 0,
+			      "Qwen3 chain 16x512x64 bf16: step %d at level %d differs", st, level);
+		}
+	}
+	ptort_mmad_force_level(-1);
+	ncases += steps;
+	for (mi = 0; mi < PTORT_MEM_COUNT; mi++)
+		free(ref[mi]);
+	free(abytes), free(bbytes), free(cref);
 	ptort_ctx_destroy(ctx);
 }
 
@@ -417,11 +565,12 @@ static const ptort_type mx_pairs[][2] = {
 static void sweep(int quick)
 {
 	static const uint32_t shapes[][3] = {
-		{1, 1, 1}, {16, 16, 16}, {5, 75, 11}, {31, 120, 58}, {1, 256, 64}, {65, 90, 89},
-		{2, 4095, 3}, {4095, 2, 1}, {1, 3, 4095},
+		{1, 1, 1},     {16, 16, 16},   {5, 75, 11},	 {31, 120, 58}, {1, 256, 64},
+		{16, 32, 16},  {65, 90, 89},   {16, 512, 64}, {9, 257, 47},  {33, 300, 65},
+		{2, 4095, 3},  {4095, 2, 1},   {1, 3, 4095},
 	};
-	size_t nshape = quick ? 5 : sizeof shapes / sizeof shapes[0], p, s;
-	int g;
+	size_t nshape = quick ? 6 : sizeof shapes / sizeof shapes[0], p, s;
+	int g, i;
 	struct mcase cs;
 	/* every pair x shape x init once (generator cycling) */
 	for (p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
@@ -443,6 +592,28 @@ static void sweep(int quick)
 			cs.g = g;
 			run_case(&cs);
 		}
+	/* every pair on random shapes: k over several kernel blocks (256 steps), m and n
+	 * off the kernels' 4/6/8-row and 16/32-column blocks */
+	for (p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
+		for (i = 0; i < (quick ? 1 : 3); i++) {
+			memset(&cs, 0, sizeof cs);
+			cs.ta = pairs[p][0], cs.tb = pairs[p][1];
+			cs.m = 1 + rndn(40), cs.k = 1 + rndn(quick ? 300 : 700), cs.n = 1 + rndn(70);
+			cs.init = (int)rndn(4);
+			cs.g = (int)rndn(G_COUNT);
+			run_case(&cs);
+		}
+	/* overlapping operands: an f32 A over C's bytes; C_in over C, shifted */
+	for (i = 0; i < 8; i++) {
+		memset(&cs, 0, sizeof cs);
+		cs.ta = cs.tb = i < 4 ? PTORT_F32 : pairs[rndn(sizeof pairs / sizeof pairs[0])][0];
+		cs.tb = cs.ta == PTORT_F8E4M3FN ? PTORT_F8E5M2 : cs.ta;
+		cs.m = 1 + rndn(30), cs.k = 1 + rndn(300), cs.n = 1 + rndn(40);
+		cs.alias = i < 4 ? 1 : 2;
+		cs.init = i < 4 ? (int)rndn(4) : 2;
+		cs.g = (int)rndn(G_COUNT);
+		run_case(&cs);
+	}
 	/* MX: k in multiples of 32 (and a ragged one), every generator */
 	for (p = 0; p < sizeof mx_pairs / sizeof mx_pairs[0]; p++)
 		for (g = 0; g < G_COUNT; g++) {
@@ -453,6 +624,27 @@ static void sweep(int quick)
 			cs.mx = 1;
 			cs.g = g;
 			run_case(&cs);
+		}
+	/* MX: scales at the top of the exact range (scaled products overflow f32; a few
+	 * calls get a scale just above it and take the exact path) and at the bottom
+	 * (subnormal and vanishing scaled products) */
+	for (p = 0; p < sizeof mx_pairs / sizeof mx_pairs[0]; p++)
+		for (i = 0; i < 4; i++) {
+			int lo, hi, lo2, hi2;
+			memset(&cs, 0, sizeof cs);
+			cs.ta = mx_pairs[p][0], cs.tb = mx_pairs[p][1];
+			cs.m = 1 + rndn(17), cs.k = 32 * (1 + rndn(4)), cs.n = 1 + rndn(20);
+			cs.init = (int)rndn(4);
+			cs.mx = 1;
+			cs.g = i % 2 ? G_NEAR1 : G_WIDE;
+			mx_range(cs.ta, &lo, &hi);
+			mx_range(cs.tb, &lo2, &hi2);
+			if (i < 2)
+				scale_hi = hi < hi2 ? hi : hi2;
+			else
+				scale_lo = lo > lo2 ? lo : lo2;
+			run_case(&cs);
+			scale_hi = scale_lo = -1;
 		}
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	{
@@ -556,10 +748,16 @@ static void errors(void)
 int main(void)
 {
 	const char *q = getenv("MMAD_TEST_QUICK");
+	unsigned long fast, exact;
 	ref_vectors();
 	add_exact_vectors();
 	errors();
+	mx_range_check();
 	sweep(q && *q == '1');
+	qwen3_chain(q && *q == '1');
+	/* both MX paths ran (the kernels, and the exact one for out-of-range scales) */
+	mmad_mx_counts(&fast, &exact);
+	CHECK(fast > 0 && exact > 0, "MX paths: %lu calls through the kernels, %lu exact", fast, exact);
 	if (fails) {
 		fprintf(stderr, "test_mmad: %d failure(s) in %d cases\n", fails, ncases);
 		return 1;

@@ -1,0 +1,112 @@
+/* mmad_avx2.c: the AVX2+FMA level of mmad (mmad_internal.h): the vector operations
+ * and the 8 x 8 transpose that mmad_kbody.h's kernels (6 x 16 blocks: 12 accumulators
+ * of 8 lanes, B's two vectors, one broadcast of A), B box transposes and f16 (F16C) /
+ * bf16 decoders are built from.
+ *
+ * Exactness: the f32 kernel is one _mm256_fmadd_ps per element and k step, in
+ * increasing k (an IEEE fusedMultiplyAdd: exact product, one rounding, in the
+ * environment mmad_fenv_enter sets); the i32 kernel is vpmulld + vpaddd, exact modulo
+ * 2^32; everything else moves bits or converts exactly (vcvtph2ps is exact for every
+ * f16, subnormals included, and ignores DAZ). Functions carry target attributes, so
+ * the file builds with the project's flags and runs only where mmad_best_level found
+ * the features. */
+#include <string.h>
+
+#include "mmad_internal.h"
+
+#if MMAD_X86
+#include <immintrin.h>
+
+#define T2 __attribute__((target("avx2,fma,f16c")))
+#define INL static inline __attribute__((always_inline))
+#define MR2 6
+
+INL T2 __m256 imac2(__m256 a, __m256 b, __m256 acc)
+{
+	return _mm256_castsi256_ps(_mm256_add_epi32(
+		_mm256_castps_si256(acc),
+		_mm256_mullo_epi32(_mm256_castps_si256(a), _mm256_castps_si256(b))));
+}
+
+INL T2 __m256 canon2(__m256 v)
+{
+	return _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000)),
+				_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+}
+
+INL T2 __m256i mask2(int c)
+{
+	return _mm256_cmpgt_epi32(_mm256_set1_epi32(c), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/* ---- packing helpers ------------------------------------------------------------------ */
+
+/* Loads of 8 elements of a box column as f32 bit patterns. */
+enum { L_F32, L_F16, L_BF16 };
+INL T2 __m256 ld8(const uint8_t *p, int kind)
+{
+	if (kind == L_F32)
+		return _mm256_loadu_ps((const float *)(const void *)p);
+	if (kind == L_F16)
+		return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)p));
+	return _mm256_castsi256_ps(_mm256_slli_epi32(
+		_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)p)), 16));
+}
+
+/* The 8 x 8 block whose column c starts at src + c * cs bytes (8 elements each) into 8
+ * rows of dst (row stride 16 floats). */
+INL T2 void tr8(const uint8_t *src, size_t cs, int kind, float *dst)
+{
+	__m256 r0 = ld8(src + 0 * cs, kind), r1 = ld8(src + 1 * cs, kind);
+	__m256 r2 = ld8(src + 2 * cs, kind), r3 = ld8(src + 3 * cs, kind);
+	__m256 r4 = ld8(src + 4 * cs, kind), r5 = ld8(src + 5 * cs, kind);
+	__m256 r6 = ld8(src + 6 * cs, kind), r7 = ld8(src + 7 * cs, kind);
+	__m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+	__m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+	__m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+	__m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+	__m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+	__m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+	__m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+	__m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+	_mm256_storeu_ps(dst + 0 * 16, _mm256_permute2f128_ps(u0, u4, 0x20));
+	_mm256_storeu_ps(dst + 1 * 16, _mm256_permute2f128_ps(u1, u5, 0x20));
+	_mm256_storeu_ps(dst + 2 * 16, _mm256_permute2f128_ps(u2, u6, 0x20));
+	_mm256_storeu_ps(dst + 3 * 16, _mm256_permute2f128_ps(u3, u7, 0x20));
+	_mm256_storeu_ps(dst + 4 * 16, _mm256_permute2f128_ps(u0, u4, 0x31));
+	_mm256_storeu_ps(dst + 5 * 16, _mm256_permute2f128_ps(u1, u5, 0x31));
+	_mm256_storeu_ps(dst + 6 * 16, _mm256_permute2f128_ps(u2, u6, 0x31));
+	_mm256_storeu_ps(dst + 7 * 16, _mm256_permute2f128_ps(u3, u7, 0x31));
+}
+
+#define KB_ATTR T2
+#define KB_V __m256
+#define KB_W 8
+#define KB_NV 2
+#define KB_MR MR2
+#define KB_M __m256i
+#define KB_MASK(c) mask2(c)
+#define KB_ZERO() _mm256_setzero_ps()
+#define KB_LOAD(p) _mm256_loadu_ps(p)
+#define KB_STORE(p, v) _mm256_storeu_ps(p, v)
+#define KB_MLOAD(m, p) _mm256_maskload_ps(p, m)
+#define KB_MSTORE(m, p, v) _mm256_maskstore_ps(p, m, v)
+#define KB_BCAST(p) _mm256_broadcast_ss(p)
+#define KB_FMA(a, b, c) _mm256_fmadd_ps(a, b, c)
+#define KB_IMAC(a, b, c) imac2(a, b, c)
+#define KB_CANON(v) canon2(v)
+#define KB_NAME(x) x##2
+#define KB_LF32 L_F32
+#define KB_LF16 L_F16
+#define KB_LBF16 L_BF16
+#define KB_LD(p, kind) ld8(p, kind)
+#define KB_TR(s, cs, kind, d) tr8(s, cs, kind, d)
+#define KB_LOWER mmad_isa_c
+#include "mmad_kbody.h"
+
+const struct mmad_isa mmad_isa_avx2 = {
+	1, MR2, 16, f322, i322, box2, dec162,
+};
+#else
+typedef int mmad_avx2_unused; /* ISO C: a translation unit is never empty */
+#endif
