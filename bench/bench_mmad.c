@@ -1,7 +1,8 @@
 /* bench_mmad.c: `ptoc-bench mmad [--runs N]`: ptort_mmad / ptort_mmad_mx (packing and
  * layout conversion included) at every ISA level of the host, beside OpenBLAS
  * cblas_sgemm on one thread (row-major f32 arrays holding the same values) on the
- * same shape in the same run: 128^3 and 256^3 (f32, f16, bf16; A Nz, B Zn, C Nz) and
+ * same shape in the same run: 128^3 and 256^3 (f32, f16, bf16; A Nz, B Zn, C Nz;
+ * 256^3 also e4m3, hif8 and i8 -> i32) and
  * the shapes of PTOAS's sample kernels (Qwen3 decode and paged attention: bf16
  * 16 x k x n, the 16 x 512 x 64 one also as 16 in-place tmatmul.acc steps = split K;
  * FlashAttention / GQA / FFN: f32 32^3 with a Zz left tile; tmatmul.mx: e4m3
@@ -50,6 +51,9 @@ static const struct shape shapes[] = {
 	{PTORT_F32, 256, 256, 256, 1, 0, 0, "square"},
 	{PTORT_F16, 256, 256, 256, 1, 0, 0, "square"},
 	{PTORT_BF16, 256, 256, 256, 1, 0, 0, "square"},
+	{PTORT_F8E4M3FN, 256, 256, 256, 1, 0, 0, "square, A5 fp8"},
+	{PTORT_HIF8, 256, 256, 256, 1, 0, 0, "square, A5 hif8"},
+	{PTORT_I8, 256, 256, 256, 1, 0, 0, "square, i8 -> i32 (integer ops)"},
 	{PTORT_BF16, 16, 512, 64, 1, 0, 0, "Qwen3 decode"},
 	{PTORT_BF16, 16, 512, 64, 16, 0, 0, "Qwen3 decode, split K"},
 	{PTORT_BF16, 16, 128, 64, 1, 0, 0, "Qwen3 decode"},
@@ -167,7 +171,8 @@ static int setup(struct job *j, const struct shape *s, float *fa, float *fb, flo
 	j->s = s;
 	tile(&j->a, PTORT_MEM_L0A, s->t, s->a_zz ? 0 : 1, 1, s->m, s->k, 512); /* Zz / Nz */
 	tile(&j->b, PTORT_MEM_L0B, s->t, 0, 2, s->k, s->n, 512);		 /* Zn */
-	tile(&j->c, PTORT_MEM_L0C, PTORT_F32, 1, 1, s->m, s->n, 1024);		 /* Nz */
+	tile(&j->c, PTORT_MEM_L0C, s->t == PTORT_I8 ? PTORT_I32 : PTORT_F32, 1, 1, s->m, s->n,
+	     1024); /* Nz */
 	for (r = 0; r < s->m; r++)
 		for (c = 0; c < s->k; c++) {
 			uint32_t x = put(j->ctx, &j->a, r, c, rnd_val());
@@ -263,7 +268,7 @@ static int bench_shape(const struct shape *s, int runs)
 	       s->steps > 1 ? " x16 acc" : "");
 	for (lv = best; lv >= 0; lv--)
 		printf(" %s %.1f", level_name[lv], g[lv]);
-	printf(" GFLOPS%s", bad ? " (NOT bit-exact)" : "");
+	printf(" %s%s", s->t == PTORT_I8 ? "GOPS" : "GFLOPS", bad ? " (NOT bit-exact)" : "");
 #ifdef PTOC_HAVE_OPENBLAS
 	printf(", baseline sgemm %.1f GFLOPS, %s/sgemm %.0f %%", gs, level_name[best],
 	       100.0 * g[best] / gs);

@@ -57,6 +57,23 @@ struct mmad_kargs {
 
 typedef void (*mmad_kernel_fn)(const struct mmad_kargs *x);
 
+/* f32 (float triples) or i32 (i8) bit patterns of one element type, decoded exactly;
+ * tables are per thread and built on first use. */
+struct mmad_dec {
+	ptort_type t;
+	const uint32_t *lut; /* 8- and 4-bit types */
+};
+/* How the vector levels decode the 8-bit types: i8 sign-extended, e5m2 as the top byte
+ * of an f16, e4m3 by its fields, the others through the table. */
+enum { MMAD_D8_I8, MMAD_D8_E5M2, MMAD_D8_E4M3, MMAD_D8_LUT };
+static inline int mmad_d8_kind(ptort_type t)
+{
+	return t == PTORT_I8	     ? MMAD_D8_I8
+	       : t == PTORT_F8E5M2   ? MMAD_D8_E5M2
+	       : t == PTORT_F8E4M3FN ? MMAD_D8_E4M3
+				     : MMAD_D8_LUT;
+}
+
 /* One instruction-set level: the kernels, their block shape, and the helpers the
  * packer uses (all exact: they move bits or decode exactly). */
 struct mmad_isa {
@@ -68,10 +85,10 @@ struct mmad_isa {
 	 * c < 16, elements of type t (src need not be aligned); -1 when the level has no
 	 * code for t or ri (the caller then decodes the box and calls it with f32) */
 	int (*box)(ptort_type t, const void *src, unsigned ri, uint32_t *dst);
-	/* f16 or bf16 (t) -> f32 bit patterns: rows of n elements, src rows ss elements
-	 * apart (src need not be aligned), dst rows ds apart */
-	void (*dec16)(ptort_type t, const void *src, size_t ss, size_t n, size_t rows,
-		      uint32_t *dst, size_t ds);
+	/* 16- and 8-bit types (d) -> f32 / i32 bit patterns: rows of n elements, src rows
+	 * ss elements apart (src need not be aligned), dst rows ds apart */
+	void (*dec)(const struct mmad_dec *d, const void *src, size_t ss, size_t n,
+		    size_t rows, uint32_t *dst, size_t ds);
 };
 
 /* mmad_kernel.c */
@@ -99,12 +116,6 @@ extern const struct mmad_isa mmad_isa_avx2, mmad_isa_avx512;
 struct mmad_aview {
 	const void *base; /* f32 / i32 values */
 	size_t rblk, rstride, lda, kblk, kstride;
-};
-/* f32 (float triples) or i32 (i8) bit patterns of one element type, decoded exactly;
- * tables are per thread and built on first use. */
-struct mmad_dec {
-	ptort_type t;
-	const uint32_t *lut; /* 8- and 4-bit types */
 };
 void mmad_dec_init(struct mmad_dec *d, ptort_type t);
 /* dst[r * ds + u] = decode(element e0 + r * ss + u) of the tile bytes at base, for

@@ -12,6 +12,9 @@
  *   KB_NAME(x)         the level's names (x ## 2, x ## 5)
  *   KB_LD(p, kind)     W elements at p (f32, f16 or bf16: KB_LF32, KB_LF16, KB_LBF16)
  *                      as f32 bit patterns, exactly
+ *   KB_LD8(p, kind, lut)  W 8-bit elements at p (kind MMAD_D8_I8, _E5M2, _E4M3) as
+ *                      f32 / i32 bit patterns, exactly
+ *   KB_LUT8(d, ...)    the decoder (arguments of mmad_isa.dec) of the other 8-bit types
  *   KB_TR(s, cs, kind, d)  the W x W block whose column c is W elements at s + c * cs
  *                      bytes into W rows of d (row stride 16 floats), decoded
  *   KB_LOWER           the mmad_isa of the level below (sizes it has no code for)
@@ -19,7 +22,7 @@
  * It defines the level's kernels KB_NAME(f32) and KB_NAME(i32) (struct mmad_kargs in
  * mmad_internal.h: a block of mr rows x nr columns whose accumulators stay in
  * registers while k advances, one KB_FMA per element and k step, in increasing k), its
- * B box transpose KB_NAME(box) and its f16 / bf16 decoder KB_NAME(dec16). */
+ * B box transpose KB_NAME(box) and its decoder of 16- and 8-bit types KB_NAME(dec). */
 
 enum { KB_F32, KB_I32 };
 
@@ -166,27 +169,44 @@ static KB_ATTR int KB_NAME(box)(ptort_type ty, const void *src, unsigned ri, uin
 }
 
 static inline __attribute__((always_inline)) KB_ATTR void
-KB_NAME(deck)(ptort_type ty, const void *src, size_t ss, size_t n, size_t rows, uint32_t *dst,
-	      size_t ds, const int kind)
+KB_NAME(deck)(const struct mmad_dec *d, const void *src, size_t ss, size_t n, size_t rows,
+	      uint32_t *dst, size_t ds, const int bytes, const int kind)
 {
 	size_t r, i;
 	for (r = 0; r < rows; r++) {
-		const uint8_t *s = (const uint8_t *)src + r * ss * 2;
-		uint32_t *d = dst + r * ds;
+		const uint8_t *s = (const uint8_t *)src + r * ss * bytes;
+		uint32_t *o = dst + r * ds;
 		for (i = 0; i + KB_W <= n; i += KB_W)
-			KB_STORE((float *)(void *)(d + i), KB_LD(s + 2 * i, kind));
+			KB_STORE((float *)(void *)(o + i), bytes == 2 ? KB_LD(s + 2 * i, kind)
+								  : KB_LD8(s + i, kind, d->lut));
 		if (i < n)
-			KB_LOWER.dec16(ty, s + 2 * i, 0, n - i, 1, d + i, 0);
+			KB_LOWER.dec(d, s + bytes * i, 0, n - i, 1, o + i, 0);
 	}
 }
 
-static KB_ATTR void KB_NAME(dec16)(ptort_type ty, const void *src, size_t ss, size_t n,
-				   size_t rows, uint32_t *dst, size_t ds)
+static KB_ATTR void KB_NAME(dec)(const struct mmad_dec *d, const void *src, size_t ss, size_t n,
+				 size_t rows, uint32_t *dst, size_t ds)
 {
-	if (ty == PTORT_BF16)
-		KB_NAME(deck)(ty, src, ss, n, rows, dst, ds, KB_LBF16);
-	else
-		KB_NAME(deck)(ty, src, ss, n, rows, dst, ds, KB_LF16);
+	switch (d->t == PTORT_F16 ? -1 : d->t == PTORT_BF16 ? -2 : mmad_d8_kind(d->t)) {
+	case -1:
+		KB_NAME(deck)(d, src, ss, n, rows, dst, ds, 2, KB_LF16);
+		break;
+	case -2:
+		KB_NAME(deck)(d, src, ss, n, rows, dst, ds, 2, KB_LBF16);
+		break;
+	case MMAD_D8_I8:
+		KB_NAME(deck)(d, src, ss, n, rows, dst, ds, 1, MMAD_D8_I8);
+		break;
+	case MMAD_D8_E5M2:
+		KB_NAME(deck)(d, src, ss, n, rows, dst, ds, 1, MMAD_D8_E5M2);
+		break;
+	case MMAD_D8_E4M3:
+		KB_NAME(deck)(d, src, ss, n, rows, dst, ds, 1, MMAD_D8_E4M3);
+		break;
+	default:
+		KB_LUT8(d, src, ss, n, rows, dst, ds);
+		break;
+	}
 }
 
 #undef KB_COL

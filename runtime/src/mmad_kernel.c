@@ -240,17 +240,31 @@ static inline uint32_t ldh(const void *p, size_t i)
 	return h;
 }
 
-static void c_dec16(ptort_type ty, const void *src, size_t ss, size_t n, size_t rows,
-		    uint32_t *dst, size_t ds)
+static void c_dec(const struct mmad_dec *d, const void *src, size_t ss, size_t n, size_t rows,
+		  uint32_t *dst, size_t ds)
 {
+	const uint8_t *s8 = (const uint8_t *)src;
 	size_t r, i;
 	for (r = 0; r < rows; r++)
 		for (i = 0; i < n; i++) {
-			uint32_t h = ldh(src, r * ss + i);
-			dst[r * ds + i] = ty == PTORT_BF16 ? h << 16 : f16_to_f32(h);
+			uint32_t h, v;
+			switch (d->t) {
+			case PTORT_F16:
+			case PTORT_BF16:
+				h = ldh(src, r * ss + i);
+				v = d->t == PTORT_BF16 ? h << 16 : f16_to_f32(h);
+				break;
+			case PTORT_I8:
+				v = (uint32_t)(int32_t)(int8_t)s8[r * ss + i];
+				break;
+			default:
+				v = d->lut[s8[r * ss + i]];
+				break;
+			}
+			dst[r * ds + i] = v;
 		}
 }
 
 const struct mmad_isa mmad_isa_c = {
-	0, C_MR, MMAD_PANEL, c_f32, c_i32, c_box, c_dec16,
+	0, C_MR, MMAD_PANEL, c_f32, c_i32, c_box, c_dec,
 };

@@ -125,15 +125,15 @@ static uint32_t decode1(const struct mmad_dec *d, const uint8_t *base, size_t e)
 	case PTORT_F16:
 	case PTORT_BF16:
 		memcpy(&h, base + e * 2, 2);
-		mmad_isa_c.dec16(d->t, &h, 1, 1, 1, &x, 1);
+		mmad_isa_c.dec(d, &h, 1, 1, 1, &x, 1);
 		return x;
-	case PTORT_I8:
-		return (uint32_t)(int32_t)(int8_t)base[e];
 	default:
 		break;
 	}
-	if (ptort_type_bits(d->t) == 8)
-		return d->lut[base[e]];
+	if (ptort_type_bits(d->t) == 8) {
+		mmad_isa_c.dec(d, base + e, 1, 1, 1, &x, 1);
+		return x;
+	}
 	return d->lut[(base[e >> 1] >> ((e & 1) * 4)) & 0xF]; /* element 2k: low nibble */
 }
 
@@ -157,22 +157,13 @@ void mmad_decode_2d(const struct mmad_isa *isa, const struct mmad_dec *d, const 
 		return;
 	case PTORT_F16:
 	case PTORT_BF16:
-		isa->dec16(d->t, base + e0 * 2, ss, n, rows, dst, ds);
+		isa->dec(d, base + e0 * 2, ss, n, rows, dst, ds);
 		return;
 	default:
 		break;
 	}
 	if (ptort_type_bits(d->t) == 8) {
-		for (r = 0; r < rows; r++) {
-			const uint8_t *s = base + e0 + r * ss;
-			uint32_t *o = dst + r * ds;
-			if (d->t == PTORT_I8)
-				for (u = 0; u < n; u++)
-					o[u] = (uint32_t)(int32_t)(int8_t)s[u];
-			else
-				for (u = 0; u < n; u++)
-					o[u] = d->lut[s[u]];
-		}
+		isa->dec(d, base + e0, ss, n, rows, dst, ds);
 		return;
 	}
 	for (r = 0; r < rows; r++)
