@@ -86,30 +86,74 @@ INL T2 __m256 ld8b(const uint8_t *p, int kind, const uint32_t *lut)
 	}
 }
 
-/* The 8 x 8 block whose column c starts at src + c * cs bytes (8 elements each) into 8
- * rows of dst (row stride 16 floats). */
-INL T2 void tr8(const uint8_t *src, size_t cs, int kind, float *dst)
+/* 8 x 8 transpose of 32-bit lanes in registers: r[c] lane t -> r[t] lane c. */
+INL T2 void tr8r(__m256 r[8])
 {
-	__m256 r0 = ld8(src + 0 * cs, kind), r1 = ld8(src + 1 * cs, kind);
-	__m256 r2 = ld8(src + 2 * cs, kind), r3 = ld8(src + 3 * cs, kind);
-	__m256 r4 = ld8(src + 4 * cs, kind), r5 = ld8(src + 5 * cs, kind);
-	__m256 r6 = ld8(src + 6 * cs, kind), r7 = ld8(src + 7 * cs, kind);
-	__m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
-	__m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
-	__m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
-	__m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+	__m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+	__m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+	__m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+	__m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
 	__m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
 	__m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
 	__m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
 	__m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-	_mm256_storeu_ps(dst + 0 * 16, _mm256_permute2f128_ps(u0, u4, 0x20));
-	_mm256_storeu_ps(dst + 1 * 16, _mm256_permute2f128_ps(u1, u5, 0x20));
-	_mm256_storeu_ps(dst + 2 * 16, _mm256_permute2f128_ps(u2, u6, 0x20));
-	_mm256_storeu_ps(dst + 3 * 16, _mm256_permute2f128_ps(u3, u7, 0x20));
-	_mm256_storeu_ps(dst + 4 * 16, _mm256_permute2f128_ps(u0, u4, 0x31));
-	_mm256_storeu_ps(dst + 5 * 16, _mm256_permute2f128_ps(u1, u5, 0x31));
-	_mm256_storeu_ps(dst + 6 * 16, _mm256_permute2f128_ps(u2, u6, 0x31));
-	_mm256_storeu_ps(dst + 7 * 16, _mm256_permute2f128_ps(u3, u7, 0x31));
+	r[0] = _mm256_permute2f128_ps(u0, u4, 0x20);
+	r[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
+	r[2] = _mm256_permute2f128_ps(u2, u6, 0x20);
+	r[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
+	r[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
+	r[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
+	r[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
+	r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
+}
+
+/* The 8 x 8 block whose column c starts at src + c * cs bytes (8 elements each) into 8
+ * rows of dst (row stride 16 floats). */
+INL T2 void tr8(const uint8_t *src, size_t cs, int kind, float *dst)
+{
+	__m256 r[8];
+	int c;
+#pragma GCC unroll 8
+	for (c = 0; c < 8; c++)
+		r[c] = ld8(src + c * cs, kind);
+	tr8r(r);
+#pragma GCC unroll 8
+	for (c = 0; c < 8; c++)
+		_mm256_storeu_ps(dst + c * 16, r[c]);
+}
+
+/* A Zn box of 16-bit elements. bf16: a column of 16 elements is 8 pairs (32-bit
+ * lanes), so one 8 x 8 transpose of 32-bit lanes per 8 columns gives, for every pair
+ * k, rows 2k and 2k + 1 side by side; a shift (the low halves) and a mask (the high
+ * halves) make their f32 bits: half the shuffles of widening first. f16: converted by
+ * vcvtph2ps first (gathering the halves for it costs more). */
+INL T2 void box16u(const uint8_t *s, unsigned ri, uint32_t *dst, int kind)
+{
+	size_t cs = (size_t)ri * 2;
+	unsigned t, c, k;
+	__m256 r[8];
+	if (kind == L_F16) { /* vcvtph2ps first costs less than gathering halves */
+		for (t = 0; t < ri; t += 8)
+			for (c = 0; c < 16; c += 8)
+				tr8(s + c * cs + t * 2, cs, kind, (float *)(void *)(dst + (size_t)t * 16 + c));
+		return;
+	}
+	for (t = 0; t < ri; t += 16)
+		for (c = 0; c < 16; c += 8) {
+			float *d = (float *)(void *)(dst + (size_t)t * 16 + c);
+#pragma GCC unroll 8
+			for (k = 0; k < 8; k++)
+				r[k] = _mm256_loadu_ps((const float *)(const void *)(s + (c + k) * cs + t * 2));
+			tr8r(r);
+#pragma GCC unroll 8
+			for (k = 0; k < 8; k++) {
+				__m256i x = _mm256_castps_si256(r[k]);
+				_mm256_storeu_si256((__m256i *)(void *)(d + (2 * k) * 16),
+						    _mm256_slli_epi32(x, 16));
+				_mm256_storeu_si256((__m256i *)(void *)(d + (2 * k + 1) * 16),
+						    _mm256_and_si256(x, _mm256_set1_epi32((int)0xFFFF0000u)));
+			}
+		}
 }
 
 #define KB_ATTR T2
@@ -137,6 +181,7 @@ INL T2 void tr8(const uint8_t *src, size_t cs, int kind, float *dst)
 #define KB_LUT8 mmad_isa_c.dec
 #define KB_TR(s, cs, kind, d) tr8(s, cs, kind, d)
 #define KB_LOWER mmad_isa_c
+#define KB_BOX16(s, ri, d, kind) box16u(s, ri, d, kind)
 #include "mmad_kbody.h"
 
 const struct mmad_isa mmad_isa_avx2 = {

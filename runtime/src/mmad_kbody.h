@@ -18,6 +18,8 @@
  *   KB_TR(s, cs, kind, d)  the W x W block whose column c is W elements at s + c * cs
  *                      bytes into W rows of d (row stride 16 floats), decoded
  *   KB_LOWER           the mmad_isa of the level below (sizes it has no code for)
+ *   KB_BOX16(s, ri, d, kind)  optional: a Zn box of 16-bit elements (ri a multiple of
+ *                      16) into panel rows, replacing the W x W transposes
  *
  * It defines the level's kernels KB_NAME(f32) and KB_NAME(i32) (struct mmad_kargs in
  * mmad_internal.h: a block of mr rows x nr columns whose accumulators stay in
@@ -149,6 +151,12 @@ KB_NAME(boxk)(const uint8_t *s, unsigned ri, uint32_t *dst, const int kind)
 {
 	size_t es = kind == KB_LF32 ? 4 : 2, cs = ri * es;
 	unsigned t, c;
+#ifdef KB_BOX16
+	if (kind != KB_LF32 && ri % 16 == 0) { /* the level's own 16-bit box code */
+		KB_BOX16(s, ri, dst, kind);
+		return;
+	}
+#endif
 	for (t = 0; t < ri; t += KB_W)
 		for (c = 0; c < 16; c += KB_W)
 			KB_TR(s + c * cs + t * es, cs, kind, (float *)(void *)(dst + (size_t)t * 16 + c));

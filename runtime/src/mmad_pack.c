@@ -344,23 +344,36 @@ static float scale_f(unsigned s)
 	return f;
 }
 
-static void scale_one(uint32_t *p, float f)
+/* p[u] *= f[u % 16] for u < 16 * rows; exact: powers of two times values that stay
+ * exact (mmad_mx_range). Fixed-size inner loops, which the compiler vectorises. */
+static void scale_rows(uint32_t *p, size_t rows, const float f[16])
 {
+	size_t r, u;
 	float x;
-	memcpy(&x, p, 4);
-	x = x * f; /* exact: a power of two times a value that stays exact (mmad_mx_range) */
-	memcpy(p, &x, 4);
+	for (r = 0; r < rows; r++, p += 16)
+		for (u = 0; u < 16; u++) {
+			memcpy(&x, p + u, 4);
+			x = x * f[u];
+			memcpy(p + u, &x, 4);
+		}
 }
 
 void mmad_scale_a(uint32_t *buf, size_t ld, const uint8_t *sc, uint32_t m, uint32_t k,
 		  uint32_t kb)
 {
 	uint32_t i, q, u;
+	float f[16], x;
 	for (i = 0; i < m; i++)
 		for (q = 0; q < k; q += 32) {
-			float f = scale_f(sc[(size_t)i * kb + q / 32]);
-			for (u = q; u < k && u < q + 32; u++)
-				scale_one(buf + i * ld + u, f);
+			uint32_t *p = buf + i * ld + q, len = k - q < 32 ? k - q : 32;
+			for (u = 0; u < 16; u++)
+				f[u] = scale_f(sc[(size_t)i * kb + q / 32]);
+			scale_rows(p, len / 16, f);
+			for (u = len / 16 * 16; u < len; u++) { /* the row's last elements */
+				memcpy(&x, p + u, 4);
+				x = x * f[0];
+				memcpy(p + u, &x, 4);
+			}
 		}
 }
 
@@ -371,14 +384,11 @@ void mmad_scale_b(uint32_t *panels, uint32_t rows, const uint8_t *sc, uint32_t k
 	float f[16];
 	(void)kb;
 	for (g = 0; g < np; g++)
-		for (t = 0; t < k; t++) {
-			uint32_t *p = panels + (size_t)g * rows * MMAD_PANEL + (size_t)t * MMAD_PANEL;
-			if (t % 32 == 0) /* the scales of this block of 32 rows */
-				for (c = 0; c < 16; c++)
-					f[c] = g * 16 + c < n ? scale_f(sc[(size_t)(t / 32) * n + g * 16 + c])
-							      : 0.0f;
+		for (t = 0; t < k; t += 32) { /* a block of 32 rows: one scale per column */
 			for (c = 0; c < 16; c++)
-				scale_one(p + c, f[c]);
+				f[c] = g * 16 + c < n ? scale_f(sc[(size_t)(t / 32) * n + g * 16 + c]) : 0.0f;
+			scale_rows(panels + (size_t)g * rows * MMAD_PANEL + (size_t)t * MMAD_PANEL,
+				   k - t < 32 ? k - t : 32, f);
 		}
 }
 
