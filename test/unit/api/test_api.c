@@ -5,19 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "ptoc/ptoc.h"
 
-static int failures;
 static char last_diag[512];
 static unsigned ndiags;
-
-#define CHECK(c)                                                                      \
-	do {                                                                          \
-		if (!(c)) {                                                           \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
-			failures++;                                                   \
-		}                                                                     \
-	} while (0)
 
 static void on_diag(void *user, ptoc_severity sev, ptoc_location loc, const char *msg,
 		    size_t len)
@@ -76,7 +68,5 @@ int main(void)
 	CHECK(m == NULL);
 	CHECK(ndiags >= 1);
 	ptoc_context_destroy(ctx);
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
-	return failures != 0;
+	return check_report("test_api");
 }

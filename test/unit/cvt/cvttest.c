@@ -114,13 +114,6 @@ out:
 	return tst_failed - before;
 }
 
-int tst_report(const char *name)
-{
-	printf("%s: %llu checked, %llu failed\n", name, (unsigned long long)tst_checked,
-	       (unsigned long long)tst_failed);
-	return tst_failed ? 1 : 0;
-}
-
 uint64_t tst_random_count(const char *arg)
 {
 	const char *env = getenv("PTOC_CVT_RANDOM");

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "check.h"
 #include "cvtref.h"
 
 /* splitmix64 */
@@ -29,8 +30,14 @@ uint64_t tst_check(ptort_type from, ptort_type to, ptort_rmode rm, int sat, cons
 /* Total elements compared by tst_check so far, and failures. */
 extern uint64_t tst_checked, tst_failed;
 
-/* Prints "name: N checked, F failed" and returns the process exit code. */
-int tst_report(const char *name);
+/* Adds the comparisons of tst_check to the caller's check.h counts (its failures are
+ * already printed), prints "name: N checks, F failed" and returns the exit status. */
+static inline int tst_report(const char *name)
+{
+	check_count(tst_checked);
+	check_fail_count(tst_failed);
+	return check_report(name);
+}
 
 /* Random-pattern count: argv value, overridden by env PTOC_CVT_RANDOM when set. */
 uint64_t tst_random_count(const char *arg);

@@ -13,12 +13,12 @@
 
 #include "cvttest.h"
 
-static uint64_t st = 42, fails, checks;
+static uint64_t st = 42;
 
 static void fail2d(const char *what, ptort_type from, ptort_type to, ptort_rmode rm, int sat,
 		   size_t idx, uint64_t got, uint64_t want)
 {
-	if (fails++ < 12)
+	if (check_failed())
 		printf("FAIL %s %s->%s %s sat=%d element %zu got=0x%llX expected=0x%llX\n", what,
 		       ref_type_name(from), ref_type_name(to), ref_mode_name(rm), sat, idx,
 		       (unsigned long long)got, (unsigned long long)want);
@@ -62,7 +62,7 @@ static void one_2d(ptort_type from, ptort_type to)
 	}
 	if (ref_type_bits(to) == 4 && dn % 2 && (d[db - 1] >> 4) != (want[db - 1] >> 4))
 		fail2d("cvt_2d trailing nibble", from, to, rm, sat, dn, d[db - 1] >> 4, want[db - 1] >> 4);
-	checks++;
+	check_count(1);
 	free(s);
 	free(d);
 	free(want);
@@ -88,7 +88,7 @@ static void one_run(ptort_type from, ptort_type to, size_t n)
 			i++;
 		fail2d("cvt_run (n odd/small) byte", from, to, rm, sat, i, d[i], want[i]);
 	}
-	checks++;
+	check_count(1);
 	free(s);
 	free(d);
 	free(want);
@@ -110,7 +110,7 @@ static void illegal(void)
 	if (memcmp(d, d0, sizeof d))
 		fail2d("cvt_2d wrote on an illegal call", PTORT_F16, PTORT_F8E8M0FNU, PTORT_RINT, 0, 0, 1,
 		       0);
-	checks += 3;
+	check_count(3);
 }
 
 static void deq(uint32_t stride)
@@ -129,12 +129,12 @@ static void deq(uint32_t stride)
 		for (int i = 0; i < NV; i++) {
 			uint16_t w = ref_deq(v[i], (uint16_t)sc), g1 = ptort_deq1_i32_f16(v[i], (uint16_t)sc);
 			if (out[i] != w || g1 != w) {
-				if (fails++ < 12)
+				if (check_failed())
 					printf("FAIL deq i32 0x%08X scale 0x%04X: deq 0x%04X deq1 0x%04X "
 					       "expected 0x%04X\n",
 					       (uint32_t)v[i], sc, out[i], g1, w);
 			}
-			checks++;
+			check_count(1);
 		}
 	}
 }
@@ -162,7 +162,5 @@ int main(int argc, char **argv)
 	}
 	illegal();
 	deq(stride < 1 ? 1 : stride);
-	printf("cvt_api: %llu checks, %llu failed\n", (unsigned long long)checks,
-	       (unsigned long long)fails);
-	return fails ? 1 : 0;
+	return check_report("cvt_api");
 }

@@ -1,5 +1,5 @@
 /* test_cvt_f16c.c: cross-check against the host's F16C instructions (vcvtps2ph with an
- * immediate rounding mode, vcvtph2ps), detected at run time; skipped without F16C.
+ * immediate rounding mode, vcvtph2ps), detected at run time; SKIP (exit 77) without F16C.
  *   - f32 -> f16, RINT/FLOOR/CEIL/TRUNC with sat OFF (IEEE overflow rules, which F16C
  *     follows): boundary inputs (every f16 value and midpoint +-2 ulp, every power of
  *     two) and `count` random inputs, for the fast path and the reference;
@@ -16,8 +16,6 @@
 #endif
 
 #include "cvttest.h"
-
-static uint64_t fails, checks;
 
 #ifdef HAVE_X86
 __attribute__((target("f16c"))) static uint16_t hw_f32_f16(uint32_t x, int m)
@@ -61,11 +59,11 @@ static void one(uint32_t x)
 		int hn = ref_is_nan(PTORT_F16, hw);
 		int okf = hn ? ref_is_nan(PTORT_F16, fast) : fast == hw;
 		int okr = hn ? ref_is_nan(PTORT_F16, ref) : ref == hw;
-		if ((!okf || !okr) && fails++ < 12)
+		if ((!okf || !okr) && check_failed())
 			printf("FAIL f32->f16 %s 0x%08X: F16C 0x%04X fast 0x%04llX reference 0x%04llX\n",
 			       ref_mode_name(modes[m]), x, hw, (unsigned long long)fast,
 			       (unsigned long long)ref);
-		checks++;
+		check_count(1);
 	}
 }
 
@@ -87,10 +85,10 @@ static void run(uint64_t count)
 		int hn = ref_is_nan(PTORT_F32, hw);
 		if (((hn ? !ref_is_nan(PTORT_F32, fast) : fast != hw) ||
 		     (hn ? !ref_is_nan(PTORT_F32, ref) : ref != hw)) &&
-		    fails++ < 12)
+		    check_failed())
 			printf("FAIL f16->f32 0x%04X: F16C 0x%08X fast 0x%08llX reference 0x%08llX\n", h, hw,
 			       (unsigned long long)fast, (unsigned long long)ref);
-		checks++;
+		check_count(1);
 		/* every f16 value and the midpoint to the next code (same sign) */
 		if ((h & 0x7C00) != 0x7C00 && !(h & 0x8000)) {
 			add_f32(hw);
@@ -119,12 +117,9 @@ int main(int argc, char **argv)
 	__builtin_cpu_init();
 	if (__builtin_cpu_supports("f16c")) {
 		run(count);
-		printf("cvt_f16c: %llu comparisons, %llu failed\n", (unsigned long long)checks,
-		       (unsigned long long)fails);
-		return fails ? 1 : 0;
+		return check_report("cvt_f16c");
 	}
 #endif
 	(void)count;
-	printf("cvt_f16c: the host has no F16C: skipped\n");
-	return 0;
+	return check_skip("cvt_f16c", "the host has no F16C");
 }

@@ -5,14 +5,18 @@
  * sat "-" is the pair's default (SEMANTICS.md §3.2, no target rules); "expected" is a
  * hex pattern or "nan" (any NaN of the destination). The files already record the
  * corrected value where a seed text has a typo, so the expected column is used as is.
- * Usage: test_cvt_vectors <shared-dir>; exits 0 with a message when the files are absent. */
+ * Usage: test_cvt_vectors <shared-dir>. SKIP (exit 77) when <shared-dir>/vectors does
+ * not exist; once it does, each file must be there and hold at least one vector. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
+#include "check.h"
 #include "cvttest.h"
 
-static int check_file(const char *path, int *lines, int *bad)
+static int check_file(const char *path, int *lines)
 {
 	FILE *f = fopen(path, "r");
 	char line[1024];
@@ -32,8 +36,7 @@ static int check_file(const char *path, int *lines, int *bad)
 			continue;
 		if (k != 6 || ref_type_parse(src, &from) || ref_type_parse(dst, &to) ||
 		    ref_mode_parse(mode, &rm)) {
-			printf("%s:%d: cannot parse the line\n", path, ln);
-			(*bad)++;
+			CHECK_FAIL("%s:%d: cannot parse the line", path, ln);
 			continue;
 		}
 		int s = !strcmp(sat, "-") ? ref_default_sat(from, to) : !strcmp(sat, "on");
@@ -46,15 +49,16 @@ static int check_file(const char *path, int *lines, int *bad)
 				   ref_cvt(from, to, x, rm, s)};
 		static const char *who[3] = {"ptort_cvt1", "ptort_cvt_run", "reference"};
 		(*lines)++;
+		check_count(3);
 		for (int i = 0; i < 3; i++) {
 			int ok = anynan ? ref_is_nan(to, got[i]) : got[i] == want;
 			if (i == 1 && rc != PTORT_CVT_OK)
 				ok = 0;
 			if (!ok) {
-				printf("FAIL %s:%d: %s %s %s sat=%s 0x%llX: %s gives 0x%llX, expected %s\n",
-				       path, ln, src, dst, mode, s ? "on" : "off", (unsigned long long)x, who[i],
-				       (unsigned long long)got[i], exp);
-				(*bad)++;
+				if (check_failed())
+					printf("FAIL %s:%d: %s %s %s sat=%s 0x%llX: %s gives 0x%llX, expected %s\n",
+					       path, ln, src, dst, mode, s ? "on" : "off", (unsigned long long)x,
+					       who[i], (unsigned long long)got[i], exp);
 			}
 		}
 	}
@@ -66,23 +70,20 @@ int main(int argc, char **argv)
 {
 	static const char *files[] = {"seed_vectors.txt", "seed001_ceil_examples.txt"};
 	const char *dir = argc > 1 ? argv[1] : "../shared";
-	int lines = 0, bad = 0, found = 0;
+	char vdir[4096];
+	struct stat sb;
+	int lines = 0;
+	snprintf(vdir, sizeof vdir, "%s/vectors", dir);
+	if (stat(vdir, &sb) || !S_ISDIR(sb.st_mode))
+		return check_skip("cvt_vectors", "%s not found", vdir);
 	ref_init();
 	for (int i = 0; i < 2; i++) {
-		char path[4096];
+		char path[4200];
 		int before = lines;
-		snprintf(path, sizeof path, "%s/vectors/%s", dir, files[i]);
-		if (check_file(path, &lines, &bad) < 0) {
-			printf("%s not found: skipped\n", path);
-			continue;
-		}
-		found++;
+		snprintf(path, sizeof path, "%s/%s", vdir, files[i]);
+		CHECK(check_file(path, &lines) == 0, "%s cannot be read", path);
+		CHECK(lines > before, "%s holds no vector", path);
 		printf("%s: %d lines checked\n", files[i], lines - before);
 	}
-	if (!found) {
-		printf("no vector files under %s/vectors: test skipped\n", dir);
-		return 0;
-	}
-	printf("cvt_vectors: %d lines checked, %d failures\n", lines, bad);
-	return bad ? 1 : 0;
+	return check_report("cvt_vectors");
 }

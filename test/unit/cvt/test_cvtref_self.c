@@ -1,30 +1,22 @@
 /* test_cvtref_self.c: checks the slow reference itself, without the runtime:
  *   - decode/encode round trip of every code of every <= 16-bit float type;
- *   - the HiF8 decode table against reference/hif8_values.md (when ../shared exists);
+ *   - (mode hif8-table) the HiF8 decode table against reference/hif8_values.md of
+ *     the shared folder; SKIP when the file is absent;
  *   - HiF8 by the literal pseudocode vs by generic lattice rounding, in ROUND (they must
  *     agree: ties away at the first discarded bit) over all f16 and many f32 inputs;
  *   - golden values quoted by the references (ODD example, HiF8 ROUND/HYBRID tables);
  *   - f32 -> bf16 RINT against the classic integer formula on random inputs.
- * Usage: test_cvtref_self [shared-dir] [stride] (stride divides the random counts) */
+ * Usage: test_cvtref_self self [stride]    (stride divides the random counts)
+ *        test_cvtref_self hif8-table SHARED-DIR */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "cvttest.h"
 
-static int fails, nrand = 4000000;
-
-#define EXPECT(cond, ...)                                                                          \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			if (fails++ < 20) {                                                        \
-				printf("FAIL %s:%d: ", __FILE__, __LINE__);                        \
-				printf(__VA_ARGS__);                                               \
-				printf("\n");                                                      \
-			}                                                                          \
-		}                                                                                  \
-	} while (0)
+static int nrand = 4000000;
 
 static double value(ref_val v)
 {
@@ -47,11 +39,11 @@ static void round_trip(void)
 			ref_val v = ref_decode((ptort_type)t, c);
 			uint64_t r = ref_cvt((ptort_type)t, (ptort_type)t, c, PTORT_RINT, 0);
 			if (v.kind == RV_NAN)
-				EXPECT(ref_is_nan((ptort_type)t, r), "%s 0x%llX NaN -> 0x%llX",
+				CHECK(ref_is_nan((ptort_type)t, r), "%s 0x%llX NaN -> 0x%llX",
 				       ref_type_name((ptort_type)t), (unsigned long long)c,
 				       (unsigned long long)r);
 			else
-				EXPECT(r == c, "%s round trip 0x%llX -> 0x%llX", ref_type_name((ptort_type)t),
+				CHECK(r == c, "%s round trip 0x%llX -> 0x%llX", ref_type_name((ptort_type)t),
 				       (unsigned long long)c, (unsigned long long)r);
 			/* every finite code goes to f32 and back */
 			if (v.kind == RV_FIN && t != PTORT_F32) {
@@ -59,7 +51,7 @@ static void round_trip(void)
 				float x;
 				uint32_t fb = (uint32_t)f;
 				memcpy(&x, &fb, 4);
-				EXPECT((double)x == value(v), "%s 0x%llX to f32", ref_type_name((ptort_type)t),
+				CHECK((double)x == value(v), "%s 0x%llX to f32", ref_type_name((ptort_type)t),
 				       (unsigned long long)c);
 			}
 		}
@@ -72,20 +64,18 @@ static void round_trip(void)
 		nan += v.kind == RV_NAN;
 		inf += v.kind == RV_INF;
 	}
-	EXPECT(fin == 253 && nan == 1 && inf == 2, "hif8 classes %d %d %d", fin, nan, inf);
+	CHECK(fin == 253 && nan == 1 && inf == 2, "hif8 classes %d %d %d", fin, nan, inf);
 }
 
 /* Parses the table of hif8_values.md: rows "| 0x | cell | ... |". */
-static void hif8_table(const char *shared)
+static int hif8_table(const char *shared)
 {
 	char path[4096], line[1024];
 	snprintf(path, sizeof path, "%s/reference/hif8_values.md", shared);
 	FILE *f = fopen(path, "r");
 	int cells = 0;
-	if (!f) {
-		printf("hif8_values.md not found under %s: table check skipped\n", shared);
-		return;
-	}
+	if (!f)
+		return check_skip("cvt_ref_hif8_table", "%s not found", path);
 	while (fgets(line, sizeof line, f)) {
 		unsigned hi;
 		if (sscanf(line, "| %1xx |", &hi) != 1)
@@ -107,18 +97,19 @@ static void hif8_table(const char *shared)
 				want = ldexp(m, q ? atoi(q + 1) : 0);
 			}
 			unsigned code = hi << 4 | lo;
-			EXPECT(value(ref_decode(PTORT_HIF8, code)) == want, "hif8 0x%02X = %s", code, cell);
+			CHECK(value(ref_decode(PTORT_HIF8, code)) == want, "hif8 0x%02X = %s", code, cell);
 			/* the negative half mirrors it except 0x80 (NaN) */
 			if (code)
-				EXPECT(value(ref_decode(PTORT_HIF8, code | 0x80)) == -want,
+				CHECK(value(ref_decode(PTORT_HIF8, code | 0x80)) == -want,
 				       "hif8 0x%02X = -%s", code | 0x80, cell);
 			cells++;
 			p = strchr(p, '|');
 		}
 	}
 	fclose(f);
-	EXPECT(cells == 128, "hif8 table: %d cells", cells);
+	CHECK(cells == 128, "hif8 table: %d cells", cells);
 	printf("hif8_values.md: %d cells checked\n", cells);
+	return check_report("cvt_ref_hif8_table");
 }
 
 static void hif8_agree(void)
@@ -128,7 +119,7 @@ static void hif8_agree(void)
 		for (uint32_t x = 0; x < 0x10000; x++) {
 			uint8_t a = ref_hif8_pseudo_f16((uint16_t)x, PTORT_ROUND, sat);
 			uint8_t b = ref_hif8_lattice(ref_decode(PTORT_F16, x), PTORT_ROUND, sat);
-			EXPECT(a == b, "f16 0x%04X hif8 pseudo 0x%02X lattice 0x%02X sat %d", x, a, b, sat);
+			CHECK(a == b, "f16 0x%04X hif8 pseudo 0x%02X lattice 0x%02X sat %d", x, a, b, sat);
 		}
 		for (int i = 0; i < nrand; i++) {
 			uint32_t r = (uint32_t)tst_rand(&st), x;
@@ -141,7 +132,7 @@ static void hif8_agree(void)
 				x = r;
 			uint8_t a = ref_hif8_pseudo_f32(x, PTORT_ROUND, sat);
 			uint8_t b = ref_hif8_lattice(ref_decode(PTORT_F32, x), PTORT_ROUND, sat);
-			EXPECT(a == b, "f32 0x%08X hif8 pseudo 0x%02X lattice 0x%02X sat %d", x, a, b, sat);
+			CHECK(a == b, "f32 0x%08X hif8 pseudo 0x%02X lattice 0x%02X sat %d", x, a, b, sat);
 		}
 	}
 }
@@ -279,7 +270,7 @@ static void goldens(void)
 	};
 	for (unsigned i = 0; i < sizeof g / sizeof g[0]; i++) {
 		uint64_t r = ref_cvt(g[i].from, g[i].to, g[i].in, g[i].rm, g[i].sat);
-		EXPECT(r == g[i].out, "golden %s->%s %s sat %d 0x%llX: 0x%llX, want 0x%llX",
+		CHECK(r == g[i].out, "golden %s->%s %s sat %d 0x%llX: 0x%llX, want 0x%llX",
 		       ref_type_name(g[i].from), ref_type_name(g[i].to), ref_mode_name(g[i].rm),
 		       g[i].sat, (unsigned long long)g[i].in, (unsigned long long)r,
 		       (unsigned long long)g[i].out);
@@ -298,40 +289,44 @@ static void bf16_formula(void)
 			x = (x & 0xFFFF0000u) | (i & 2 ? 0x8000u : 0x7FFFu + (x >> 3 & 2));
 		uint32_t want = (x + 0x7FFFu + (x >> 16 & 1)) >> 16;
 		uint64_t r = ref_cvt(PTORT_F32, PTORT_BF16, x, PTORT_RINT, 0);
-		EXPECT(r == want, "f32 0x%08X -> bf16 0x%04llX, formula 0x%04X", x, (unsigned long long)r,
+		CHECK(r == want, "f32 0x%08X -> bf16 0x%04llX, formula 0x%04X", x, (unsigned long long)r,
 		       want);
 	}
 }
 
 static void exactness(void)
 {
-	EXPECT(ref_is_exact(PTORT_F16, PTORT_F32), "f16->f32 exact");
-	EXPECT(ref_is_exact(PTORT_HIF8, PTORT_F16), "hif8->f16 exact");
-	EXPECT(ref_is_exact(PTORT_F8E4M3FN, PTORT_BF16), "e4m3->bf16 exact");
-	EXPECT(ref_is_exact(PTORT_F8E8M0FNU, PTORT_BF16), "e8m0->bf16 exact");
-	EXPECT(ref_is_exact(PTORT_I16, PTORT_F32), "i16->f32 exact");
-	EXPECT(ref_is_exact(PTORT_I32, PTORT_I64), "i32->i64 exact");
-	EXPECT(ref_is_exact(PTORT_U32, PTORT_I64), "ui32->i64 exact");
-	EXPECT(!ref_is_exact(PTORT_I16, PTORT_U32), "i16->ui32 not exact");
-	EXPECT(!ref_is_exact(PTORT_F16, PTORT_BF16), "f16->bf16 not exact");
-	EXPECT(!ref_is_exact(PTORT_I32, PTORT_F32), "i32->f32 not exact");
-	EXPECT(!ref_is_exact(PTORT_BF16, PTORT_F8E8M0FNU), "bf16->e8m0 not exact");
-	EXPECT(!ref_is_exact(PTORT_F8E4M3FN, PTORT_HIF8), "e4m3->hif8 not exact");
-	EXPECT(!ref_is_exact(PTORT_F4E2M1FN, PTORT_HIF8), "e2m1->hif8 not exact (-0)");
-	EXPECT(ref_is_exact(PTORT_HIF8, PTORT_HIF8), "hif8->hif8 exact");
+	CHECK(ref_is_exact(PTORT_F16, PTORT_F32), "f16->f32 exact");
+	CHECK(ref_is_exact(PTORT_HIF8, PTORT_F16), "hif8->f16 exact");
+	CHECK(ref_is_exact(PTORT_F8E4M3FN, PTORT_BF16), "e4m3->bf16 exact");
+	CHECK(ref_is_exact(PTORT_F8E8M0FNU, PTORT_BF16), "e8m0->bf16 exact");
+	CHECK(ref_is_exact(PTORT_I16, PTORT_F32), "i16->f32 exact");
+	CHECK(ref_is_exact(PTORT_I32, PTORT_I64), "i32->i64 exact");
+	CHECK(ref_is_exact(PTORT_U32, PTORT_I64), "ui32->i64 exact");
+	CHECK(!ref_is_exact(PTORT_I16, PTORT_U32), "i16->ui32 not exact");
+	CHECK(!ref_is_exact(PTORT_F16, PTORT_BF16), "f16->bf16 not exact");
+	CHECK(!ref_is_exact(PTORT_I32, PTORT_F32), "i32->f32 not exact");
+	CHECK(!ref_is_exact(PTORT_BF16, PTORT_F8E8M0FNU), "bf16->e8m0 not exact");
+	CHECK(!ref_is_exact(PTORT_F8E4M3FN, PTORT_HIF8), "e4m3->hif8 not exact");
+	CHECK(!ref_is_exact(PTORT_F4E2M1FN, PTORT_HIF8), "e2m1->hif8 not exact (-0)");
+	CHECK(ref_is_exact(PTORT_HIF8, PTORT_HIF8), "hif8->hif8 exact");
 }
 
 int main(int argc, char **argv)
 {
 	ref_init();
+	if (argc > 2 && !strcmp(argv[1], "hif8-table"))
+		return hif8_table(argv[2]);
+	if (argc < 2 || strcmp(argv[1], "self")) {
+		printf("usage: test_cvtref_self self [stride] | hif8-table SHARED-DIR\n");
+		return 2;
+	}
 	if (argc > 2 && atoi(argv[2]) > 1)
 		nrand /= atoi(argv[2]);
 	round_trip();
-	hif8_table(argc > 1 ? argv[1] : "../shared");
 	hif8_agree();
 	goldens();
 	bf16_formula();
 	exactness();
-	printf("reference self-test: %d failures\n", fails);
-	return fails ? 1 : 0;
+	return check_report("reference self-test");
 }

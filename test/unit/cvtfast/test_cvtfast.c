@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "cvt_internal.h"
 #include "ptort.h"
 
@@ -21,8 +22,6 @@ static uint64_t next(void)
 	rng ^= rng << 17;
 	return rng;
 }
-
-static int failures;
 
 static uint64_t get(const unsigned char *p, unsigned bits, size_t i)
 {
@@ -121,9 +120,10 @@ static void check_run(ptort_type f, ptort_type t, const unsigned char *src, size
 					continue;
 				ptort_cvt_fast_force_level(lv / 2);
 				ptort_cvt_fast_force_tables(lv % 2);
+				check_count(1);
 				memset(a, 0xA5, nb);
 				if (!ptort_cvt_fast_run(f, t, src, a, n, (ptort_rmode)rm, sat)) {
-					if (failures++ < 30)
+					if (check_failed())
 						printf("FAIL %s->%s %s: no kernel at level %d%s\n",
 						       ptort_type_name(f), ptort_type_name(t),
 						       ptort_rmode_name((ptort_rmode)rm), lv / 2,
@@ -134,7 +134,7 @@ static void check_run(ptort_type f, ptort_type t, const unsigned char *src, size
 					continue;
 				for (i = 0; i < n && get(a, tb, i) == get(b, tb, i); i++)
 					;
-				if (failures++ < 30)
+				if (check_failed())
 					printf("FAIL %s->%s %s sat=%d level=%d%s n=%zu in=0x%llX fast=0x%llX generic=0x%llX%s\n",
 					       ptort_type_name(f), ptort_type_name(t),
 					       ptort_rmode_name((ptort_rmode)rm), sat, lv / 2,
@@ -181,6 +181,5 @@ int main(int argc, char **argv)
 				 : nrand / (types[i] == PTORT_F32 ? 1 : 4);
 			check_pair(types[i], types[j], n, 2);
 		}
-	printf("%s (%d failures)\n", failures ? "FAIL" : "ok", failures);
-	return failures != 0;
+	return check_report("cvtfast");
 }

@@ -5,20 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "ptoc/ptoc.h"
 
-static int failures;
 static unsigned ndiags;
 static char text[1 << 16];
 static size_t ntext;
-
-#define CHECK(c)                                                                        \
-	do {                                                                            \
-		if (!(c)) {                                                             \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
-			failures++;                                                     \
-		}                                                                       \
-	} while (0)
 
 static void on_diag(void *user, ptoc_severity sev, ptoc_location loc, const char *msg,
 		    size_t len)
@@ -109,7 +101,5 @@ int main(void)
 	ptoc_module_destroy(m);
 
 	ptoc_context_destroy(ctx);
-	if (failures)
-		fprintf(stderr, "test_emit_api: %d failures\n", failures);
-	return failures ? 1 : 0;
+	return check_report("test_emit_api");
 }

@@ -5,12 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "ir/ir.h"
-
-static int failures;
-
-#define CHECK(c) do { if (!(c)) { failures++; \
-	fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); } } while (0)
 
 static const ir_loc noloc = {NULL, 0, 0};
 
@@ -397,10 +393,5 @@ int main(void)
 	test_ops();
 	test_diag();
 	test_long_line();
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("ok\n");
-	return 0;
+	return check_report("test_ir_core");
 }

@@ -4,12 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "ir/ir.h"
-
-static int failures;
-
-#define CHECK(c) do { if (!(c)) { failures++; \
-	fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); } } while (0)
 
 static char log_buf[8192];
 
@@ -198,12 +194,8 @@ static void test_tile_buf_fields(void)
 							&t[i], 1, NULL, 0));
 	ir_block_append_op(k.body, ret(&k, 20));
 	CHECK(ir_verify(k.ctx, k.mod) == 9);
-	for (i = 0; i < 9; i++) {
-		if (!strstr(log_buf, want[i])) {
-			fprintf(stderr, "missing: %s\n", want[i]);
-			failures++;
-		}
-	}
+	for (i = 0; i < 9; i++)
+		CHECK(strstr(log_buf, want[i]) != NULL, "missing: %s", want[i]);
 	/* and a valid one, with each allowed fractal */
 	{
 		kit k2;
@@ -286,10 +278,7 @@ int main(void)
 	test_tile_buf_fields();
 	test_terminator();
 	test_target();
-	if (failures) {
-		fprintf(stderr, "%s%d check(s) failed\n", log_buf, failures);
-		return 1;
-	}
-	printf("ok\n");
-	return 0;
+	if (check_failures())
+		fprintf(stderr, "%s", log_buf);
+	return check_report("test_ir_verify");
 }

@@ -12,9 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "passes/lower.h"
 
-static unsigned failures, cases;
+static unsigned cases;
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
 static uint64_t rnd(void)
@@ -159,13 +160,14 @@ static int check(ptoc_target tg, ptort_type from, ptort_type to, ptort_rmode rm,
 	g.v_col = v_col;
 	rc = vc_split(lim, &g, exec, &r);
 	cases++;
+	check_count(1);
 	if (rc == VC_ERR_NARROW && !lim->predicated && sbits <= 8 && dbits <= 8) {
 		/* expected refusal */
 	} else if (rc || r.bad || ptort_ctx_error(r.ctx) || memcmp(ub, expect, size)) {
 		size_t k = 0;
 		while (k < size && ub[k] == expect[k])
 			k++;
-		if (failures++ < 20)
+		if (check_failed())
 			printf("FAIL %s %s %s->%s %s sat=%d deq=%d rows=%u scols=%u dcols=%u valid=%ux%u:"
 			       " rc=%d bad=%u insns=%u err=%s first diff at byte %zu\n",
 			       what, ptoc_target_name(tg), ptort_type_name(from), ptort_type_name(to),
@@ -255,6 +257,5 @@ int main(int argc, char **argv)
 	unsigned n = argc > 1 ? (unsigned)atoi(argv[1]) : 400;
 	fixed_cases();
 	random_cases(n);
-	printf("%u cases, %u failures\n", cases, failures);
-	return failures ? 1 : 0;
+	return check_report("test_lower_split");
 }

@@ -6,19 +6,9 @@
 #include <string.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "ptort.h"
 
-static int fails;
-#define CHECK(cond, ...)                                                           \
-	do {                                                                       \
-		if (!(cond)) {                                                     \
-			if (fails++ < 30) {                                        \
-				fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__); \
-				fprintf(stderr, __VA_ARGS__);                      \
-				fputc('\n', stderr);                               \
-			}                                                          \
-		}                                                                  \
-	} while (0)
 
 /* A memory order as seed 003 writes it: position p of the buffer holds logical
  * element seq[p] = r * 4 + c of the 4x4 matrix. */
@@ -167,10 +157,5 @@ int main(void)
 	table_examples();
 	boxes();
 	structure();
-	if (fails) {
-		fprintf(stderr, "test_layout: %d failure(s)\n", fails);
-		return 1;
-	}
-	printf("test_layout: ok\n");
-	return 0;
+	return check_report("test_layout");
 }

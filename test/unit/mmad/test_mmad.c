@@ -16,21 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "cvt_internal.h"
 #include "mmad_internal.h"
 #include "mmref.h"
 
-static int fails;
-#define CHECK(cond, ...)                                                           \
-	do {                                                                       \
-		if (!(cond)) {                                                     \
-			if (fails++ < 40) {                                        \
-				fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__); \
-				fprintf(stderr, __VA_ARGS__);                      \
-				fputc('\n', stderr);                               \
-			}                                                          \
-		}                                                                  \
-	} while (0)
 
 static uint64_t seed = 0x243F6A8885A308D3ull;
 static uint64_t rnd(void)
@@ -758,10 +748,6 @@ int main(void)
 	/* both MX paths ran (the kernels, and the exact one for out-of-range scales) */
 	mmad_mx_counts(&fast, &exact);
 	CHECK(fast > 0 && exact > 0, "MX paths: %lu calls through the kernels, %lu exact", fast, exact);
-	if (fails) {
-		fprintf(stderr, "test_mmad: %d failure(s) in %d cases\n", fails, ncases);
-		return 1;
-	}
-	printf("test_mmad: ok (%d cases, kernel level %d)\n", ncases, mmad_level());
-	return 0;
+	printf("test_mmad: %d cases, kernel level %d\n", ncases, mmad_level());
+	return check_report("test_mmad");
 }

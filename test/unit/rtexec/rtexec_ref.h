@@ -1,4 +1,4 @@
-/* rtexec_ref.h: what the execution-model tests share: a tiny check framework, a
+/* rtexec_ref.h: what the execution-model tests share (besides test/unit/check.h): a
  * deterministic random generator, and an independent model of the tile layouts of
  * SEMANTICS.md §6.1 (written from the table, not from runtime/src/layout.c). */
 #ifndef RTEXEC_REF_H
@@ -8,20 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "ptort.h"
-
-static int rt_fail;
-
-#define CHECK(cond, ...)                                                             \
-	do {                                                                         \
-		if (!(cond)) {                                                       \
-			if (rt_fail++ < 30) {                                        \
-				fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__); \
-				fprintf(stderr, __VA_ARGS__);                        \
-				fputc('\n', stderr);                                 \
-			}                                                            \
-		}                                                                    \
-	} while (0)
 
 static uint64_t rt_seed = 0x9E3779B97F4A7C15ull;
 static inline uint64_t rnd(void)
@@ -96,15 +84,5 @@ static inline ptort_tile mk_tile(ptort_mem mem, ptort_type ty, unsigned bl, unsi
 static const uint32_t a2a3_caps[PTORT_MEM_COUNT] = {
 	192 * 1024, 512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024, 1024, 2048,
 };
-
-static inline int rt_report(const char *name)
-{
-	if (rt_fail) {
-		fprintf(stderr, "%s: %d failure(s)\n", name, rt_fail);
-		return 1;
-	}
-	printf("%s: ok\n", name);
-	return 0;
-}
 
 #endif

@@ -381,5 +381,5 @@ int main(int argc, char **argv)
 	load_store_random(n);
 	tmov_random(n);
 	error_cases();
-	return rt_report("test_dma");
+	return check_report("test_dma");
 }

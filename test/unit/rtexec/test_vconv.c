@@ -425,5 +425,5 @@ int main(int argc, char **argv)
 	random_cases(n);
 	a5_cases();
 	error_cases();
-	return rt_report("test_vconv");
+	return check_report("test_vconv");
 }

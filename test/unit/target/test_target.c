@@ -2,23 +2,12 @@
  * a second, independent transcription of SEMANTICS.md §3.2, §4 and §5 written here
  * as text, cell by cell; checks the decomposition search against an exhaustive
  * enumeration of chains; and checks the verdicts, flags and messages of
- * representative queries. Prints every failure; exits 1 on any. */
+ * representative queries. Prints the failures; exits 1 on any (test/unit/check.h). */
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "passes/target.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                               \
-	do {                                                                           \
-		if (!(cond)) {                                                         \
-			failures++;                                                    \
-			printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);         \
-			printf(__VA_ARGS__);                                           \
-			printf("\n");                                                  \
-		}                                                                      \
-	} while (0)
 
 #define TN(t) ptort_type_name(t)
 
@@ -665,10 +654,5 @@ int main(void)
 	test_fake_table();
 	test_queries();
 	test_chain_values();
-	if (failures) {
-		printf("%d failure(s)\n", failures);
-		return 1;
-	}
-	printf("target: all checks passed\n");
-	return 0;
+	return check_report("target");
 }
