@@ -6,6 +6,7 @@
 #   %cc          the C compiler of the build    %tcc, %clang: other compilers (REQUIRES: tcc/clang)
 #   %rtinc       -I flag for runtime/include    %rtlib: the static runtime library
 #   %mlir-opt    LLVM 19's mlir-opt (REQUIRES: mlir-opt)
+#   %project-version  the version in CMakeLists.txt's project()
 import os
 import lit.formats
 
@@ -30,6 +31,7 @@ config.substitutions.append(("%rtinc", "-I" + os.path.join(config.ptoc_src_root,
 config.substitutions.append(("%rtlib", os.path.join(config.ptoc_lib_dir, "libptort.a")))
 config.substitutions.append(("%cc", config.cc))
 config.substitutions.append(("%srcroot", config.ptoc_src_root))
+config.substitutions.append(("%project-version", config.project_version))
 if config.tcc:
     config.available_features.add("tcc")
     config.substitutions.append(("%tcc", config.tcc))
