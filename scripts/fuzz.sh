@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bounded libFuzzer run of the frontend (parse, verify, print both forms, re-parse and
-# compare), seeded with the test inputs and the PTOAS corpus. Findings (crash-*,
+# compare), seeded with the test inputs and the PTOAS corpus of $PTOC_SHARED_DIR
+# (default ../shared; left out when absent). Findings (crash-*,
 # timeout-*, oom-*) are written to $BUILD/fuzz-artifacts/; the exit status is libFuzzer's.
 # usage: scripts/fuzz.sh [BUILD_DIR] [SECONDS]
 set -euo pipefail
@@ -13,10 +14,11 @@ i=0
 while IFS= read -r -d '' f; do
   cp "$f" "$seeds/seed_$i.pto"; i=$((i + 1))
 done < <(find test/lit -name '*.pto' -print0 2>/dev/null)
-if [ -d ../shared/corpus/ptoas ]; then
+SHARED=${PTOC_SHARED_DIR:-../shared}
+if [ -d "$SHARED/corpus/ptoas" ]; then
   while IFS= read -r -d '' f; do
     cp "$f" "$seeds/corpus_$i.pto"; i=$((i + 1))
-  done < <(find ../shared/corpus/ptoas -name '*.pto' -print0)
+  done < <(find "$SHARED/corpus/ptoas" -name '*.pto' -print0)
 fi
 mkdir -p "$BUILD/fuzz-artifacts"
 # A fixed seed (FUZZ_SEED, default 1) makes a CI run a prefix of one reproducible
