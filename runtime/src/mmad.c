@@ -24,7 +24,7 @@
 
 #define MMAD_MAX_DIM 4095u
 #define F32_QNAN 0x7FC00000u
-#define KC 256u /* k steps per kernel call (B panels of a call stay in L1) */
+#define KC 256u /* k steps per kernel call (B panels of a call stay in L1, decoded A in L2) */
 
 /* ---- reading tiles -------------------------------------------------------------- */
 
@@ -280,8 +280,10 @@ static int mm_run(ptort_ctx *ctx, const char *op, const ptort_tile *c_out, const
 	const uint8_t *bbase = ptort_mem_base(ctx, (ptort_mem)b->mem) + b->addr;
 	uint8_t *cmem = ptort_mem_base(ctx, (ptort_mem)c_out->mem) + c_out->addr;
 	uint32_t brows = mmad_b_rows(b, k), np = (n + 15) / 16, npad = (n + 31) / 32 * 32;
-	size_t sa_b = mmad_prep_a_bytes(isa, a, m, k, n), sb_b, sc_b = 0, si_b = 0, sr_b = 0, ld, cgs;
-	size_t ldin = 0, cgsin = 0, kc;
+	uint32_t kc = mmad_kc(a, KC);
+	size_t sa_b = mmad_prep_a_bytes(isa, a, m, kc < k ? kc : k, n), sb_b, sc_b = 0, si_b = 0,
+	       sr_b = 0, ld, cgs;
+	size_t ldin = 0, cgsin = 0;
 	struct mmad_dec da, db;
 	struct mmad_aview av;
 	struct mmad_kargs x;
@@ -295,7 +297,7 @@ static int mm_run(ptort_ctx *ctx, const char *op, const ptort_tile *c_out, const
 
 	/* A read in place must not be c_out's bytes (all inputs are read first) */
 	if (!sa_b && overlap(a, c_out))
-		sa_b = (size_t)m * mmad_a_ld(k) * 4;
+		sa_b = (size_t)m * mmad_a_ld(kc < k ? kc : k) * 4;
 	direct = mmad_cview(c_out, &ld, &cgs) == 0;
 	init0 = init == PTORT_MMAD_INIT_ZERO ? MMAD_INIT_ZERO
 		: init == PTORT_MMAD_INIT_BIAS ? MMAD_INIT_ROW
@@ -331,13 +333,10 @@ static int mm_run(ptort_ctx *ctx, const char *op, const ptort_tile *c_out, const
 	mmad_fenv_enter(&fe);
 	mmad_dec_init(&da, (ptort_type)a->type);
 	mmad_dec_init(&db, (ptort_type)b->type);
-	if (mmad_prep_a(isa, abase, a, &da, m, k, abuf, &av) ||
-	    mmad_prep_b(isa, bbase, b, &db, k, n, bp))
+	if (mmad_prep_b(isa, bbase, b, &db, k, n, bp))
 		goto out;
-	if (mx) {
-		mmad_scale_a(abuf, av.lda, mx->sa, m, k, mx->kb);
+	if (mx)
 		mmad_scale_b(bp, brows, mx->sb, k, n, mx->kb);
-	}
 	/* C: the kernels' view of c_out and of the initial values */
 	if (row) {
 		memset(row, 0, sr_b);
@@ -362,25 +361,29 @@ static int mm_run(ptort_ctx *ctx, const char *op, const ptort_tile *c_out, const
 			cinbase = cbase, ldin = ld, cgsin = cgs;
 		}
 	}
-	/* A's row offsets (without a division per block) */
-	for (i0 = 0, r = 0, q0 = 0; i0 < m; i0++) {
-		roff[i0] = av.rblk == (size_t)-1 ? (size_t)i0 * av.lda : q0 * av.rstride + r * av.lda;
-		if (++r == av.rblk)
-			r = 0, q0++;
-	}
-	/* k blocks: a whole number of A's box columns */
-	kc = KC;
-	if (av.kblk != (size_t)-1)
-		kc = av.kblk >= KC ? av.kblk : KC - KC % av.kblk;
 	memset(&x, 0, sizeof x);
-	x.kblk = av.kblk, x.kstride = av.kstride;
 	x.bgs = (size_t)brows * MMAD_PANEL;
 	x.ldc = ld;
-	for (q0 = 0; q0 < k; q0 += (uint32_t)kc) {
+	/* k blocks: a whole number of A's box columns (mmad_kc); A decoded per block */
+	for (q0 = 0; q0 < k; q0 += kc) {
 		int first = q0 == 0;
-		const uint32_t *ab = (const uint32_t *)av.base +
-				     (av.kblk == (size_t)-1 ? q0 : q0 / av.kblk * av.kstride + q0 % av.kblk);
-		x.k = k - q0 < kc ? k - q0 : (uint32_t)kc;
+		const uint32_t *ab;
+		x.k = k - q0 < kc ? k - q0 : kc;
+		if (mmad_prep_a(isa, abase, a, &da, m, q0, x.k, abuf, mmad_a_ld(kc < k ? kc : k), &av))
+			goto out;
+		if (mx && abuf)
+			mmad_scale_a(abuf, av.lda, mx->sa, m, q0, x.k, mx->kb);
+		ab = (const uint32_t *)av.base;
+		if (!abuf) /* in place: the block's first column */
+			ab += av.kblk == (size_t)-1 ? q0 : q0 / av.kblk * av.kstride + q0 % av.kblk;
+		if (first) /* A's row offsets (without a division per block) */
+			for (i0 = 0, r = 0, j0 = 0; i0 < m; i0++) {
+				roff[i0] = av.rblk == (size_t)-1 ? (size_t)i0 * av.lda
+								 : j0 * av.rstride + r * av.lda;
+				if (++r == av.rblk)
+					r = 0, j0++;
+			}
+		x.kblk = av.kblk, x.kstride = av.kstride;
 		x.canon = q0 + x.k >= k;
 		x.init = first ? init0 : MMAD_INIT_LOAD;
 		for (j0 = 0; j0 < n; j0 += isa->nr) {

@@ -125,15 +125,20 @@ void mmad_decode_2d(const struct mmad_isa *isa, const struct mmad_dec *d, const 
 /* The index structure of tile t when it is an in-place-readable form (ND, Zz, Nz),
  * else -1. */
 int mmad_zview(const ptort_tile *t, struct mmad_aview *v);
-/* Bytes of scratch mmad_prep_a needs for an m x k x n call (0: A is read in place:
- * f32 in a z-layout or ND, when its short runs are not read more than once). */
+/* The k steps of a block: kc rounded down to a whole number of A's box columns (at
+ * least one). */
+uint32_t mmad_kc(const ptort_tile *a, uint32_t kc);
+/* Bytes of scratch mmad_prep_a needs for k blocks of kc steps of an m x k x n call
+ * (0: A is read in place: f32 in a z-layout or ND, when its short runs are not read
+ * more than once). */
 size_t mmad_prep_a_bytes(const struct mmad_isa *isa, const ptort_tile *a, uint32_t m,
-			 uint32_t k, uint32_t n);
-/* A's m x k region as f32/i32 values: in place (buf NULL) or decoded into buf as
- * row-major rows (row stride mmad_a_ld(k)). -1 when out of host memory. */
+			 uint32_t kc, uint32_t n);
+/* A's columns q0 .. q0+kc-1 (q0 a multiple of the k block) as f32/i32 values: in place
+ * (buf NULL; v is then the tile's whole structure) or decoded into buf as row-major
+ * rows ld elements apart (mmad_a_ld of the k block). -1 when out of host memory. */
 int mmad_prep_a(const struct mmad_isa *isa, const uint8_t *tbase, const ptort_tile *a,
-		const struct mmad_dec *d, uint32_t m, uint32_t k, uint32_t *buf,
-		struct mmad_aview *v);
+		const struct mmad_dec *d, uint32_t m, uint32_t q0, uint32_t kc, uint32_t *buf,
+		size_t ld, struct mmad_aview *v);
 size_t mmad_a_ld(uint32_t k);
 /* Rows of the B panels: k rounded up to the box height of B's layout. */
 uint32_t mmad_b_rows(const ptort_tile *b, uint32_t k);
@@ -141,10 +146,11 @@ uint32_t mmad_b_rows(const ptort_tile *b, uint32_t k);
  * columns past n zero. -1 when out of host memory. */
 int mmad_prep_b(const struct mmad_isa *isa, const uint8_t *tbase, const ptort_tile *b,
 		 const struct mmad_dec *d, uint32_t k, uint32_t n, uint32_t *out);
-/* MX: multiplies the values of A's decoded rows / the B panels by the block scales
+/* MX: multiplies the values of A's decoded rows (columns q0 ..) / the B panels by the
+ * block scales
  * 2^(s - 127) (NaN for s = 0xFF); exact for scales in mmad_mx_range. */
-void mmad_scale_a(uint32_t *buf, size_t ld, const uint8_t *sc, uint32_t m, uint32_t k,
-		  uint32_t kb);
+void mmad_scale_a(uint32_t *buf, size_t ld, const uint8_t *sc, uint32_t m, uint32_t q0,
+		  uint32_t kc, uint32_t kb);
 void mmad_scale_b(uint32_t *panels, uint32_t rows, const uint8_t *sc, uint32_t k, uint32_t n,
 		  uint32_t kb);
 /* The scales s in [lo, hi] keep v * 2^(s - 127) an exact finite f32 for every value v

@@ -215,19 +215,27 @@ size_t mmad_a_ld(uint32_t k)
  * restart at every box column, which costs ~20 % with 8-element runs, more than a
  * copy of A when A is read several times. */
 size_t mmad_prep_a_bytes(const struct mmad_isa *isa, const ptort_tile *a, uint32_t m,
-			 uint32_t k, uint32_t n)
+			 uint32_t kc, uint32_t n)
 {
 	struct mmad_aview v;
 	if (is32(a) && mmad_zview(a, &v) == 0 && (v.kblk == NONE || n <= isa->nr))
 		return 0;
-	return (size_t)m * mmad_a_ld(k) * 4;
+	return (size_t)m * mmad_a_ld(kc) * 4;
+}
+
+uint32_t mmad_kc(const ptort_tile *a, uint32_t kc)
+{
+	struct mmad_aview v;
+	if (mmad_zview(a, &v) || v.kblk == NONE)
+		return kc;
+	return v.kblk >= kc ? (uint32_t)v.kblk : kc - kc % (uint32_t)v.kblk;
 }
 
 /* Any layout, element by element through offset tables (every layout's offset is
- * f(r) + g(c)): element (r, c) of the nr x nc region to out[r * ld + c], or with ld 0 to
- * B panels of ps elements. -1 when out of memory. */
+ * f(r) + g(c)): element (r, c0 + c) of the nr x nc region to out[r * ld + c], or with
+ * ld 0 to B panels of ps elements. -1 when out of memory. */
 static int gather(const ptort_tile *t, const struct mmad_dec *d, const uint8_t *tbase,
-		  uint32_t nr, uint32_t nc, uint32_t *out, size_t ld, size_t ps)
+		  uint32_t c0, uint32_t nr, uint32_t nc, uint32_t *out, size_t ld, size_t ps)
 {
 	size_t *ro = malloc((size_t)nr * sizeof *ro), *co = malloc((size_t)nc * sizeof *co);
 	uint32_t r, c;
@@ -239,7 +247,7 @@ static int gather(const ptort_tile *t, const struct mmad_dec *d, const uint8_t *
 	for (r = 0; r < nr; r++)
 		ro[r] = ptort_tile_offset(t, r, 0);
 	for (c = 0; c < nc; c++)
-		co[c] = ptort_tile_offset(t, 0, c);
+		co[c] = ptort_tile_offset(t, 0, c0 + c);
 	for (r = 0; r < nr; r++)
 		for (c = 0; c < nc; c++)
 			out[ld ? r * ld + c : c / 16 * ps + (size_t)r * MMAD_PANEL + c % 16] =
@@ -250,27 +258,31 @@ static int gather(const ptort_tile *t, const struct mmad_dec *d, const uint8_t *
 }
 
 int mmad_prep_a(const struct mmad_isa *isa, const uint8_t *tbase, const ptort_tile *a,
-		const struct mmad_dec *d, uint32_t m, uint32_t k, uint32_t *buf,
-		struct mmad_aview *v)
+		const struct mmad_dec *d, uint32_t m, uint32_t q0, uint32_t kc, uint32_t *buf,
+		size_t ld, struct mmad_aview *v)
 {
-	size_t ld = mmad_a_ld(k);
-	uint32_t i, q;
+	uint32_t i;
 	if (mmad_zview(a, v) == 0) {
-		size_t rb = v->rblk == NONE ? m : v->rblk, kb = v->kblk == NONE ? k : v->kblk;
+		size_t kb = v->kblk == NONE ? kc : v->kblk, full = v->kblk == NONE ? 0 : kc / kb;
+		size_t e0 = v->kblk == NONE ? q0 : q0 / kb * v->kstride; /* q0 % kb == 0 */
 		if (!buf) { /* f32 in place */
 			v->base = tbase;
 			return 0;
 		}
-		/* a 2-D run per box (per row of boxes / column of boxes; ND: one) */
-		for (i = 0; i < m; i += (uint32_t)rb)
-			for (q = 0; q < k; q += (uint32_t)kb) {
-				size_t e = (v->rblk == NONE ? i * v->lda
-							    : i / v->rblk * v->rstride) +
-					   (v->kblk == NONE ? q : q / v->kblk * v->kstride);
-				mmad_decode_2d(isa, d, tbase, e, v->lda, k - q < kb ? k - q : kb,
-					       m - i < rb ? m - i : rb, buf + i * ld + q, ld);
-			}
-	} else if (gather(a, d, tbase, m, k, buf, ld, 0)) { /* any other layout */
+		/* one 2-D run per row of A: its box columns kstride apart, written one after
+		 * the other (rows of the buffer are written in order: writing a box column
+		 * of all rows at once scatters the stores over the whole buffer) */
+		for (i = 0; i < m; i++) {
+			size_t e = e0 + (v->rblk == NONE ? i * v->lda
+							 : i / v->rblk * v->rstride + i % v->rblk * v->lda);
+			uint32_t *o = buf + i * ld;
+			if (full)
+				mmad_decode_2d(isa, d, tbase, e, v->kstride, kb, full, o, kb);
+			if (kc > full * kb)
+				mmad_decode_2d(isa, d, tbase, e + full * v->kstride, 0, kc - full * kb, 1,
+					       o + full * kb, 0);
+		}
+	} else if (gather(a, d, tbase, q0, m, kc, buf, ld, 0)) { /* any other layout */
 		return -1;
 	}
 	v->base = buf;
@@ -317,7 +329,7 @@ int mmad_prep_b(const struct mmad_isa *isa, const uint8_t *tbase, const ptort_ti
 		for (g = 0; g < np; g++)
 			mmad_decode_2d(isa, d, tbase, (size_t)g * 16, b->cols,
 				       n - g * 16 < 16 ? n - g * 16 : 16, k, out + g * ps, MMAD_PANEL);
-	} else if (gather(b, d, tbase, k, n, out, 0, ps)) { /* any other layout */
+	} else if (gather(b, d, tbase, 0, k, n, out, 0, ps)) { /* any other layout */
 		return -1;
 	}
 	if (n % 16) /* the lanes past n compute zeros */
@@ -358,18 +370,21 @@ static void scale_rows(uint32_t *p, size_t rows, const float f[16])
 		}
 }
 
-void mmad_scale_a(uint32_t *buf, size_t ld, const uint8_t *sc, uint32_t m, uint32_t k,
-		  uint32_t kb)
+void mmad_scale_a(uint32_t *buf, size_t ld, const uint8_t *sc, uint32_t m, uint32_t q0,
+		  uint32_t kc, uint32_t kb)
 {
-	uint32_t i, q, u;
+	uint32_t i, q, u, len;
 	float f[16], x;
 	for (i = 0; i < m; i++)
-		for (q = 0; q < k; q += 32) {
-			uint32_t *p = buf + i * ld + q, len = k - q < 32 ? k - q : 32;
+		for (q = 0; q < kc; q += len) { /* runs within one block of 32 of A's k */
+			uint32_t *p = buf + i * ld + q;
+			len = 32 - (q0 + q) % 32;
+			if (len > kc - q)
+				len = kc - q;
 			for (u = 0; u < 16; u++)
-				f[u] = scale_f(sc[(size_t)i * kb + q / 32]);
+				f[u] = scale_f(sc[(size_t)i * kb + (q0 + q) / 32]);
 			scale_rows(p, len / 16, f);
-			for (u = len / 16 * 16; u < len; u++) { /* the row's last elements */
+			for (u = len / 16 * 16; u < len; u++) { /* the run's last elements */
 				memcpy(&x, p + u, 4);
 				x = x * f[0];
 				memcpy(p + u, &x, 4);

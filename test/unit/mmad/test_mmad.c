@@ -609,7 +609,10 @@ static void sweep(int quick)
 		for (g = 0; g < G_COUNT; g++) {
 			memset(&cs, 0, sizeof cs);
 			cs.ta = mx_pairs[p][0], cs.tb = mx_pairs[p][1];
-			cs.m = 1 + rndn(17), cs.k = g == 0 ? 40 : 64 * (1 + rndn(3)), cs.n = 1 + rndn(17);
+			/* k: ragged, several blocks of 32, and over the 256-step k block (ragged
+			 * too) */
+			cs.m = 1 + rndn(17), cs.n = 1 + rndn(17);
+			cs.k = g == 0 ? 40 : g == 1 ? 320 : g == 2 ? 300 : 64 * (1 + rndn(3));
 			cs.init = (int)rndn(4);
 			cs.mx = 1;
 			cs.g = g;
