@@ -128,7 +128,7 @@ static const ir_type *buf_type(ir_ctx *ctx, const pass_opts *o, const ir_type *t
 }
 
 /* tmatmul.acc (and .mx.acc) whose accumulator input is a tile value used nowhere
- * else: it accumulates in place into that tile's buffer (SEMANTICS.md §6.3, the
+ * else: it accumulates in place into that tile's buffer (docs/semantics.md §6.3, the
  * split-K form). Decided on the SSA form, before any rewriting: in SSA every use is a
  * read, so one use means no later reader; the input must come from the same block, as
  * an op in a loop body runs many times on a tile from outside. */

@@ -2,7 +2,7 @@
  * target_a5.c) and the public API of include/ptoc/legality.h.
  *
  * A conversion is native when the target's table has the pair; otherwise it may be
- * decomposed (SEMANTICS.md §4 [decision]): the shortest chain of native steps whose
+ * decomposed (docs/semantics.md §4 [decision]): the shortest chain of native steps whose
  * steps before the last are exact for every value, which ptort_cvt_is_exact proves
  * from the format descriptions. Round mode and saturation apply to the last step.
  * Nothing here allocates, prints or fails: every answer is data or caller-buffer
@@ -173,7 +173,7 @@ int target_cvt_chain(const struct target *t, ptort_type from, ptort_type to,
 /* ---- The query --------------------------------------------------------- */
 
 /* The generic semantics of a signed integer to a wider unsigned one have saturation
- * only (negatives become 0, SEMANTICS.md §3): such a pair is forced ON whatever the
+ * only (negatives become 0, docs/semantics.md §3): such a pair is forced ON whatever the
  * target's rule for the step that executes it. */
 static int sat_only_pair(ptort_type from, ptort_type to)
 {
@@ -253,7 +253,7 @@ ptoc_cvt_verdict target_cvt_query(const struct target *t, ptort_type from, ptort
 		return out->verdict;
 	}
 	out->last = r;
-	/* A pair exact for every value accepts every mode, to no effect (SEMANTICS §2). */
+	/* A pair exact for every value accepts every mode, to no effect (docs/semantics.md §2). */
 	exact = r->kind == PTOC_CVT_EXACT || (from != to && ptort_cvt_is_exact(from, to));
 	if (exact)
 		out->modes = PTOC_RMODES_ANY;

@@ -1,5 +1,5 @@
 /* legalize_cvt.c: the `legalize-cvt` pass: every pto.tcvt checked against the target
- * and rewritten so that later passes need no target knowledge (SEMANTICS.md §3.2, §4).
+ * and rewritten so that later passes need no target knowledge (docs/semantics.md §3.2, §4).
  *
  * Requires: a verified module (the `verify` pass ran), at level 1 (tile SSA,
  *   `%d = pto.tcvt %s {...} : T -> R`) or level 2 (DPS, `pto.tcvt ins(%s[, %tmp]

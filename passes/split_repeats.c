@@ -11,7 +11,7 @@
  *   as are the arith.constants only they used. scf/arith structure, views, sync ops
  *   and locations are preserved (an instruction has the location of its tile op).
  *
- * tcvt covers the destination's valid region (SEMANTICS.md §5), row-major tiles only:
+ * tcvt covers the destination's valid region (docs/semantics.md §5.1), row-major tiles only:
  *   repeat form (A2A3, vec.predicated = 0): L = 2048 / W lanes per 256-byte repeat
  *     (W the wider element width). A contiguous region (one valid row, or valid
  *     columns = both tiles' columns) is n elements: floor(n / L) full repeats in

@@ -18,7 +18,7 @@
 struct target {
 	ptoc_target id;
 	const char *name;
-	const ptoc_cvt_rule *cvt; /* native tcvt pairs, SEMANTICS.md §4 order */
+	const ptoc_cvt_rule *cvt; /* native tcvt pairs, docs/semantics.md §4 order */
 	size_t ncvt;
 	ptoc_mem_info mem[PTOC_LOC_COUNT];
 	ptoc_vec_limits vec;

@@ -1,4 +1,4 @@
-/* target_a2a3.c: the A2A3 target (Atlas A2/A3) as data: SEMANTICS.md §3.2 (saturation),
+/* target_a2a3.c: the A2A3 target (Atlas A2/A3) as data: docs/semantics.md §3.2 (saturation),
  * §4 (tcvt pairs and round modes), §5 (memories, vector limits), §6 (cube).
  *
  * Saturation on A2A3: absent sat_mode means OFF for f16->ui8, f16->i8, f32->i16,

@@ -1,5 +1,5 @@
 /* cmd_cvt.c: `ptoc cvt`: converts element values between types with the runtime's
- * generic semantics (SEMANTICS.md §2-3), reading bit patterns or decimal values from
+ * generic semantics (docs/semantics.md §2-3), reading bit patterns or decimal values from
  * the command line or stdin (one per line) and printing one result per line. All
  * output is buffered and written only when every value converted, so an error never
  * leaves partial output.

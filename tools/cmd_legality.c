@@ -311,7 +311,7 @@ static void print_row(const struct opts *o, const struct row *w, int first)
 		json_row(w, first);
 }
 
-/* Sources in the order they first appear in the native table (SEMANTICS.md §4); for
+/* Sources in the order they first appear in the native table (docs/semantics.md §4); for
  * each, its native rows, then its decompositions in ptort_type order. Returns the
  * number of rows printed. */
 static size_t print_conversions(const struct opts *o)

@@ -2,7 +2,7 @@
  *
  * What each Ascend target (A2A3, A5) accepts, as data: the tcvt pairs with their
  * round modes and saturation rules, the on-chip memories, the vector and cube
- * limits (SEMANTICS.md §3.2, §4, §5, §6). The queries answer "may `from -> to` with
+ * limits (docs/semantics.md §3.2, §4, §5, §6). The queries answer "may `from -> to` with
  * this round mode be compiled for this target, and how": natively, as a chain of
  * conversions whose steps before the last are exact (a decomposition), or not at all
  * (with a reason naming the target, the pair, the mode and what would be legal).
@@ -41,7 +41,7 @@ ptoc_target ptoc_target_from_arch_attr(const char *s, size_t len);
 
 /* Bit of a round mode in a mode set. */
 #define PTOC_RMODE_BIT(m) (1u << (unsigned)(m))
-/* "5" of SEMANTICS.md §4: RINT ROUND FLOOR CEIL TRUNC, plus NONE (resolved to RINT). */
+/* "5" of docs/semantics.md §4: RINT ROUND FLOOR CEIL TRUNC, plus NONE (resolved to RINT). */
 #define PTOC_RMODES_5                                                                   \
 	(PTOC_RMODE_BIT(PTORT_RINT) | PTOC_RMODE_BIT(PTORT_ROUND) |                     \
 	 PTOC_RMODE_BIT(PTORT_FLOOR) | PTOC_RMODE_BIT(PTORT_CEIL) |                     \
@@ -72,7 +72,7 @@ typedef struct ptoc_cvt_rule {
 	int sat_default;    /* PTORT_SAT_ON / PTORT_SAT_OFF when sat_mode is absent */
 } ptoc_cvt_rule;
 
-/* The native pairs of a target, in the order of SEMANTICS.md §4 (by source, then
+/* The native pairs of a target, in the order of docs/semantics.md §4 (by source, then
  * destination as listed there). Borrowed, static. */
 size_t ptoc_target_cvt_count(ptoc_target t);
 const ptoc_cvt_rule *ptoc_target_cvt_get(ptoc_target t, size_t i);
@@ -199,7 +199,7 @@ typedef struct ptoc_vec_limits {
 
 const ptoc_vec_limits *ptoc_target_vec(ptoc_target t);
 
-/* Tile layouts of SEMANTICS.md §6.1 (blayout/slayout). */
+/* Tile layouts of docs/semantics.md §6.1 (blayout/slayout). */
 typedef enum ptoc_layout {
 	PTOC_LAYOUT_ND, PTOC_LAYOUT_DN, PTOC_LAYOUT_ZZ,
 	PTOC_LAYOUT_NZ, PTOC_LAYOUT_ZN, PTOC_LAYOUT_NN

@@ -23,7 +23,7 @@ extern "C" {
 
 /* ==== 1. Element types and round modes ================================= */
 
-/* Every element type of SEMANTICS.md §1. The order is part of the ABI of generated
+/* Every element type of docs/semantics.md §1. The order is part of the ABI of generated
  * code: append only. */
 typedef enum ptort_type {
 	PTORT_F32,
@@ -66,7 +66,7 @@ typedef enum ptort_rmode {
 unsigned ptort_type_bits(ptort_type t);
 /* Canonical spelling as in .pto files ("f32", "f8E4M3FN", "ui8", ...). */
 const char *ptort_type_name(ptort_type t);
-/* Parses a spelling or alias of SEMANTICS.md §1 (half, e4m3, hifloat8, int4b, si8, ...).
+/* Parses a spelling or alias of docs/semantics.md §1 (half, e4m3, hifloat8, int4b, si8, ...).
  * `s` need not be NUL-terminated. Returns 0 and sets *out, or -1 when unknown. */
 int ptort_type_parse(const char *s, size_t len, ptort_type *out);
 int ptort_type_is_float(ptort_type t); /* f32 .. e8m0 */
@@ -78,12 +78,12 @@ const char *ptort_rmode_name(ptort_rmode m);
  * in any letter case. Returns 0 and sets *out, or -1. */
 int ptort_rmode_parse(const char *s, size_t len, ptort_rmode *out);
 
-/* ==== 2. Conversions (SEMANTICS.md §2-3) ================================ */
+/* ==== 2. Conversions (docs/semantics.md §2-3) ================================ */
 
 /* Why a conversion cannot be performed. */
 typedef enum ptort_cvt_status {
 	PTORT_CVT_OK = 0,
-	PTORT_CVT_NO_PAIR = 1, /* SEMANTICS.md §3 defines no conversion between the two types */
+	PTORT_CVT_NO_PAIR = 1, /* docs/semantics.md §3 defines no conversion between the two types */
 	PTORT_CVT_BAD_MODE = 2 /* the round mode is not allowed for this pair (ODD beyond
 	                          f32->f16, HYBRID beyond ->hif8, ODD/HYBRID to integers) */
 } ptort_cvt_status;
@@ -152,7 +152,7 @@ typedef enum ptort_mem {
 
 /* A tile as the instructions see it: where it lives and how (r, c) maps to an address.
  * Layout codes: blayout 0 row_major, 1 col_major; slayout 0 none_box, 1 row_major,
- * 2 col_major (SEMANTICS.md §6.1). */
+ * 2 col_major (docs/semantics.md §6.1). */
 typedef struct ptort_tile {
 	uint8_t mem;      /* ptort_mem */
 	uint8_t type;     /* ptort_type */
@@ -198,7 +198,7 @@ void ptort_ctx_clear_error(ptort_ctx *ctx);
 /* Every instruction below returns 0 when it executed and -1 when it reported an
  * error (and did nothing). Addresses are byte addresses inside a memory. */
 
-/* ---- 3.2 Vector conversion, A2A3 repeat form (SEMANTICS.md §5, TIK vec_conv) --
+/* ---- 3.2 Vector conversion, A2A3 repeat form (docs/semantics.md §5.1) -----------
  *
  * W = the wider of the two element widths (bits), N = the narrower one. One repeat
  * processes L = 2048 / W lanes (64 for f32<->f16, 128 for f16<->i8 and f16<->i4, 32
@@ -210,7 +210,7 @@ void ptort_ctx_clear_error(ptort_ctx *ctx);
  *     addr + rep * rep_stride * 32  +  b * blk_stride * (32*B/W)  +  e * B/8
  *
  * i.e. the repeat stride counts 32-byte units on both sides, the block stride counts
- * that operand's own blocks (1 = blocks back to back on both sides; the seed's
+ * that operand's own blocks (1 = blocks back to back on both sides; the vendor's
  * f32->f16 example has dst_rep_stride 4, src_rep_stride 8, block strides 1).
  * Mask: lane l (< 64) is selected by bit l of mask_lo, lane 64 + l by bit l of
  * mask_hi; with 64 or 32 lanes mask_hi is ignored (and bits >= 32 of mask_lo with
@@ -255,7 +255,7 @@ int ptort_vconv_v2d(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t s
 		    ptort_type from, ptort_type to, uint32_t rows, uint32_t cols,
 		    uint32_t dst_pitch, uint32_t src_pitch, ptort_rmode rm, int sat);
 
-/* ---- 3.4 DMA between GM and on-chip memories (SEMANTICS.md §6.2) ------------
+/* ---- 3.4 DMA between GM and on-chip memories (docs/semantics.md §6.2) ------------
  *
  * A GM view: a tensor view (`make_tensor_view`: shape and strides, 5-D and
  * right-aligned, leading dims 1) and a partition of it (`partition_view`: offsets and
@@ -295,7 +295,7 @@ int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
 int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const ptort_tile *src,
 		    int convert_to, int relu);
 
-/* ---- 3.5 tmov between tiles (SEMANTICS.md §6.2) ------------------------------
+/* ---- 3.5 tmov between tiles (docs/semantics.md §6.2) ------------------------------
  *
  * For r < dst->v_rows, c < dst->v_cols: dst(r, c) = src(r, c), each through
  * ptort_tile_offset, so any layout moves to any layout in any memory. The region
@@ -307,7 +307,7 @@ int ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int
 
 /* ==== 4. Tile layouts and mmad ========================================== */
 
-/* ---- 4.1 Layouts (SEMANTICS.md §6.1) ----------------------------------------
+/* ---- 4.1 Layouts (docs/semantics.md §6.1) ----------------------------------------
  *
  * Layout codes as in ptort_tile: blayout 0 row_major ("Z"), 1 col_major ("N");
  * slayout 0 none_box, 1 row_major ("z"), 2 col_major ("n"). ND = (0, 0),
@@ -349,7 +349,7 @@ ptort_layout_status ptort_layout_check(ptort_type type, unsigned blayout, unsign
 /* A short English reason ("rows and columns must be multiples of the fractal box"). */
 const char *ptort_layout_status_text(ptort_layout_status s);
 
-/* ---- 4.2 mmad (SEMANTICS.md §6.3) ---------------------------------------------
+/* ---- 4.2 mmad (docs/semantics.md §6.3) ---------------------------------------------
  *
  * For i < m, j < n (logical elements through ptort_tile_offset):
  *     acc = init(i, j)      zero: +0 | bias: bias(0, j) | C_in: c_in(i, j)

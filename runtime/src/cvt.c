@@ -1,6 +1,6 @@
 /* cvt.c: the generic conversion path (decode -> round -> pack, SoftFloat style, bit
  * patterns in integers, no host float arithmetic) and the public entry points
- * ptort_cvt1 / ptort_cvt_run / ptort_cvt_2d / ptort_deq*. Semantics: SEMANTICS.md
+ * ptort_cvt1 / ptort_cvt_run / ptort_cvt_2d / ptort_deq*. Semantics: docs/semantics.md
  * §2-3 and docs/numerics.md. */
 #include <stddef.h>
 #include <stdint.h>
@@ -238,7 +238,7 @@ static unsigned hif8_mbits(int e)
 	return a <= 3 ? 3 : a <= 7 ? 2 : 1;
 }
 
-/* Overflow result with saturation off (SEMANTICS.md §3 step 2). */
+/* Overflow result with saturation off (docs/semantics.md §3 step 2). */
 static uint64_t overflow_nosat(const struct ptort_fmt *f, int sign, ptort_rmode rm)
 {
 	switch (rm) {
@@ -506,7 +506,7 @@ static uint64_t cvt1_core(ptort_type from, ptort_type to, uint64_t bits, ptort_r
 }
 
 /* Saturation has no effect for an f32 destination and for exact conversions
- * (SEMANTICS.md §3.2); integer destinations always honour it. */
+ * (docs/semantics.md §3.2); integer destinations always honour it. */
 static int effective_sat(ptort_type from, ptort_type to, int sat)
 {
 	if (!sat || ptort_type_is_float(to) == 0)

@@ -103,7 +103,7 @@ INLINE uint16_t f32_f16_one(uint32_t u, int rm, int sat)
 	uint32_t ovf_pos, ovf_neg, ovf, out;
 	if (rm == PTORT_ODD)
 		r = kept | half | sticky;
-	/* overflow per SEMANTICS.md §3 step 2 */
+	/* overflow per docs/semantics.md §3 step 2 */
 	ovf_pos = (rm == PTORT_TRUNC || rm == PTORT_ODD || rm == PTORT_FLOOR) ? 0x7BFF : 0x7C00;
 	ovf_neg = (rm == PTORT_TRUNC || rm == PTORT_ODD || rm == PTORT_CEIL) ? 0x7BFF : 0x7C00;
 	if (sat)
@@ -182,7 +182,7 @@ INLINE void k_bf16_f32(const uint16_t *s, uint32_t *d, size_t n)
  * exponent EMAX and magnitude code MAXC. INFC is what an infinite result becomes: the
  * inf code (e5m2), the NaN code (e4m3fn: unsigned), MAXC (fp4); QNAN the NaN code (0
  * for fp4); SB the sign bit. The steps of f32_f16_one: clamp far overflow, round at the
- * normal or subnormal position, then overflow, inf, NaN (SEMANTICS.md §3). */
+ * normal or subnormal position, then overflow, inf, NaN (docs/semantics.md §3). */
 INLINE uint32_t f32_small_one(uint32_t u, int rm, int sat, unsigned M, unsigned B, unsigned EMAX,
 			      uint32_t MAXC, uint32_t INFC, uint32_t QNAN, unsigned SB)
 {
@@ -317,7 +317,7 @@ INLINE void k_f16_hif8(const uint16_t *s, uint8_t *d, size_t n, int hy, int sat)
 
 /* HiFloat8 under RINT, FLOOR, CEIL and TRUNC: plain rounding onto the HiF8 grid (the
  * spacing 2^(ev - mb) in a binade, 2^-22 below 2^-22), then the packing of hif8_one,
- * overflow per mode (SEMANTICS.md §3 step 2) and NaN, inf and saturation. */
+ * overflow per mode (docs/semantics.md §3 step 2) and NaN, inf and saturation. */
 INLINE uint32_t hif8_pack(int32_t e2, uint32_t m2)
 {
 	int32_t a2 = e2 < 0 ? -e2 : e2;
@@ -2487,7 +2487,7 @@ static int kernel_run(ptort_type from, ptort_type to, const void *src, void *dst
 			return dispatch(k1, &a);
 		if (!from_f32_kernel(to, (ptort_rmode)a.rm, &k2))
 			return 0;
-		/* saturation has no effect on exact pairs (SEMANTICS.md §3.2) */
+		/* saturation has no effect on exact pairs (docs/semantics.md §3.2) */
 		if (ptort_cvt_is_exact(from, to))
 			a.sat = 0;
 		/* 32-bit integers: to odd, except before the HiF8 pseudocode, which the

@@ -132,7 +132,7 @@ int ptort_cvt_is_exact(ptort_type from, ptort_type to)
 	int e, side;
 	if (!a || !b)
 		return 0;
-	/* f32 -> f32 rounds to an integral value (SEMANTICS.md §3 step 6): not exact */
+	/* f32 -> f32 rounds to an integral value (docs/semantics.md §3 step 6): not exact */
 	if (from == PTORT_F32 && to == PTORT_F32)
 		return 0;
 	if (from == to)

@@ -3,7 +3,7 @@
  * conversion and ReLU of accumulator stores). Element (r, c) of the 2-D partition
  * moves to or from the tile's element (r, c) inside the tile's valid region, through
  * ptort_tile_offset; ND (DN) tiles are copied row (column) at a time when GM rows
- * (columns) are contiguous too. SEMANTICS.md §6.2. */
+ * (columns) are contiguous too. docs/semantics.md §6.2. */
 #include <string.h>
 
 #include "mem_internal.h"

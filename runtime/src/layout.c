@@ -1,4 +1,4 @@
-/* layout.c: the address functions of tile layouts (SEMANTICS.md §6.1).
+/* layout.c: the address functions of tile layouts (docs/semantics.md §6.1).
  *
  * A tile of R x C elements is either unboxed (slayout none_box: ND = row-major,
  * DN = column-major) or made of inner boxes ("fractals") of Ri x Ci elements laid out

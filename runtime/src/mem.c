@@ -117,7 +117,7 @@ int ptort_check_tile(ptort_ctx *ctx, const char *op, const char *what, const pto
 		ptort_report(ctx, "%s: %s tile in unknown memory %u", op, what, t->mem);
 		return -1;
 	}
-	/* type, layout codes, shape, whole fractals (SEMANTICS.md §6.1) */
+	/* type, layout codes, shape, whole fractals (docs/semantics.md §6.1) */
 	ls = ptort_layout_check((ptort_type)t->type, t->blayout, t->slayout, t->fractal, t->rows,
 				t->cols);
 	if (ls != PTORT_LAYOUT_OK) {

@@ -1,4 +1,4 @@
-/* mmad.c: the cube instruction (ptort.h section 4.2, SEMANTICS.md §6.3): operand
+/* mmad.c: the cube instruction (ptort.h section 4.2, docs/semantics.md §6.3): operand
  * checks, the plan of a call (which view of A, B and C the kernels use, see
  * mmad_internal.h), the block loops over the kernels of the ISA level, and the MX
  * path (scaled fp8/fp4 products).

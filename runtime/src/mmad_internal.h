@@ -14,7 +14,7 @@
  * (row t of panel g = B(t, 16g .. 16g+15)); C is updated in place in its tile when
  * the layout allows (Nz with 16-column boxes, ND), else in a row-major buffer. The
  * kernels update every element with one correctly rounded fused multiply-add per k
- * step, in increasing k (= SEMANTICS.md §6.3 exactly: the product of two f32 values
+ * step, in increasing k (= docs/semantics.md §6.3 exactly: the product of two f32 values
  * is exact inside a fused multiply-add). Integer (i8) operands go the same way as
  * int32 with wrapping sums. */
 #ifndef PTORT_MMAD_INTERNAL_H

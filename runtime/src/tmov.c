@@ -2,7 +2,7 @@
  * acc -> vec/mat with the optional f32 -> f16/bf16 conversion (RINT, saturation ON)
  * and ReLU. Element (r, c) of the destination's valid region comes from element
  * (r, c) of the source, both through ptort_tile_offset, so any layout moves to any
- * layout. SEMANTICS.md §6.2. */
+ * layout. docs/semantics.md §6.2. */
 #include <stdlib.h>
 #include <string.h>
 

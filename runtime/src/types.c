@@ -27,7 +27,7 @@ static const struct {
 	[PTORT_U64] = {"ui64", 64},
 };
 
-/* Every accepted spelling, canonical names included (SEMANTICS.md §1). */
+/* Every accepted spelling, canonical names included (docs/semantics.md §1). */
 static const struct {
 	const char *s;
 	ptort_type t;

@@ -1,6 +1,6 @@
 /* vec.c: the vector conversion instructions. ptort_vconv / ptort_vconv_deq execute
- * the A2A3 repeat form (repeat, block and repeat strides, lane mask; SEMANTICS.md §5,
- * seed 004), ptort_vconv_v / ptort_vconv_v2d the A5 vector-register form (256-byte
+ * the A2A3 repeat form (repeat, block and repeat strides, lane mask; docs/semantics.md
+ * §5.1), ptort_vconv_v / ptort_vconv_v2d the A5 vector-register form (256-byte
  * registers, element-count predicate). Every element converts as ptort_cvt1 (or
  * ptort_deq1_i32_f16); contiguous work is handed to ptort_cvt_run in one call. The
  * geometry is documented in ptort.h section 3.2. */

@@ -2,7 +2,7 @@
 #
 # Substitutions:
 #   %ptoc        the ptoc driver            FileCheck, not, count: LLVM 19's tools
-#   %shared      ../shared beside the project (REQUIRES: shared when a test reads it)
+#   %shared      PTOC_SHARED_DIR, default ../shared (REQUIRES: shared when a test reads it)
 #   %cc          the C compiler of the build    %tcc, %clang: other compilers (REQUIRES: tcc/clang)
 #   %rtinc       -I flag for runtime/include    %rtlib: the static runtime library
 #   %mlir-opt    LLVM 19's mlir-opt (REQUIRES: mlir-opt)

@@ -1,4 +1,4 @@
-/* cvtref.c: the slow reference of SEMANTICS.md §2-3, written from the spec and the 950
+/* cvtref.c: the slow reference of docs/semantics.md §2-3, written from the spec and the 950
  * Cast pseudocode only (never from runtime/src).
  *
  * Every conversion: decode the source into an exact value (sign, integer significand,
@@ -103,7 +103,7 @@ static ref_val special(int kind, int neg)
 	return v;
 }
 
-/* HiF8, from the code table of reference/hif8_values.md. */
+/* HiF8, from the code table of docs/semantics.md §3.3. */
 static ref_val decode_hif8(unsigned b)
 {
 	int neg = b >> 7, low = b & 0x7F, es, mag, m, mb;

@@ -1,4 +1,4 @@
-/* cvtref.h: the slow, exact reference of the conversion semantics (SEMANTICS.md §2-3)
+/* cvtref.h: the slow, exact reference of the conversion semantics (docs/semantics.md §2-3)
  * used by the cvt tests. Written from the spec only: it shares no code with
  * runtime/src. Values are decoded into sign, integer significand and power-of-two
  * exponent, rounded with integer arithmetic, and encoded again. */
@@ -35,10 +35,10 @@ ref_val ref_decode(ptort_type t, uint64_t bits);
 /* Whether `bits` decodes to a NaN of `t`. */
 int ref_is_nan(ptort_type t, uint64_t bits);
 
-/* Legality and exactness (SEMANTICS.md §2-3, ptort.h §2). */
+/* Legality and exactness (docs/semantics.md §2-3, ptort.h §2). */
 ptort_cvt_status ref_check(ptort_type from, ptort_type to, ptort_rmode rm);
 int ref_is_exact(ptort_type from, ptort_type to);
-/* The saturation default of SEMANTICS.md §3.2 (no target rules). */
+/* The saturation default of docs/semantics.md §3.2 (no target rules). */
 int ref_default_sat(ptort_type from, ptort_type to);
 
 /* The expected destination pattern; 0 for an illegal pair or mode. */

@@ -1,8 +1,8 @@
-/* test_cvt_vectors.c: every line of the worked-vector files of ../shared/vectors
+/* test_cvt_vectors.c: every line of the worked-vector files of PTOC_SHARED_DIR/vectors
  * (seed_vectors.txt, seed001_ceil_examples.txt) through ptort_cvt1, ptort_cvt_run and
  * the reference. Line format (the files' own):
  *     src dst rmode sat input expected   # comment
- * sat "-" is the pair's default (SEMANTICS.md §3.2, no target rules); "expected" is a
+ * sat "-" is the pair's default (docs/semantics.md §3.2, no target rules); "expected" is a
  * hex pattern or "nan" (any NaN of the destination). The files already record the
  * corrected value where a seed text has a typo, so the expected column is used as is.
  * Usage: test_cvt_vectors <shared-dir>. SKIP (exit 77) when <shared-dir>/vectors does

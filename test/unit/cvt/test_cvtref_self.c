@@ -147,7 +147,7 @@ struct gold {
 static void goldens(void)
 {
 	static const struct gold g[] = {
-		/* SEMANTICS §2 and formats_survey §4: ODD and the other modes on 123.23333 */
+		/* docs/semantics.md §2 and §3.5: ODD and the other modes on 123.23333 */
 		{PTORT_F32, PTORT_F16, PTORT_ODD, 1, 0x42F67777, 0x57B3},
 		{PTORT_F32, PTORT_F16, PTORT_RINT, 1, 0x42F67777, 0x57B4},
 		{PTORT_F32, PTORT_F16, PTORT_ROUND, 1, 0x42F67777, 0x57B4},
@@ -156,7 +156,7 @@ static void goldens(void)
 		{PTORT_F32, PTORT_F16, PTORT_CEIL, 1, 0x42F67777, 0x57B4},
 		{PTORT_F32, PTORT_F16, PTORT_ODD, 1, 0x3F001000, 0x3801},
 		{PTORT_F32, PTORT_F16, PTORT_TRUNC, 1, 0x3F001000, 0x3800},
-		/* F16C figures quoted in formats_survey §6.5 (sat OFF = IEEE overflow) */
+		/* IEEE overflow and underflow as F16C gives them (sat OFF, docs/semantics.md §3 step 2) */
 		{PTORT_F32, PTORT_F16, PTORT_RINT, 0, 0x477FF000, 0x7C00},
 		{PTORT_F32, PTORT_F16, PTORT_FLOOR, 0, 0x477FF000, 0x7BFF},
 		{PTORT_F32, PTORT_F16, PTORT_CEIL, 0, 0x477FF000, 0x7C00},
@@ -167,12 +167,12 @@ static void goldens(void)
 		{PTORT_F32, PTORT_F16, PTORT_RINT, 0, 0x7FC00000, 0x7E00},
 		{PTORT_F32, PTORT_F16, PTORT_RINT, 1, 0x7FC00000, 0x0000},
 		{PTORT_F32, PTORT_F16, PTORT_RINT, 1, 0xFF800000, 0xFBFF},
-		/* bf16 subnormals (AVX512-BF16 gets these wrong; the survey's correct values) */
+		/* bf16 subnormals (AVX512-BF16 gets these wrong) */
 		{PTORT_F32, PTORT_BF16, PTORT_RINT, 0, 0x00400000, 0x0040},
 		{PTORT_F32, PTORT_BF16, PTORT_RINT, 0, 0x807FFFFF, 0x8080},
 		{PTORT_F32, PTORT_BF16, PTORT_RINT, 0, 0x3F008000, 0x3F00},
 		{PTORT_F32, PTORT_BF16, PTORT_RINT, 0, 0x3F018000, 0x3F02},
-		/* HiF8 ROUND goldens (formats_survey §2.2) */
+		/* HiF8 ROUND goldens (docs/semantics.md §3.3) */
 		{PTORT_F32, PTORT_HIF8, PTORT_ROUND, 0, 0x3FE00000, 0x0E},
 		{PTORT_F32, PTORT_HIF8, PTORT_ROUND, 0, 0x41600000, 0x2E},
 		{PTORT_F32, PTORT_HIF8, PTORT_ROUND, 0, 0x3E99999A, 0x32},
@@ -195,7 +195,7 @@ static void goldens(void)
 		{PTORT_F32, PTORT_HIF8, PTORT_ROUND, 1, 0xFF800000, 0xEE},
 		{PTORT_F32, PTORT_HIF8, PTORT_ROUND, 0, 0x471FFF00, 0x6E}, /* 40959 */
 		{PTORT_F32, PTORT_HIF8, PTORT_ROUND, 0, 0x47200000, 0x6F}, /* 40960 */
-		/* HYBRID goldens (formats_survey §2.2, §2.4: doc-derived, unverified) */
+		/* HYBRID goldens (docs/semantics.md §3.3: from the vendor pseudocode, unverified on hardware) */
 		{PTORT_F32, PTORT_HIF8, PTORT_HYBRID, 0, 0x4255F0CF, 0x46},
 		{PTORT_F32, PTORT_HIF8, PTORT_HYBRID, 0, 0x44F53DAD, 0x65},
 		{PTORT_F32, PTORT_HIF8, PTORT_HYBRID, 0, 0x3CEF1C1B, 0x54},
@@ -207,7 +207,7 @@ static void goldens(void)
 		{PTORT_F32, PTORT_HIF8, PTORT_HYBRID, 0, 0x42C00000, 0x4B}, /* 96 -> 112 */
 		{PTORT_F32, PTORT_HIF8, PTORT_HYBRID, 0, 0x47000000, 0x6F}, /* 32768 -> inf */
 		{PTORT_F32, PTORT_HIF8, PTORT_HYBRID, 0, 0x37800000, 0x7E}, /* 2^-16 */
-		/* seed 000 integer rules */
+		/* integer rules (docs/semantics.md §3) */
 		{PTORT_F16, PTORT_U8, PTORT_RINT, 0, 0x5C04, 0x01},
 		{PTORT_F16, PTORT_U8, PTORT_RINT, 1, 0x5C04, 0xFF},
 		{PTORT_F16, PTORT_U8, PTORT_RINT, 1, 0xFC00, 0x00},

@@ -1,4 +1,4 @@
-/* mmref.h: the slow exact reference of mmad (SEMANTICS.md §6.3), independent of the
+/* mmref.h: the slow exact reference of mmad (docs/semantics.md §6.3), independent of the
  * runtime's kernels: a plain loop over logical elements addressed through
  * ptort_tile_offset, operands decoded with the numerics' ptort_decode into integer
  * significand x power of two, exact products in integers, and the sum of each step

@@ -1,4 +1,4 @@
-/* test_layout.c: tile layouts (SEMANTICS.md §6.1) against seed 003's worked 4x4
+/* test_layout.c: tile layouts (docs/semantics.md §6.1) against the Mmad page's worked 4x4
  * examples with 2x2 fractals, the fractal boxes of the real tile types, and the
  * structural properties every layout must have (a bijection onto [0, R*C), offsets
  * of the form f(r) + g(c)). */
@@ -10,7 +10,7 @@
 #include "ptort.h"
 
 
-/* A memory order as seed 003 writes it: position p of the buffer holds logical
+/* A memory order as the Mmad page writes it: position p of the buffer holds logical
  * element seq[p] = r * 4 + c of the 4x4 matrix. */
 static void check_order(const char *what, unsigned bl, unsigned sl, const int seq[16])
 {
@@ -25,11 +25,11 @@ static void check_order(const char *what, unsigned bl, unsigned sl, const int se
 
 static void seed_examples(void)
 {
-	/* Seed 003, first example (A2A3 orders): A ZZ, B ZN, C NZ. */
+	/* The Mmad page, first example (A2A3 orders): A ZZ, B ZN, C NZ. */
 	static const int a_zz[16] = {0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15};
 	static const int b_zn[16] = {0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15};
 	static const int c_nz[16] = {0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15};
-	/* Seed 003, second example (A5 orders): A NZ, B ZN, C NZ. */
+	/* The Mmad page, second example (A5 orders): A NZ, B ZN, C NZ. */
 	static const int a2_nz[16] = {0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15};
 	static const int b2_zn[16] = {0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15};
 	static const int c2_nz[16] = {0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15};
@@ -42,7 +42,7 @@ static void seed_examples(void)
 	check_order("seed ex2 C Nz", 1, 1, c2_nz);
 }
 
-/* Layouts the seed does not draw, from the §6.1 table by hand. */
+/* Layouts the Mmad page does not draw, from the §6.1 table by hand. */
 static void table_examples(void)
 {
 	static const int nd[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};

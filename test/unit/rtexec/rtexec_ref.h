@@ -1,6 +1,6 @@
 /* rtexec_ref.h: what the execution-model tests share (besides test/unit/check.h): a
  * deterministic random generator, and an independent model of the tile layouts of
- * SEMANTICS.md §6.1 (written from the table, not from runtime/src/layout.c). */
+ * docs/semantics.md §6.1 (written from the table, not from runtime/src/layout.c). */
 #ifndef RTEXEC_REF_H
 #define RTEXEC_REF_H
 
@@ -31,7 +31,7 @@ static inline void rnd_fill(uint8_t *p, size_t n)
 		p[i] = (uint8_t)rnd();
 }
 
-/* Element offset of (r, c) in a rows x cols tile (SEMANTICS.md §6.1). */
+/* Element offset of (r, c) in a rows x cols tile (docs/semantics.md §6.1). */
 static inline size_t ref_off(const ptort_tile *t, uint32_t r, uint32_t c)
 {
 	size_t R = t->rows, C = t->cols, bits = ptort_type_bits((ptort_type)t->type);

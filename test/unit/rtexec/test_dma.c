@@ -1,6 +1,6 @@
 /* test_dma.c: DMA (tload/tstore) and tmov against an independent model: element
  * (r, c) of the valid region goes to or from GM element sum (offset + i) * stride and
- * tile element ref_off(r, c) (the layout table of SEMANTICS.md §6.1, re-derived in
+ * tile element ref_off(r, c) (the layout table of docs/semantics.md §6.1, re-derived in
  * rtexec_ref.h). Whole memories and GM buffers are compared, so everything outside
  * the valid region must be untouched. Conversions use ptort_cvt1 with RINT, sat ON. */
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* test_vconv.c: the vector conversion instructions against an independent model.
- * The model walks repeats and lanes with plain loops (SEMANTICS.md §5 and ptort.h
+ * The model walks repeats and lanes with plain loops (docs/semantics.md §5.1 and ptort.h
  * 3.2: lane l = block l/(L/8), element l%(L/8); repeat stride in 32-byte units, block
  * stride in the operand's own block size) and converts each element with ptort_cvt1
  * (or ptort_deq1_i32_f16). The whole memory is compared after each instruction, so
@@ -203,10 +203,11 @@ static void fixed_cases(void)
 	check_case(ctx, &k, "full 8");
 	k.repeat = 255;
 	check_case(ctx, &k, "full 255");
-	/* the seed's example: f16 -> i32, mask 64, 2 repeats, rep strides 8 / 4 */
+	/* the vendor's vec_conv example (docs/semantics.md §5.1): f16 -> i32, mask 64,
+	 * 2 repeats, rep strides 8 / 4 */
 	k = mk(PTORT_F16, PTORT_I32, 0x8000, 0, 2, 1, 1, 8, 4, 0, UINT64_MAX);
 	k.rm = PTORT_ROUND;
-	check_case(ctx, &k, "seed 004");
+	check_case(ctx, &k, "vec_conv example");
 	/* 128 lanes with mask_hi: f16 -> i8 */
 	k = mk(PTORT_F16, PTORT_I8, 0x8000, 0, 3, 1, 1, 4, 8, 0xF0F0F0F0F0F0F0F0ull, 0x3);
 	check_case(ctx, &k, "f16->i8 mask_hi");

@@ -1,5 +1,5 @@
 /* test_target.c: checks the target tables (passes/target_a2a3.c, target_a5.c) against
- * a second, independent transcription of SEMANTICS.md §3.2, §4 and §5 written here
+ * a second, independent transcription of docs/semantics.md §3.2, §4 and §5 written here
  * as text, cell by cell; checks the decomposition search against an exhaustive
  * enumeration of chains; and checks the verdicts, flags and messages of
  * representative queries. Prints the failures; exits 1 on any (test/unit/check.h). */
@@ -11,7 +11,7 @@
 
 #define TN(t) ptort_type_name(t)
 
-/* ---- SEMANTICS.md §4, transcribed as its cells ------------------------- */
+/* ---- docs/semantics.md §4, transcribed as its cells ------------------------- */
 
 struct spec_row {
 	const char *srcs; /* one or more sources, ", "-separated */

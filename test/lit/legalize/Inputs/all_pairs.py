@@ -4,7 +4,7 @@
   all_pairs.py gen  ssa|dps TABLE.csv OUT.pto EXPECTED_WARNINGS
       one tcvt per legal pair of `ptoc legality --format csv` x accepted round mode
       (and absent) x sat request (absent, ON, OFF), in tile SSA or DPS form; writes
-      the number of warnings the rules of SEMANTICS.md §3.2/§4 predict (an explicit
+      the number of warnings the rules of docs/semantics.md §3.2/§4 predict (an explicit
       OFF on a forced-ON pair; a mode other than RINT/NONE on the deq path).
   all_pairs.py check TABLE.csv LEGALIZED.pto
       every tcvt of the pass output is a native pair of the table with an explicit
