@@ -111,15 +111,28 @@ static uint32_t put(ptort_ctx *ctx, const ptort_tile *t, uint32_t r, uint32_t c,
 	return (uint32_t)ptort_cvt1((ptort_type)t->type, PTORT_F32, v, PTORT_RINT, PTORT_SAT_OFF);
 }
 
+/* The best time of one call: samples of enough calls to last ~0.2 ms each (so that
+ * the clock's resolution, coarse for PTOC_BENCH_CLOCK=cpu, does not matter), for at
+ * least 3 samples and 0.25 s. */
 static double best_time(void (*fn)(struct job *), struct job *j)
 {
-	double t0, t, best = 1e30, start = bench_now();
-	int n = 0;
+	double t0, t, best = 1e30, start;
+	int n = 0, reps = 1, i;
 	fn(j);
+	for (;;) { /* calibrate: double the calls until a sample lasts 0.2 ms */
+		t0 = bench_now();
+		for (i = 0; i < reps; i++)
+			fn(j);
+		if (bench_now() - t0 >= 2e-4 || reps >= 1 << 20)
+			break;
+		reps *= 2;
+	}
+	start = bench_now();
 	while (n < 3 || bench_now() - start < 0.25) {
 		t0 = bench_now();
-		fn(j);
-		t = bench_now() - t0;
+		for (i = 0; i < reps; i++)
+			fn(j);
+		t = (bench_now() - t0) / reps;
 		if (t < best)
 			best = t;
 		n++;
