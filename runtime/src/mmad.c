@@ -289,7 +289,7 @@ static int mm_run(ptort_ctx *ctx, const char *op, const ptort_tile *c_out, const
 	struct mmad_kargs x;
 	unsigned char *blk;
 	uint32_t *abuf = NULL, *bp, *cbuf = NULL, *ibuf = NULL, *row = NULL;
-	uint32_t *cbase, q0, i0, j0, r;
+	uint32_t *cbase, q0, i0, j0, r, nb, bi;
 	size_t *roff;
 	const uint32_t *cinbase = NULL;
 	int owned, rc = -1, direct, init0;
@@ -362,6 +362,7 @@ static int mm_run(ptort_ctx *ctx, const char *op, const ptort_tile *c_out, const
 		}
 	}
 	memset(&x, 0, sizeof x);
+	nb = (m + isa->mr - 1) / isa->mr;
 	x.bgs = (size_t)brows * MMAD_PANEL;
 	x.ldc = ld;
 	/* k blocks: a whole number of A's box columns (mmad_kc); A decoded per block */
@@ -392,8 +393,10 @@ static int mm_run(ptort_ctx *ctx, const char *op, const ptort_tile *c_out, const
 			x.b = bp + (size_t)(j0 / 16) * x.bgs + (size_t)q0 * MMAD_PANEL;
 			x.row = row ? row + j0 : NULL;
 			x.cgs = cgs;
-			for (i0 = 0; i0 < m; i0 += isa->mr) {
-				x.mr = m - i0 < isa->mr ? m - i0 : isa->mr;
+			for (i0 = 0, bi = 0; i0 < m; i0 += x.mr, bi++) {
+				/* nb blocks of near-equal height (32 rows at 6: 6 6 5 5 5 5, not
+				 * 6 6 6 6 6 2, whose 2-row block would wait on the FMA latency) */
+				x.mr = m / nb + (bi < m % nb);
 				for (r = 0; r < x.mr; r++)
 					x.a[r] = ab + roff[i0 + r];
 				x.c = cbase + coff + (size_t)i0 * ld;
