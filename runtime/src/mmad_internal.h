@@ -2,15 +2,17 @@
  *
  *   mmad.c          entry points, operand checks, the plan (which view of A, B and C
  *                   each call uses), the block loops, the exact MX fallback
- *   mmad_pack.c     operand preparation: A rows (the tile itself or a decoded copy
- *                   with the same element indices), B panels, C views, decoders
+ *   mmad_pack.c     operand preparation: A (the tile itself, or each k block decoded
+ *                   into row-major rows), B panels, C views, decoders, MX scales
  *   mmad_kernel.c   ISA levels, the FP environment, the portable kernels
- *   mmad_avx2.c     AVX2+FMA kernels, transposes and decoders
- *   mmad_avx512.c   AVX-512 (F, BW, VL, DQ) kernels, transposes and decoders
+ *   mmad_kbody.h    the kernel body and packing loops shared by the x86 levels
+ *   mmad_avx2.c     AVX2+FMA vector operations, 8 x 8 transposes, decoders
+ *   mmad_avx512.c   AVX-512 (F, BW, VL, DQ) vector operations, 16 x 16 transposes,
+ *                   decoders
  *
  * Data flow of a float triple: A's valid region is read in place when it is f32 in a
- * z-layout (Nz, Zz) or ND, else decoded exactly to f32 (every operand type of a float
- * triple is a subset of f32); B is decoded and transposed into panels of 16 columns
+ * z-layout (Nz, Zz) or ND, else decoded exactly to f32 per k block (every operand type
+ * of a float triple is a subset of f32); B is decoded and transposed into panels of 16 columns
  * (row t of panel g = B(t, 16g .. 16g+15)); C is updated in place in its tile when
  * the layout allows (Nz with 16-column boxes, ND), else in a row-major buffer. The
  * kernels update every element with one correctly rounded fused multiply-add per k
@@ -139,16 +141,16 @@ size_t mmad_prep_a_bytes(const struct mmad_isa *isa, const ptort_tile *a, uint32
 int mmad_prep_a(const struct mmad_isa *isa, const uint8_t *tbase, const ptort_tile *a,
 		const struct mmad_dec *d, uint32_t m, uint32_t q0, uint32_t kc, uint32_t *buf,
 		size_t ld, struct mmad_aview *v);
+/* The row stride of decoded A rows of k elements (64-byte multiples). */
 size_t mmad_a_ld(uint32_t k);
 /* Rows of the B panels: k rounded up to the box height of B's layout. */
 uint32_t mmad_b_rows(const ptort_tile *b, uint32_t k);
 /* B's k x n region into panels (panel g at out + g * rows * 16, rows = mmad_b_rows),
  * columns past n zero. -1 when out of host memory. */
 int mmad_prep_b(const struct mmad_isa *isa, const uint8_t *tbase, const ptort_tile *b,
-		 const struct mmad_dec *d, uint32_t k, uint32_t n, uint32_t *out);
+		const struct mmad_dec *d, uint32_t k, uint32_t n, uint32_t *out);
 /* MX: multiplies the values of A's decoded rows (columns q0 ..) / the B panels by the
- * block scales
- * 2^(s - 127) (NaN for s = 0xFF); exact for scales in mmad_mx_range. */
+ * block scales 2^(s - 127) (NaN for s = 0xFF); exact for scales in mmad_mx_range. */
 void mmad_scale_a(uint32_t *buf, size_t ld, const uint8_t *sc, uint32_t m, uint32_t q0,
 		  uint32_t kc, uint32_t kb);
 void mmad_scale_b(uint32_t *panels, uint32_t rows, const uint8_t *sc, uint32_t k, uint32_t n,

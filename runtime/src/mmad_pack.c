@@ -7,14 +7,13 @@
  *
  * A: the kernels read A(i, q) through an index structure (struct mmad_aview) that
  * the z-layouts (Nz, Zz) and ND have: rows of a box are Ci elements apart, box
- * columns kstride apart. An f32 A in such a layout is read in place; other types are
- * decoded into a buffer at the same element indices (runs of whole boxes, so the
- * decoders see long contiguous runs); other layouts are gathered into a compact
- * row-major buffer.
+ * columns kstride apart. An f32 A in such a layout may be read in place; otherwise
+ * each k block is decoded into row-major rows, row by row over the row's box columns
+ * (2-D runs, so the decoders see whole box rows); other layouts are gathered.
  * B: panels of 16 columns, row t of panel g holding B(t, 16g .. 16g+15). A Zn (or Nn)
  * box of Ri x 16 is stored column by column, so a panel is the box column transposed:
- * each box is decoded (unless f32) and transposed by the level's transpose. ND rows
- * are copied; other layouts gathered. */
+ * each box is decoded and transposed by the level's box code. ND rows are copied;
+ * other layouts gathered. */
 #include <stdlib.h>
 #include <string.h>
 
