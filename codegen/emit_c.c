@@ -278,12 +278,15 @@ static const char *ctype(const ir_type *t)
 /* ---- runtime enum spellings -------------------------------------------------------- */
 
 static const char *const rt_type_names[PTORT_TYPE_COUNT] = {
-	"PTORT_F32", "PTORT_F16", "PTORT_BF16", "PTORT_F8E4M3FN", "PTORT_F8E5M2", "PTORT_HIF8",
-	"PTORT_F4E2M1FN", "PTORT_F4E1M2", "PTORT_F8E8M0FNU", "PTORT_I4", "PTORT_I8", "PTORT_I16",
-	"PTORT_I32", "PTORT_I64", "PTORT_U8", "PTORT_U16", "PTORT_U32", "PTORT_U64"};
+#define RT_TYPE_NAME_(id, ...) "PTORT_" #id,
+	PTORT_TYPE_LIST(RT_TYPE_NAME_)
+#undef RT_TYPE_NAME_
+};
 static const char *const rt_rmode_names[PTORT_RMODE_COUNT] = {
-	"PTORT_RINT", "PTORT_ROUND", "PTORT_FLOOR", "PTORT_CEIL", "PTORT_TRUNC", "PTORT_ODD",
-	"PTORT_NONE", "PTORT_HYBRID"};
+#define RT_RMODE_NAME_(id) "PTORT_" #id,
+	PTORT_RMODE_LIST(RT_RMODE_NAME_)
+#undef RT_RMODE_NAME_
+};
 static const char *const rt_mem_names[PTORT_MEM_COUNT] = {
 	"PTORT_MEM_UB", "PTORT_MEM_L1", "PTORT_MEM_L0A", "PTORT_MEM_L0B", "PTORT_MEM_L0C",
 	"PTORT_MEM_BIAS", "PTORT_MEM_SCALING"};

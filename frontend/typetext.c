@@ -309,9 +309,6 @@ static int enum_val(cur *c, const char *const *names, unsigned n, const char *wh
 	return -1;
 }
 
-static const char *const blayouts[] = {"row_major", "col_major"};
-static const char *const slayouts[] = {"none_box", "row_major", "col_major"};
-
 static int loc_val(cur *c, ir_mem *m)
 {
 	const char *w, *at;
@@ -377,11 +374,13 @@ static const ir_type *tile_buf_keyed(cur *c)
 		cerr(c, "v_row/v_col must be non-negative, '?' or -1", NULL, 0);
 		return NULL;
 	}
-	if (!key(c, "blayout") || (k = enum_val(c, blayouts, 2, "unknown blayout: ")) < 0 ||
+	if (!key(c, "blayout") ||
+	    (k = enum_val(c, ir_blayout_names, IR_BLAYOUT_COUNT, "unknown blayout: ")) < 0 ||
 	    !expect(c, ','))
 		return NULL;
 	tb.u.tb.blayout = (unsigned)k;
-	if (!key(c, "slayout") || (k = enum_val(c, slayouts, 3, "unknown slayout: ")) < 0 ||
+	if (!key(c, "slayout") ||
+	    (k = enum_val(c, ir_slayout_names, IR_SLAYOUT_COUNT, "unknown slayout: ")) < 0 ||
 	    !expect(c, ','))
 		return NULL;
 	tb.u.tb.slayout = (unsigned)k;
@@ -469,12 +468,12 @@ static const ir_type *tile_buf_compact(cur *c)
 				return NULL;
 			break;
 		case 1:
-			if ((e = enum_val(c, blayouts, 2, "unknown blayout: ")) < 0)
+			if ((e = enum_val(c, ir_blayout_names, IR_BLAYOUT_COUNT, "unknown blayout: ")) < 0)
 				return NULL;
 			tb.u.tb.blayout = (unsigned)e;
 			break;
 		case 2:
-			if ((e = enum_val(c, slayouts, 3, "unknown slayout: ")) < 0)
+			if ((e = enum_val(c, ir_slayout_names, IR_SLAYOUT_COUNT, "unknown slayout: ")) < 0)
 				return NULL;
 			tb.u.tb.slayout = (unsigned)e;
 			break;

@@ -90,8 +90,24 @@ typedef enum ir_mem {
 	IR_MEM_SCALING,
 	IR_MEM_COUNT
 } ir_mem;
-enum { IR_BLAYOUT_ROW_MAJOR, IR_BLAYOUT_COL_MAJOR };
-enum { IR_SLAYOUT_NONE_BOX, IR_SLAYOUT_ROW_MAJOR, IR_SLAYOUT_COL_MAJOR };
+/* The layout codes of tile_buf (`blayout=`, `slayout=`; the runtime's ptort_tile codes),
+ * once: X(ID, spelling). Order fixed: the code is the position. */
+#define IR_BLAYOUT_LIST(X) X(ROW_MAJOR, "row_major") X(COL_MAJOR, "col_major")
+#define IR_SLAYOUT_LIST(X) X(NONE_BOX, "none_box") X(ROW_MAJOR, "row_major") X(COL_MAJOR, "col_major")
+enum {
+#define IR_BLAYOUT_ENUM_(id, name) IR_BLAYOUT_##id,
+	IR_BLAYOUT_LIST(IR_BLAYOUT_ENUM_)
+#undef IR_BLAYOUT_ENUM_
+	IR_BLAYOUT_COUNT
+};
+enum {
+#define IR_SLAYOUT_ENUM_(id, name) IR_SLAYOUT_##id,
+	IR_SLAYOUT_LIST(IR_SLAYOUT_ENUM_)
+#undef IR_SLAYOUT_ENUM_
+	IR_SLAYOUT_COUNT
+};
+extern const char *const ir_blayout_names[IR_BLAYOUT_COUNT]; /* "row_major", ... */
+extern const char *const ir_slayout_names[IR_SLAYOUT_COUNT]; /* "none_box", ... */
 
 struct ir_type {
 	ir_type_kind kind;

@@ -90,9 +90,6 @@ static void pr_dim(wr *w, int64_t d)
 		put_i64(w, d);
 }
 
-static const char *const blayout_names[] = {"row_major", "col_major"};
-static const char *const slayout_names[] = {"none_box", "row_major", "col_major"};
-
 static void pr_fn_results(wr *w, const ir_type *const *out, unsigned n)
 {
 	unsigned i;
@@ -168,9 +165,9 @@ static void pr_type(wr *w, const ir_type *t)
 		puts_(w, ", v_col=");
 		pr_dim(w, t->u.tb.v_col);
 		puts_(w, ", blayout=");
-		puts_(w, blayout_names[t->u.tb.blayout < 2 ? t->u.tb.blayout : 0]);
+		puts_(w, ir_blayout_names[t->u.tb.blayout < IR_BLAYOUT_COUNT ? t->u.tb.blayout : 0]);
 		puts_(w, ", slayout=");
-		puts_(w, slayout_names[t->u.tb.slayout < 3 ? t->u.tb.slayout : 0]);
+		puts_(w, ir_slayout_names[t->u.tb.slayout < IR_SLAYOUT_COUNT ? t->u.tb.slayout : 0]);
 		puts_(w, ", fractal=");
 		put_i64(w, t->u.tb.fractal);
 		puts_(w, ", pad=");

@@ -182,20 +182,14 @@ const ir_type *ir_type_float(ir_ctx *ctx, unsigned kind)
 	return unique(ctx, &k);
 }
 
+/* Element types come from the runtime's list (ptort.h): floats are float kinds, signed
+ * integers signless, the others unsigned, at their storage width. */
 const ir_type *ir_type_elem(ir_ctx *ctx, ptort_type t)
 {
-	switch (t) {
-	case PTORT_I4: return ir_type_int(ctx, 4, IR_INT_SIGNLESS);
-	case PTORT_I8: return ir_type_int(ctx, 8, IR_INT_SIGNLESS);
-	case PTORT_I16: return ir_type_int(ctx, 16, IR_INT_SIGNLESS);
-	case PTORT_I32: return ir_type_int(ctx, 32, IR_INT_SIGNLESS);
-	case PTORT_I64: return ir_type_int(ctx, 64, IR_INT_SIGNLESS);
-	case PTORT_U8: return ir_type_int(ctx, 8, IR_INT_UNSIGNED);
-	case PTORT_U16: return ir_type_int(ctx, 16, IR_INT_UNSIGNED);
-	case PTORT_U32: return ir_type_int(ctx, 32, IR_INT_UNSIGNED);
-	case PTORT_U64: return ir_type_int(ctx, 64, IR_INT_UNSIGNED);
-	default: return ir_type_float(ctx, (unsigned)t);
-	}
+	if (ptort_type_is_float(t))
+		return ir_type_float(ctx, (unsigned)t);
+	return ir_type_int(ctx, ptort_type_bits(t),
+			   ptort_type_is_signed_int(t) ? IR_INT_SIGNLESS : IR_INT_UNSIGNED);
 }
 
 const ir_type *ir_type_func(ir_ctx *ctx, const ir_type *const *in, unsigned nin,
@@ -263,22 +257,31 @@ int ir_type_to_elem(const ir_type *t, ptort_type *out)
 	}
 	if (t->kind != IR_TYPE_INT)
 		return -1;
-	switch (t->u.i.bits) {
-	case 4: if (t->u.i.signedness == IR_INT_UNSIGNED) return -1; r = PTORT_I4; break;
-	case 8: r = t->u.i.signedness == IR_INT_UNSIGNED ? PTORT_U8 : PTORT_I8; break;
-	case 16: r = t->u.i.signedness == IR_INT_UNSIGNED ? PTORT_U16 : PTORT_I16; break;
-	case 32: r = t->u.i.signedness == IR_INT_UNSIGNED ? PTORT_U32 : PTORT_I32; break;
-	case 64: r = t->u.i.signedness == IR_INT_UNSIGNED ? PTORT_U64 : PTORT_I64; break;
-	default: return -1;
-	}
-	*out = r;
-	return 0;
+	for (r = (ptort_type)0; r < PTORT_TYPE_COUNT; r = (ptort_type)(r + 1))
+		if (!ptort_type_is_float(r) && ptort_type_bits(r) == t->u.i.bits &&
+		    ptort_type_is_signed_int(r) == (t->u.i.signedness != IR_INT_UNSIGNED)) {
+			*out = r;
+			return 0;
+		}
+	return -1;
 }
 
 int ir_type_is_tile(const ir_type *t)
 {
 	return t && (t->kind == IR_TYPE_TILE || t->kind == IR_TYPE_TILE_BUF);
 }
+
+const char *const ir_blayout_names[IR_BLAYOUT_COUNT] = {
+#define BLAYOUT_NAME_(id, name) name,
+	IR_BLAYOUT_LIST(BLAYOUT_NAME_)
+#undef BLAYOUT_NAME_
+};
+
+const char *const ir_slayout_names[IR_SLAYOUT_COUNT] = {
+#define SLAYOUT_NAME_(id, name) name,
+	IR_SLAYOUT_LIST(SLAYOUT_NAME_)
+#undef SLAYOUT_NAME_
+};
 
 static const char *const mem_names[IR_MEM_COUNT] = {
 	"none", "vec", "mat", "left", "right", "acc", "bias", "scaling",

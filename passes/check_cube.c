@@ -59,8 +59,7 @@ static void role(cc *c, const ir_op *op, const ir_type *t, const char *what, pto
 	if ((!blayout_any && t->u.tb.blayout != bl) || t->u.tb.slayout != sl) {
 		ir_error(c->ctx, op->loc, "'%s' op: on %s the %s tile must be %s (blayout=%s, "
 			 "slayout=%s), not %s", op->name, c->t->name, what, ptoc_layout_name(want),
-			 bl ? "col_major" : "row_major",
-			 sl == 0 ? "none_box" : sl == 1 ? "row_major" : "col_major", layout_of(t));
+			 ir_blayout_names[bl], ir_slayout_names[sl], layout_of(t));
 		c->errors++;
 	}
 }

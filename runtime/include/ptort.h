@@ -23,39 +23,59 @@ extern "C" {
 
 /* ==== 1. Element types and round modes ================================= */
 
-/* Every element type of docs/semantics.md §1. The order is part of the ABI of generated
- * code: append only. */
+/* Every element type of docs/semantics.md §1, once: the enum below, the names (src/types.c),
+ * the formats (src/cvt_format.c) and the compiler's C spellings come from this list.
+ * Columns: X(ID, name, kind, bits, ebits, mbits, bias, emax, maxfrac, inf, nan, qnan,
+ * negzero, signed): PTORT_<ID>, the canonical .pto spelling, then the format: kind
+ * (IEEE, HIF8, E8M0, INT), storage bits, exponent and mantissa field widths, exponent
+ * bias, largest finite exponent and its mantissa field, whether it has infinities, its
+ * NaN encoding (NONE, IEEE: all-ones exponent, FN: only S.1111.111), the quiet NaN
+ * pattern, whether it has -0, whether it is signed. The order is part of the ABI of
+ * generated code: append only. */
+/*        ID         name         kind  bits eb mb  bias emax maxfrac   inf nan   qnan         -0 signed */
+#define PTORT_TYPE_LIST(X) \
+	X(F32,       "f32",       IEEE, 32,  8, 23, 127, 127, 0x7FFFFF, 1,  IEEE, 0x7FC00000u, 1, 1) \
+	X(F16,       "f16",       IEEE, 16,  5, 10, 15,  15,  0x3FF,    1,  IEEE, 0x7E00,      1, 1) \
+	X(BF16,      "bf16",      IEEE, 16,  8, 7,  127, 127, 0x7F,     1,  IEEE, 0x7FC0,      1, 1) \
+	X(F8E4M3FN,  "f8E4M3FN",  IEEE, 8,   4, 3,  7,   8,   6,        0,  FN,   0x7F,        1, 1) \
+	X(F8E5M2,    "f8E5M2",    IEEE, 8,   5, 2,  15,  15,  3,        1,  IEEE, 0x7E,        1, 1) \
+	X(HIF8,      "hif8",      HIF8, 8,   0, 0,  0,   15,  0,        1,  IEEE, 0x80,        0, 1) \
+	X(F4E2M1FN,  "f4E2M1FN",  IEEE, 4,   2, 1,  1,   2,   1,        0,  NONE, 0,           1, 1) \
+	X(F4E1M2,    "f4E1M2",    IEEE, 4,   1, 2,  1,   0,   3,        0,  NONE, 0,           1, 1) \
+	X(F8E8M0FNU, "f8E8M0FNU", E8M0, 8,   8, 0,  127, 127, 0,        0,  IEEE, 0xFF,        0, 0) \
+	X(I4,        "i4",        INT,  4,   0, 0,  0,   0,   0,        0,  NONE, 0,           0, 1) \
+	X(I8,        "i8",        INT,  8,   0, 0,  0,   0,   0,        0,  NONE, 0,           0, 1) \
+	X(I16,       "i16",       INT,  16,  0, 0,  0,   0,   0,        0,  NONE, 0,           0, 1) \
+	X(I32,       "i32",       INT,  32,  0, 0,  0,   0,   0,        0,  NONE, 0,           0, 1) \
+	X(I64,       "i64",       INT,  64,  0, 0,  0,   0,   0,        0,  NONE, 0,           0, 1) \
+	X(U8,        "ui8",       INT,  8,   0, 0,  0,   0,   0,        0,  NONE, 0,           0, 0) \
+	X(U16,       "ui16",      INT,  16,  0, 0,  0,   0,   0,        0,  NONE, 0,           0, 0) \
+	X(U32,       "ui32",      INT,  32,  0, 0,  0,   0,   0,        0,  NONE, 0,           0, 0) \
+	X(U64,       "ui64",      INT,  64,  0, 0,  0,   0,   0,        0,  NONE, 0,           0, 0)
+
 typedef enum ptort_type {
-	PTORT_F32,
-	PTORT_F16,
-	PTORT_BF16,
-	PTORT_F8E4M3FN,
-	PTORT_F8E5M2,
-	PTORT_HIF8,
-	PTORT_F4E2M1FN,
-	PTORT_F4E1M2,
-	PTORT_F8E8M0FNU,
-	PTORT_I4,
-	PTORT_I8,
-	PTORT_I16,
-	PTORT_I32,
-	PTORT_I64,
-	PTORT_U8,
-	PTORT_U16,
-	PTORT_U32,
-	PTORT_U64,
+#define PTORT_TYPE_ENUM_(id, ...) PTORT_##id,
+	PTORT_TYPE_LIST(PTORT_TYPE_ENUM_)
+#undef PTORT_TYPE_ENUM_
 	PTORT_TYPE_COUNT
 } ptort_type;
 
+/* The round modes, once (enum, names in src/types.c, the compiler's C spellings):
+ * X(ID) for PTORT_<ID>, named "<ID>". */
+#define PTORT_RMODE_LIST(X) \
+	X(RINT)   /* nearest, ties to even (CAST_RINT); the default */ \
+	X(ROUND)  /* nearest, ties away from zero */ \
+	X(FLOOR)  /* toward -inf */ \
+	X(CEIL)   /* toward +inf */ \
+	X(TRUNC)  /* toward zero */ \
+	X(ODD)    /* von Neumann round to odd (f32 -> f16 only) */ \
+	X(NONE)   /* RINT when the conversion can lose precision, else exact */ \
+	X(HYBRID) /* HiFloat8 destination only: the 950 pseudocode's rounding */
+
 typedef enum ptort_rmode {
-	PTORT_RINT,   /* nearest, ties to even (CAST_RINT); the default */
-	PTORT_ROUND,  /* nearest, ties away from zero */
-	PTORT_FLOOR,  /* toward -inf */
-	PTORT_CEIL,   /* toward +inf */
-	PTORT_TRUNC,  /* toward zero */
-	PTORT_ODD,    /* von Neumann round to odd (f32 -> f16 only) */
-	PTORT_NONE,   /* RINT when the conversion can lose precision, else exact */
-	PTORT_HYBRID, /* HiFloat8 destination only: the 950 pseudocode's rounding */
+#define PTORT_RMODE_ENUM_(id) PTORT_##id,
+	PTORT_RMODE_LIST(PTORT_RMODE_ENUM_)
+#undef PTORT_RMODE_ENUM_
 	PTORT_RMODE_COUNT
 } ptort_rmode;
 

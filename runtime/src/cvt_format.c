@@ -7,26 +7,12 @@
 #include "cvt_internal.h"
 #include "ptort.h"
 
-/*                     kind      bits eb mb bias emax maxfrac   inf nan       qnan        -0 signed */
+/* The formats, from the list of element types in ptort.h. */
 static const struct ptort_fmt fmts[PTORT_TYPE_COUNT] = {
-	[PTORT_F32] = {FMT_IEEE, 32, 8, 23, 127, 127, 0x7FFFFF, 1, NAN_IEEE, 0x7FC00000u, 1, 1},
-	[PTORT_F16] = {FMT_IEEE, 16, 5, 10, 15, 15, 0x3FF, 1, NAN_IEEE, 0x7E00, 1, 1},
-	[PTORT_BF16] = {FMT_IEEE, 16, 8, 7, 127, 127, 0x7F, 1, NAN_IEEE, 0x7FC0, 1, 1},
-	[PTORT_F8E4M3FN] = {FMT_IEEE, 8, 4, 3, 7, 8, 6, 0, NAN_FN, 0x7F, 1, 1},
-	[PTORT_F8E5M2] = {FMT_IEEE, 8, 5, 2, 15, 15, 3, 1, NAN_IEEE, 0x7E, 1, 1},
-	[PTORT_HIF8] = {FMT_HIF8, 8, 0, 0, 0, 15, 0, 1, NAN_IEEE, 0x80, 0, 1},
-	[PTORT_F4E2M1FN] = {FMT_IEEE, 4, 2, 1, 1, 2, 1, 0, NAN_NONE, 0, 1, 1},
-	[PTORT_F4E1M2] = {FMT_IEEE, 4, 1, 2, 1, 0, 3, 0, NAN_NONE, 0, 1, 1},
-	[PTORT_F8E8M0FNU] = {FMT_E8M0, 8, 8, 0, 127, 127, 0, 0, NAN_IEEE, 0xFF, 0, 0},
-	[PTORT_I4] = {FMT_INT, 4, 0, 0, 0, 0, 0, 0, NAN_NONE, 0, 0, 1},
-	[PTORT_I8] = {FMT_INT, 8, 0, 0, 0, 0, 0, 0, NAN_NONE, 0, 0, 1},
-	[PTORT_I16] = {FMT_INT, 16, 0, 0, 0, 0, 0, 0, NAN_NONE, 0, 0, 1},
-	[PTORT_I32] = {FMT_INT, 32, 0, 0, 0, 0, 0, 0, NAN_NONE, 0, 0, 1},
-	[PTORT_I64] = {FMT_INT, 64, 0, 0, 0, 0, 0, 0, NAN_NONE, 0, 0, 1},
-	[PTORT_U8] = {FMT_INT, 8, 0, 0, 0, 0, 0, 0, NAN_NONE, 0, 0, 0},
-	[PTORT_U16] = {FMT_INT, 16, 0, 0, 0, 0, 0, 0, NAN_NONE, 0, 0, 0},
-	[PTORT_U32] = {FMT_INT, 32, 0, 0, 0, 0, 0, 0, NAN_NONE, 0, 0, 0},
-	[PTORT_U64] = {FMT_INT, 64, 0, 0, 0, 0, 0, 0, NAN_NONE, 0, 0, 0},
+#define FMT_ROW_(id, name, kind, bits, eb, mb, bias, emax, maxfrac, inf, nan, qnan, nz, sgn) \
+	[PTORT_##id] = {FMT_##kind, bits, eb, mb, bias, emax, maxfrac, inf, NAN_##nan, qnan, nz, sgn},
+	PTORT_TYPE_LIST(FMT_ROW_)
+#undef FMT_ROW_
 };
 
 const struct ptort_fmt *ptort_fmt_get(ptort_type t)
