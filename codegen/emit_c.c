@@ -519,113 +519,85 @@ static void close_block(em *e)
 	pf(e, "}\n");
 }
 
-static void emit_vconv(em *e, const ir_op *op)
+/* The C argument of integer field `f` (a literal, or its dyn operand cast to the
+ * runtime parameter's type). */
+static const char *fint_kind(em *e, const ir_op *op, const ir_ifield *f, unsigned fixed)
 {
-	const char *mem = fmem(e, op);
-	const char *dst = fint(e, op, "dst", 0, "uint32_t"), *src = fint(e, op, "src", 0, "uint32_t");
-	const char *rep = fint(e, op, "repeat", 0, "uint32_t");
-	const char *db = fint(e, op, "dst_blk", 0, "uint16_t"), *sb = fint(e, op, "src_blk", 0, "uint16_t");
-	const char *dr = fint(e, op, "dst_rep", 0, "uint16_t"), *sr = fint(e, op, "src_rep", 0, "uint16_t");
-	const char *mh = fmask(e, op, "mask_hi", 0), *ml = fmask(e, op, "mask_lo", 0);
-	ind(e);
-	if (op->code == IR_OP_I_VCONV_DEQ) {
-		const char *scale = fint(e, op, "scale", 0, "uint16_t");
-		pf(e, "ptort_vconv_deq(ctx, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);\n", mem, dst,
-		   src, rep, db, sb, dr, sr, mh, ml, scale);
-		return;
-	}
-	pf(e, "ptort_vconv(ctx, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);\n", mem,
-	   dst, src, ftype(e, op, "from", 0), ftype(e, op, "to", 0), rep, db, sb, dr, sr, mh, ml,
-	   frmode(e, op), fsat(e, op));
-}
-
-static void emit_vconv_v(em *e, const ir_op *op)
-{
-	const char *mem = fmem(e, op);
-	const char *dst = fint(e, op, "dst", 0, "uint32_t"), *src = fint(e, op, "src", 0, "uint32_t");
-	const char *from = ftype(e, op, "from", 0), *to = ftype(e, op, "to", 0);
-	ind(e);
-	if (op->code == IR_OP_I_VCONV_V) {
-		pf(e, "ptort_vconv_v(ctx, %s, %s, %s, %s, %s, %s, %s, %s);\n", mem, dst, src, from, to,
-		   fint(e, op, "count", 0, "uint32_t"), frmode(e, op), fsat(e, op));
-		return;
-	}
-	{
-		const char *rows = fint(e, op, "rows", 0, "uint32_t"), *cols = fint(e, op, "cols", 0, "uint32_t");
-		const char *dp = fint(e, op, "dst_pitch", 0, "uint32_t");
-		const char *sp = fint(e, op, "src_pitch", 0, "uint32_t");
-		pf(e, "ptort_vconv_v2d(ctx, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);\n", mem, dst,
-		   src, from, to, rows, cols, dp, sp, frmode(e, op), fsat(e, op));
+	switch (f->kind) {
+	case IR_IF_MASK: return fmask(e, op, f->name, fixed);
+	case IR_IF_STRIDE: case IR_IF_F16BITS: return fint(e, op, f->name, fixed, "uint16_t");
+	default: return fint(e, op, f->name, fixed, "uint32_t");
 	}
 }
 
-static void emit_dma(em *e, const ir_op *op)
-{
-	const char *gm = "0";
-	int load = op->code == IR_OP_I_DMA_LOAD;
-	open_block(e);
-	if (emit_view(e, op, op->operands[0].value, &gm) == 0) {
-		emit_tile(e, op, load ? "dst" : "src", 1, "ptoc_t");
-		ind(e);
-		if (load)
-			pf(e, "ptort_dma_load(ctx, %s, &ptoc_g, &ptoc_t);\n", gm);
-		else
-			pf(e, "ptort_dma_store(ctx, %s, &ptoc_g, &ptoc_t, %s, %d);\n", gm,
-			   ftype(e, op, "convert_to", 1), ir_op_get_attr(op, "relu") != NULL);
-	}
-	close_block(e);
-}
-
-static void emit_tmov(em *e, const ir_op *op)
-{
-	open_block(e);
-	emit_tile(e, op, "src", 0, "ptoc_src");
-	emit_tile(e, op, "dst", 0, "ptoc_dst");
-	ind(e);
-	pf(e, "ptort_tmov(ctx, &ptoc_src, &ptoc_dst, %s, %d);\n", ftype(e, op, "convert_to", 1),
-	   ir_op_get_attr(op, "relu") != NULL);
-	close_block(e);
-}
-
-static void emit_mmad(em *e, const ir_op *op)
+static const char *finit(em *e, const ir_op *op)
 {
 	const ir_attr *ia = ir_op_get_attr(op, "init");
-	const char *init = NULL, *bias = "0";
-	int mx = op->code == IR_OP_I_MMAD_MX;
 	if (ia && ia->kind == IR_ATTR_STRING) {
 		if (ia->u.str.len == 4 && !memcmp(ia->u.str.s, "zero", 4))
-			init = "PTORT_MMAD_INIT_ZERO";
-		else if (ia->u.str.len == 4 && !memcmp(ia->u.str.s, "bias", 4))
-			init = "PTORT_MMAD_INIT_BIAS";
-		else if (ia->u.str.len == 1 && ia->u.str.s[0] == 'c')
-			init = "PTORT_MMAD_INIT_C";
+			return "PTORT_MMAD_INIT_ZERO";
+		if (ia->u.str.len == 4 && !memcmp(ia->u.str.s, "bias", 4))
+			return "PTORT_MMAD_INIT_BIAS";
+		if (ia->u.str.len == 1 && ia->u.str.s[0] == 'c')
+			return "PTORT_MMAD_INIT_C";
 	}
-	if (!init) {
-		err(e, op, "'%s' needs the field 'init' (\"zero\", \"bias\" or \"c\")", op->name);
-		return;
+	err(e, op, "'%s' needs the field 'init' (\"zero\", \"bias\" or \"c\")", op->name);
+	return NULL;
+}
+
+/* One pto.i.* op as its runtime call (insns.def): the arguments in the table's order,
+ * tile descriptors declared first in a block of their own. */
+static void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
+{
+	const char *args[32], *init = NULL;
+	unsigned n = 0, i, block = d->fixed > 0;
+	char amp[64];
+	for (i = 0; i < d->nfields; i++)
+		block |= d->fields[i].kind == IR_IF_TILE;
+	if (block)
+		open_block(e);
+	if (d->fixed) { /* the GM view of a DMA */
+		const char *gm = "0";
+		if (emit_view(e, op, op->operands[0].value, &gm)) {
+			close_block(e);
+			return;
+		}
+		args[n++] = gm;
+		args[n++] = "&ptoc_g";
 	}
-	open_block(e);
-	emit_tile(e, op, "c", 0, "ptoc_c");
-	emit_tile(e, op, "a", 0, "ptoc_a");
-	emit_tile(e, op, "b", 0, "ptoc_b");
-	if (mx) {
-		emit_tile(e, op, "a_scale", 0, "ptoc_as");
-		emit_tile(e, op, "b_scale", 0, "ptoc_bs");
-	}
-	if (strcmp(init, "PTORT_MMAD_INIT_ZERO")) {
-		emit_tile(e, op, "bias", 0, "ptoc_bias");
-		bias = "&ptoc_bias";
+	for (i = 0; i < d->nfields && n < sizeof args / sizeof args[0]; i++) {
+		const ir_ifield *f = &d->fields[i];
+		const char *a;
+		switch (f->kind) {
+		case IR_IF_MEM: a = fmem(e, op); break;
+		case IR_IF_ETYPE: a = ftype(e, op, f->name, f->req == IR_IF_OPT); break;
+		case IR_IF_RMODE: a = frmode(e, op); break;
+		case IR_IF_SAT: a = fsat(e, op); break;
+		case IR_IF_UNIT: a = ir_op_get_attr(op, f->name) ? "1" : "0"; break;
+		case IR_IF_INIT:
+			if (!(a = init = finit(e, op)))
+				a = "0";
+			break;
+		case IR_IF_TILE:
+			if (f->req == IR_IF_INIT_REQ && (!init || !strcmp(init, "PTORT_MMAD_INIT_ZERO"))) {
+				a = "0";
+				break;
+			}
+			emit_tile(e, op, f->name, d->fixed, f->cvar);
+			snprintf(amp, sizeof amp, "&%s", f->cvar);
+			a = ir_intern(e->ctx, amp, strlen(amp));
+			break;
+		default: a = fint_kind(e, op, f, d->fixed); break;
+		}
+		args[n++] = a;
 	}
 	ind(e);
-	if (mx)
-		pf(e, "ptort_mmad_mx(ctx, &ptoc_c, &ptoc_a, &ptoc_as, &ptoc_b, &ptoc_bs, %s, %s, %s, %s, %s);\n",
-		   fint(e, op, "m", 0, "uint32_t"), fint(e, op, "k", 0, "uint32_t"),
-		   fint(e, op, "n", 0, "uint32_t"), init, bias);
-	else
-		pf(e, "ptort_mmad(ctx, &ptoc_c, &ptoc_a, &ptoc_b, %s, %s, %s, %s, %s);\n",
-		   fint(e, op, "m", 0, "uint32_t"), fint(e, op, "k", 0, "uint32_t"),
-		   fint(e, op, "n", 0, "uint32_t"), init, bias);
-	close_block(e);
+	pf(e, "%s(ctx", d->call);
+	for (i = 0; i < n; i++)
+		pf(e, ", %s", args[i]);
+	pf(e, ");\n");
+	if (block)
+		close_block(e);
 }
 
 /* ---- arith and scf ------------------------------------------------------------------- */
@@ -830,19 +802,13 @@ static void emit_op(em *e, ir_op *op)
 	default:
 		break;
 	}
-	if (!(ir_opdef_get(op->code) && (ir_opdef_get(op->code)->flags & IR_OPF_LEVEL3))) {
+	if (!ir_insn_get(op->code)) {
 		err(e, op, "'%s' is not lowered to level-3 instructions (emit-c needs the default "
 		    "pipeline through split-repeats)", op->name);
 		return;
 	}
 	loc_comment(e, op);
-	switch (op->code) {
-	case IR_OP_I_VCONV: case IR_OP_I_VCONV_DEQ: emit_vconv(e, op); break;
-	case IR_OP_I_VCONV_V: case IR_OP_I_VCONV_V2D: emit_vconv_v(e, op); break;
-	case IR_OP_I_DMA_LOAD: case IR_OP_I_DMA_STORE: emit_dma(e, op); break;
-	case IR_OP_I_TMOV: emit_tmov(e, op); break;
-	default: emit_mmad(e, op); break;
-	}
+	emit_insn(e, op, ir_insn_get(op->code));
 }
 
 static void emit_block(em *e, ir_block *b)

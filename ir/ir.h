@@ -312,6 +312,44 @@ enum {
 };
 const ir_opdef *ir_opdef_get(ir_opcode code);
 
+/* The level-3 instruction table (insns.def): each pto.i.* op's fields, in the order of
+ * the runtime call it mirrors. Shared by the builder (passes/lower.h), the verifier and
+ * emit-c. */
+typedef enum ir_ifield_kind {
+	IR_IF_MEM,     /* #pto.address_space<...> (not none) */
+	IR_IF_ADDR,    /* byte address or pitch, [0, 2^32) */
+	IR_IF_ETYPE,   /* an element type (type attribute of a runtime type) */
+	IR_IF_RMODE,   /* #pto<round_mode ...> */
+	IR_IF_SAT,     /* #pto<saturation_mode ON|OFF> */
+	IR_IF_REPEAT,  /* repeat count, [1, 255] */
+	IR_IF_STRIDE,  /* block or repeat stride, [0, 255] */
+	IR_IF_MASK,    /* 64 lanes as an i64 */
+	IR_IF_COUNT,   /* element, row or column count, [1, 2^32) */
+	IR_IF_F16BITS, /* an f16 bit pattern, [0, 0xFFFF] */
+	IR_IF_MNK,     /* an mmad m, k or n, [1, 4095] */
+	IR_IF_INIT,    /* "zero", "bias" or "c" */
+	IR_IF_UNIT,    /* a flag: present (unit) or absent */
+	IR_IF_TILE     /* NAME (tile_buf type), NAME_addr, NAME_v_row/v_col when `?` */
+} ir_ifield_kind;
+enum { IR_IF_REQ, IR_IF_OPT, IR_IF_INIT_REQ /* required unless init = "zero" */ };
+typedef struct ir_ifield {
+	const char *name;
+	unsigned char kind;  /* ir_ifield_kind */
+	unsigned char req;   /* IR_IF_REQ, IR_IF_OPT, IR_IF_INIT_REQ */
+	const char *cvar;    /* TILE: the C variable emit-c declares for it */
+} ir_ifield;
+typedef struct ir_insndef {
+	const char *name;        /* "pto.i.vconv" */
+	const char *call;        /* "ptort_vconv" */
+	unsigned fixed;          /* operands before the `dyn` ones */
+	const ir_ifield *fields; /* in the runtime call's argument order */
+	unsigned nfields;
+} ir_insndef;
+/* The instruction `code` is, or NULL when it is not a level-3 instruction. */
+const ir_insndef *ir_insn_get(ir_opcode code);
+/* The field `name` of `d` (TILE fields by their NAME only), or NULL. */
+const ir_ifield *ir_insn_field(const ir_insndef *d, const char *name);
+
 /* The operand positions of a tmatmul-family op (DPS form; the destination is the last
  * operand): acc_in, lhs, lhs scale, rhs, rhs scale, bias, -1 when the form has none,
  * and whether it is an MX form. Returns 0, or -1 when `code` is not a tmatmul. */

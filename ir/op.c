@@ -17,6 +17,48 @@ const ir_opdef *ir_opdef_get(ir_opcode code)
 	return &opdefs[(unsigned)code <= IR_OP_COUNT ? code : IR_OP_COUNT];
 }
 
+/* ---- the level-3 instruction table (insns.def) ---- */
+
+#define IF_REQ IR_IF_REQ
+#define IF_OPT IR_IF_OPT
+#define IF_INIT IR_IF_INIT_REQ
+#define F(name, kind, req) {#name, IR_IF_##kind, IF_##req, NULL},
+#define T(name, req, cvar) {#name, IR_IF_TILE, IF_##req, #cvar},
+#define INSN(id, name, call, fixed, fields) static const ir_ifield insn_##id[] = {fields};
+#include "insns.def"
+#undef INSN
+#undef T
+#undef F
+
+static const ir_insndef insns[] = {
+#define INSN(id, name, call, fixed, fields) \
+	{name, call, fixed, insn_##id, sizeof insn_##id / sizeof insn_##id[0]},
+#include "insns.def"
+#undef INSN
+};
+
+/* The opcodes of the rows, contiguous in ops.def (one include of insns.def). */
+static const ir_opcode insn_ops[] = {
+#define INSN(id, name, call, fixed, fields) IR_OP_I_##id,
+#include "insns.def"
+#undef INSN
+};
+
+const ir_insndef *ir_insn_get(ir_opcode code)
+{
+	unsigned i = (unsigned)code - (unsigned)insn_ops[0];
+	return i < sizeof insns / sizeof insns[0] && insn_ops[i] == code ? &insns[i] : NULL;
+}
+
+const ir_ifield *ir_insn_field(const ir_insndef *d, const char *name)
+{
+	unsigned i;
+	for (i = 0; d && i < d->nfields; i++)
+		if (!strcmp(d->fields[i].name, name))
+			return &d->fields[i];
+	return NULL;
+}
+
 int ir_matmul_roles_of(ir_opcode code, ir_matmul_roles *r)
 {
 	static const ir_matmul_roles plain = {-1, 0, -1, 1, -1, -1, 0};

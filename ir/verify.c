@@ -930,79 +930,39 @@ static void verify_if(vctx *v, const ir_op *op)
 
 /* ---- level-3 instructions (added by split-repeats; docs/lowered.md) -------------- */
 
-/* Field kinds: m memory, a address/pitch (u32), t element type, T tile_buf, r round
- * mode, s saturation, R repeat [1, 255], S stride [0, 255], M mask (any i64),
- * c count [1, 2^32), x f16 bits [0, 0xFFFF], k m/k/n [1, 4095], i init string,
- * o optional type (convert_to), u optional unit (relu). */
-typedef struct ifield { const char *name; char kind; } ifield;
-
-static const ifield *insn_fields(ir_opcode code)
-{
-	static const ifield vconv[] = {{"mem", 'm'}, {"dst", 'a'}, {"src", 'a'}, {"from", 't'},
-		{"to", 't'}, {"repeat", 'R'}, {"dst_blk", 'S'}, {"src_blk", 'S'}, {"dst_rep", 'S'},
-		{"src_rep", 'S'}, {"mask_hi", 'M'}, {"mask_lo", 'M'}, {"rmode", 'r'},
-		{"sat_mode", 's'}, {NULL, 0}};
-	static const ifield deq[] = {{"mem", 'm'}, {"dst", 'a'}, {"src", 'a'}, {"repeat", 'R'},
-		{"dst_blk", 'S'}, {"src_blk", 'S'}, {"dst_rep", 'S'}, {"src_rep", 'S'},
-		{"mask_hi", 'M'}, {"mask_lo", 'M'}, {"scale", 'x'}, {NULL, 0}};
-	static const ifield vv[] = {{"mem", 'm'}, {"dst", 'a'}, {"src", 'a'}, {"from", 't'},
-		{"to", 't'}, {"count", 'c'}, {"rmode", 'r'}, {"sat_mode", 's'}, {NULL, 0}};
-	static const ifield v2d[] = {{"mem", 'm'}, {"dst", 'a'}, {"src", 'a'}, {"from", 't'},
-		{"to", 't'}, {"rows", 'c'}, {"cols", 'c'}, {"dst_pitch", 'a'}, {"src_pitch", 'a'},
-		{"rmode", 'r'}, {"sat_mode", 's'}, {NULL, 0}};
-	static const ifield load[] = {{"dst", 'T'}, {"dst_addr", 'a'}, {NULL, 0}};
-	static const ifield store[] = {{"src", 'T'}, {"src_addr", 'a'}, {"convert_to", 'o'},
-		{"relu", 'u'}, {NULL, 0}};
-	static const ifield tmov[] = {{"src", 'T'}, {"src_addr", 'a'}, {"dst", 'T'},
-		{"dst_addr", 'a'}, {"convert_to", 'o'}, {"relu", 'u'}, {NULL, 0}};
-	static const ifield mmad[] = {{"c", 'T'}, {"c_addr", 'a'}, {"a", 'T'}, {"a_addr", 'a'},
-		{"b", 'T'}, {"b_addr", 'a'}, {"m", 'k'}, {"k", 'k'}, {"n", 'k'}, {"init", 'i'},
-		{NULL, 0}};
-	switch (code) {
-	case IR_OP_I_VCONV: return vconv;
-	case IR_OP_I_VCONV_DEQ: return deq;
-	case IR_OP_I_VCONV_V: return vv;
-	case IR_OP_I_VCONV_V2D: return v2d;
-	case IR_OP_I_DMA_LOAD: return load;
-	case IR_OP_I_DMA_STORE: return store;
-	case IR_OP_I_TMOV: return tmov;
-	case IR_OP_I_MMAD: case IR_OP_I_MMAD_MX: return mmad;
-	default: return NULL;
-	}
-}
-
 static int int_in(const ir_attr *a, int64_t lo, int64_t hi)
 {
 	return a->kind == IR_ATTR_INT && a->u.i.v >= lo && a->u.i.v <= hi;
 }
 
-static void verify_ifield(vctx *v, const ir_op *op, const ifield *f, const ir_attr *a)
+static void verify_ifield(vctx *v, const ir_op *op, const char *name, unsigned kind,
+			  const ir_attr *a)
 {
 	ptort_type et;
 	ptort_rmode rm;
 	ir_mem m;
 	int ok = 1;
-	switch (f->kind) {
-	case 'm':
+	switch (kind) {
+	case IR_IF_MEM:
 		ok = a->kind == IR_ATTR_PTO && !strcmp(a->u.pto.kind, "address_space") &&
 		     !ir_mem_parse(a->u.pto.value, strlen(a->u.pto.value), &m) && m != IR_MEM_NONE;
 		break;
-	case 'a': ok = int_in(a, 0, UINT32_MAX); break;
-	case 't': case 'o': ok = a->kind == IR_ATTR_TYPE && !ir_type_to_elem(a->u.type, &et); break;
-	case 'T': ok = a->kind == IR_ATTR_TYPE && a->u.type->kind == IR_TYPE_TILE_BUF; break;
-	case 'r': ok = !ir_attr_rmode(a, &rm); break;
-	case 's': ok = ir_attr_satmode(a) >= 0; break;
-	case 'R': ok = int_in(a, 1, 255); break;
-	case 'S': ok = int_in(a, 0, 255); break;
-	case 'M': ok = a->kind == IR_ATTR_INT; break;
-	case 'c': ok = int_in(a, 1, UINT32_MAX); break;
-	case 'x': ok = int_in(a, 0, 0xFFFF); break;
-	case 'k': ok = int_in(a, 1, 4095); break;
-	case 'i': ok = a->kind == IR_ATTR_STRING; break;
-	case 'u': ok = a->kind == IR_ATTR_UNIT; break;
+	case IR_IF_ADDR: ok = int_in(a, 0, UINT32_MAX); break;
+	case IR_IF_ETYPE: ok = a->kind == IR_ATTR_TYPE && !ir_type_to_elem(a->u.type, &et); break;
+	case IR_IF_TILE: ok = a->kind == IR_ATTR_TYPE && a->u.type->kind == IR_TYPE_TILE_BUF; break;
+	case IR_IF_RMODE: ok = !ir_attr_rmode(a, &rm); break;
+	case IR_IF_SAT: ok = ir_attr_satmode(a) >= 0; break;
+	case IR_IF_REPEAT: ok = int_in(a, 1, 255); break;
+	case IR_IF_STRIDE: ok = int_in(a, 0, 255); break;
+	case IR_IF_MASK: ok = a->kind == IR_ATTR_INT; break;
+	case IR_IF_COUNT: ok = int_in(a, 1, UINT32_MAX); break;
+	case IR_IF_F16BITS: ok = int_in(a, 0, 0xFFFF); break;
+	case IR_IF_MNK: ok = int_in(a, 1, 4095); break;
+	case IR_IF_INIT: ok = a->kind == IR_ATTR_STRING; break;
+	case IR_IF_UNIT: ok = a->kind == IR_ATTR_UNIT; break;
 	}
 	if (!ok)
-		op_error(v, op, "field '%s' is missing or out of range", f->name);
+		op_error(v, op, "field '%s' is missing or out of range", name);
 }
 
 static int in_dyn_list(const ir_attr *dyn, const char *name)
@@ -1027,13 +987,37 @@ static void insn_tile_dyn(vctx *v, const ir_op *op, const char *name, const ir_t
 		op_error(v, op, "dynamic valid columns of '%s' need '%s' in 'dyn'", name, f);
 }
 
+/* One field: skipped when in `dyn`, an error when missing and `required`. Returns 1
+ * when it is present as an attribute. */
+static int verify_field(vctx *v, const ir_op *op, const char *name, unsigned kind,
+			int required, const ir_attr *dyn)
+{
+	const ir_attr *a = ir_op_get_attr(op, name);
+	if (in_dyn_list(dyn, name))
+		return 0;
+	if (!a) {
+		if (required)
+			op_error(v, op, "field '%s' is missing", name);
+		return 0;
+	}
+	verify_ifield(v, op, name, kind, a);
+	return 1;
+}
+
+static int init_is_zero(const ir_op *op)
+{
+	const ir_attr *a = ir_op_get_attr(op, "init");
+	return a && a->kind == IR_ATTR_STRING && a->u.str.len == 4 && !memcmp(a->u.str.s, "zero", 4);
+}
+
 static void verify_insn(vctx *v, const ir_op *op)
 {
-	const ifield *f = insn_fields(op->code);
+	const ir_insndef *d = ir_insn_get(op->code);
 	const ir_attr *dyn = ir_op_get_attr(op, "dyn");
-	unsigned fixed = op->code == IR_OP_I_DMA_LOAD || op->code == IR_OP_I_DMA_STORE, nd = 0, i;
-	if (!f)
+	unsigned fixed, nd = 0, i;
+	if (!d)
 		return;
+	fixed = d->fixed;
 	if (dyn) {
 		if (dyn->kind != IR_ATTR_ARRAY) {
 			op_error(v, op, "'dyn' must be an array of field names");
@@ -1059,18 +1043,22 @@ static void verify_insn(vctx *v, const ir_op *op)
 	}
 	if (fixed && (!vtype(op, 0) || vtype(op, 0)->kind != IR_TYPE_PART_VIEW))
 		op_error(v, op, "operand 0 must be a !pto.partition_tensor_view");
-	for (; f->name; f++) {
-		const ir_attr *a = ir_op_get_attr(op, f->name);
-		if (in_dyn_list(dyn, f->name))
-			continue;
-		if (!a) {
-			if (f->kind != 'o' && f->kind != 'u')
-				op_error(v, op, "field '%s' is missing", f->name);
-			continue;
+	for (i = 0; i < d->nfields; i++) {
+		const ir_ifield *f = &d->fields[i];
+		int req = f->req == IR_IF_REQ || (f->req == IR_IF_INIT_REQ && !init_is_zero(op));
+		char an[64];
+		if (!verify_field(v, op, f->name, f->kind, req, dyn)) {
+			if (f->kind != IR_IF_TILE || !req)
+				continue;
+		} else if (f->kind == IR_IF_TILE) {
+			const ir_attr *a = ir_op_get_attr(op, f->name);
+			if (a->kind == IR_ATTR_TYPE && a->u.type->kind == IR_TYPE_TILE_BUF)
+				insn_tile_dyn(v, op, f->name, a->u.type, dyn);
 		}
-		verify_ifield(v, op, f, a);
-		if (f->kind == 'T' && a->kind == IR_ATTR_TYPE && a->u.type->kind == IR_TYPE_TILE_BUF)
-			insn_tile_dyn(v, op, f->name, a->u.type, dyn);
+		if (f->kind == IR_IF_TILE) {
+			snprintf(an, sizeof an, "%s_addr", f->name);
+			verify_field(v, op, an, IR_IF_ADDR, 1, dyn);
+		}
 	}
 }
 

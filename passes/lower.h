@@ -2,8 +2,9 @@
  *
  * split-repeats (split_repeats.c) lowers the vector and DMA tile ops and calls
  * lower_cube_op (lower_cube.c) for tmov, the tmatmul family and transfers of tiles
- * outside vec/mat. Both build pto.i.* instructions with the small builder below and
- * find a tile's descriptor and address with lower_tile_of.
+ * outside vec/mat. Both find a tile's descriptor and address with lower_tile_of and
+ * build pto.i.* instructions with the builder below (lower.c), which checks what it
+ * builds against the instruction table (ir/insns.def).
  *
  * vc_split is the pure splitting of a tile conversion into instructions of the
  * target's vector unit; the pass and the unit test (test/unit/lower) both use it. */
@@ -12,7 +13,7 @@
 
 #include "passes/pass.h"
 
-/* ---- tiles ------------------------------------------------------------------- */
+/* ---- lower.c: tiles ------------------------------------------------------------ */
 
 /* A tile operand resolved to its alloc_tile / tassign. */
 typedef struct lower_tile {
@@ -27,12 +28,14 @@ typedef struct lower_tile {
  * tassign result. */
 int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out);
 
-/* ---- building an instruction ---------------------------------------------------- */
+/* ---- lower.c: building an instruction ---------------------------------------------- */
 
 #define LI_MAX_ATTRS 40
 #define LI_MAX_DYN 12
 
 typedef struct lower_insn {
+	const ir_insndef *def;  /* the instruction (insns.def) */
+	int overflow;           /* more fields than the arrays hold */
 	ir_named_attr attrs[LI_MAX_ATTRS];
 	unsigned nattrs;
 	ir_value *ops[LI_MAX_DYN + 1];
@@ -41,7 +44,8 @@ typedef struct lower_insn {
 	unsigned ndyn;
 } lower_insn;
 
-void li_init(lower_insn *li);
+/* Starts instruction `code` (an IR_OP_I_* of insns.def). */
+void li_init(lower_insn *li, ir_opcode code);
 void li_attr(ir_ctx *ctx, lower_insn *li, const char *name, const ir_attr *a);
 void li_int(ir_ctx *ctx, lower_insn *li, const char *name, int64_t v);
 void li_operand(lower_insn *li, ir_value *v);      /* a fixed operand (the DMA view) */
@@ -50,15 +54,19 @@ void li_dyn(ir_ctx *ctx, lower_insn *li, const char *name, ir_value *v);
 void li_tile(ir_ctx *ctx, lower_insn *li, const char *name, const lower_tile *t);
 /* `mem = #pto.address_space<vec>` */
 void li_mem(ir_ctx *ctx, lower_insn *li, ir_mem m);
-/* Creates `opname` with the collected fields and inserts it before `before`. */
-ir_op *li_emit(ir_ctx *ctx, lower_insn *li, const char *opname, ir_op *before);
+/* Creates the instruction with the collected fields and inserts it before `before`.
+ * Every field must be one of the instruction's and every required one present
+ * (insns.def); otherwise an internal error is reported at `before` and NULL returned. */
+ir_op *li_emit(ir_ctx *ctx, lower_insn *li, ir_op *before);
+
+/* ---- lower_cube.c ------------------------------------------------------------------ */
 
 /* The cube-side hook (lower_cube.c): lowers `op` (tmov, tmatmul*, tload/tstore of a
  * tile outside vec/mat) to instructions inserted before it, WITHOUT erasing it.
  * Returns the number of errors reported. */
 unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o);
 
-/* ---- the splitting of a vector conversion ----------------------------------------- */
+/* ---- split_repeats.c: the splitting of a vector conversion --------------------------- */
 
 /* A conversion of the v_row x v_col region of row-major tiles; addresses are byte
  * offsets from each tile's base. */

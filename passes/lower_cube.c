@@ -72,14 +72,13 @@ static unsigned lower_tstore(ir_ctx *ctx, ir_op *op)
 			 op->name, PASS_NAME, ir_mem_name(t.type->u.tb.mem));
 		return 1;
 	}
-	li_init(&li);
+	li_init(&li, IR_OP_I_DMA_STORE);
 	li_operand(&li, op->operands[1].value);
 	li_tile(ctx, &li, "src", &t);
 	convert_field(ctx, &li, t.type, op->operands[1].value->type);
 	if (has_relu(op))
 		li_attr(ctx, &li, "relu", ir_attr_unit(ctx));
-	li_emit(ctx, &li, "pto.i.dma_store", op);
-	return 0;
+	return li_emit(ctx, &li, op) ? 0 : 1;
 }
 
 static unsigned lower_tmov(ir_ctx *ctx, ir_op *op)
@@ -88,14 +87,13 @@ static unsigned lower_tmov(ir_ctx *ctx, ir_op *op)
 	lower_insn li;
 	if (op->num_operands < 2 || tile(ctx, op, 0, &s) || tile(ctx, op, op->num_operands - 1, &d))
 		return 1;
-	li_init(&li);
+	li_init(&li, IR_OP_I_TMOV);
 	li_tile(ctx, &li, "src", &s);
 	li_tile(ctx, &li, "dst", &d);
 	convert_field(ctx, &li, s.type, d.type);
 	if (has_relu(op))
 		li_attr(ctx, &li, "relu", ir_attr_unit(ctx));
-	li_emit(ctx, &li, "pto.i.tmov", op);
-	return 0;
+	return li_emit(ctx, &li, op) ? 0 : 1;
 }
 
 /* A valid dimension as a field: the static value, or the tile's valid operand. */
@@ -134,7 +132,7 @@ static unsigned lower_matmul(ir_ctx *ctx, ir_op *op)
 	if (tile(ctx, op, op->num_operands - 1, &tc) || tile(ctx, op, (unsigned)a, &ta) ||
 	    tile(ctx, op, (unsigned)b, &tb))
 		return 1;
-	li_init(&li);
+	li_init(&li, mx ? IR_OP_I_MMAD_MX : IR_OP_I_MMAD);
 	li_tile(ctx, &li, "c", &tc);
 	li_tile(ctx, &li, "a", &ta);
 	li_tile(ctx, &li, "b", &tb);
@@ -157,8 +155,7 @@ static unsigned lower_matmul(ir_ctx *ctx, ir_op *op)
 	    dim_field(ctx, &li, op, "k", ta.type->u.tb.v_col, ta.v_col) ||
 	    dim_field(ctx, &li, op, "n", tb.type->u.tb.v_col, tb.v_col))
 		return 1;
-	li_emit(ctx, &li, mx ? "pto.i.mmad_mx" : "pto.i.mmad", op);
-	return 0;
+	return li_emit(ctx, &li, op) ? 0 : 1;
 }
 
 unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)

@@ -200,201 +200,6 @@ const char *vc_error_text(int code)
 	}
 }
 
-/* ---- the instruction builder ---------------------------------------------------- */
-
-void li_init(lower_insn *li)
-{
-	memset(li, 0, sizeof *li);
-}
-
-void li_attr(ir_ctx *ctx, lower_insn *li, const char *name, const ir_attr *a)
-{
-	if (li->nattrs < LI_MAX_ATTRS) {
-		li->attrs[li->nattrs].name = ir_intern(ctx, name, strlen(name));
-		li->attrs[li->nattrs].value = a;
-		li->nattrs++;
-	}
-}
-
-void li_int(ir_ctx *ctx, lower_insn *li, const char *name, int64_t v)
-{
-	li_attr(ctx, li, name, ir_attr_int(ctx, v, NULL));
-}
-
-void li_operand(lower_insn *li, ir_value *v)
-{
-	if (li->nops < LI_MAX_DYN + 1)
-		li->ops[li->nops++] = v;
-}
-
-void li_dyn(ir_ctx *ctx, lower_insn *li, const char *name, ir_value *v)
-{
-	if (li->ndyn < LI_MAX_DYN && li->nops < LI_MAX_DYN + 1) {
-		li->dyn[li->ndyn++] = ir_attr_string(ctx, name, strlen(name));
-		li->ops[li->nops++] = v;
-	}
-}
-
-void li_tile(ir_ctx *ctx, lower_insn *li, const char *name, const lower_tile *t)
-{
-	char f[64];
-	li_attr(ctx, li, name, ir_attr_type(ctx, t->type));
-	snprintf(f, sizeof f, "%s_addr", name);
-	if (t->addr_v)
-		li_dyn(ctx, li, f, t->addr_v);
-	else
-		li_int(ctx, li, f, t->addr);
-	if (t->type->u.tb.v_row == IR_DYN && t->v_row) {
-		snprintf(f, sizeof f, "%s_v_row", name);
-		li_dyn(ctx, li, f, t->v_row);
-	}
-	if (t->type->u.tb.v_col == IR_DYN && t->v_col) {
-		snprintf(f, sizeof f, "%s_v_col", name);
-		li_dyn(ctx, li, f, t->v_col);
-	}
-}
-
-void li_mem(ir_ctx *ctx, lower_insn *li, ir_mem m)
-{
-	li_attr(ctx, li, "mem", ir_attr_pto(ctx, "address_space", ir_mem_name(m), IR_PTO_DOTTED));
-}
-
-ir_op *li_emit(ir_ctx *ctx, lower_insn *li, const char *opname, ir_op *before)
-{
-	ir_op *op;
-	if (li->ndyn)
-		li_attr(ctx, li, "dyn", ir_attr_array(ctx, li->dyn, li->ndyn));
-	op = ir_op_create(ctx, opname, before->loc, li->ops, li->nops, NULL, 0,
-			  ir_attr_dict(ctx, li->attrs, li->nattrs, before->loc), 0);
-	ir_block_insert_before(before, op);
-	return op;
-}
-
-/* ---- tiles ------------------------------------------------------------------------ */
-
-static int const_int(const ir_value *v, int64_t *out)
-{
-	const ir_attr *a;
-	if (!v || !v->def || v->def->code != IR_OP_CONSTANT)
-		return 0;
-	a = ir_op_get_attr(v->def, "value");
-	if (!a || a->kind != IR_ATTR_INT)
-		return 0;
-	*out = a->u.i.v;
-	return 1;
-}
-
-/* The addr / valid_row / valid_col operands of an alloc_tile (NULL when absent). */
-static void alloc_operands(const ir_op *op, ir_value *out[3])
-{
-	const ir_attr *seg = ir_op_get_attr(op, "operandSegmentSizes");
-	unsigned i, k = 0;
-	const ir_type *t = op->results[0].type;
-	out[0] = out[1] = out[2] = NULL;
-	if (seg && seg->kind == IR_ATTR_DENSE && seg->u.dense.n == 3) {
-		for (i = 0; i < 3; i++)
-			if (seg->u.dense.v[i] && k < op->num_operands)
-				out[i] = op->operands[k++].value;
-		return;
-	}
-	/* no segment sizes: the operands the type implies, valid dims last */
-	k = op->num_operands;
-	if (t->u.tb.v_col == IR_DYN && k)
-		out[2] = op->operands[--k].value;
-	if (t->u.tb.v_row == IR_DYN && k)
-		out[1] = op->operands[--k].value;
-	if (k)
-		out[0] = op->operands[0].value;
-}
-
-static int is_rebind(const ir_op *op, const ir_value *v)
-{
-	return op->code == IR_OP_TASSIGN && op->num_results == 0 && op->num_operands == 2 &&
-	       op->operands[0].value == v;
-}
-
-/* A result-less `pto.tassign %t, %a` rebinds alloc_tile result %t for the ops after it.
- * Supported in the alloc_tile's own block (straight-line order is then exact, also for
- * uses nested in loops after it). Sets *rb to the last rebinding before `user` (walking
- * back through the enclosing blocks), NULL when none. */
-static int rebind_check(ir_ctx *ctx, const ir_op *user, const ir_value *v, const ir_op **rb)
-{
-	const ir_operand *u;
-	const ir_op *op, *p;
-	*rb = NULL;
-	for (u = v->uses; u; u = u->next_use)
-		if (is_rebind(u->owner, v) && u->owner->block != v->def->block) {
-			ir_error(ctx, u->owner->loc, "'pto.tassign' split-repeats: a tassign without "
-				 "a result must be in the block of its pto.alloc_tile");
-			return -1;
-		}
-	for (op = user; op && op->block; op = op->block->region ? op->block->region->parent : NULL) {
-		for (p = op->prev; p; p = p->prev)
-			if (is_rebind(p, v)) {
-				*rb = p;
-				return 0;
-			}
-		if (op->block == v->def->block)
-			break;
-	}
-	return 0;
-}
-
-int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
-{
-	ir_value *ops[3], *addr;
-	const ir_op *d = v ? v->def : NULL;
-	memset(out, 0, sizeof *out);
-	if (!v || !v->type || v->type->kind != IR_TYPE_TILE_BUF) {
-		ir_error(ctx, user->loc, "'%s': %s needs !pto.tile_buf operands (level 2)",
-			 user->name, PASS_NAME);
-		return -1;
-	}
-	out->type = v->type;
-	if (d && d->code == IR_OP_TASSIGN) {
-		addr = d->operands[1].value;
-		d = d->operands[0].value->def;
-		if (d && d->code == IR_OP_ALLOC_TILE) {
-			alloc_operands(d, ops);
-			out->v_row = ops[1];
-			out->v_col = ops[2];
-		}
-	} else if (d && d->code == IR_OP_ALLOC_TILE) {
-		const ir_op *rb;
-		alloc_operands(d, ops);
-		addr = ops[0];
-		out->v_row = ops[1];
-		out->v_col = ops[2];
-		if (rebind_check(ctx, user, v, &rb))
-			return -1;
-		if (rb)
-			addr = rb->operands[1].value;
-	} else {
-		ir_error(ctx, user->loc, "'%s': tile operand is not a pto.alloc_tile or pto.tassign "
-			 "result; %s cannot find its address", user->name, PASS_NAME);
-		return -1;
-	}
-	if (!addr) {
-		ir_error(ctx, user->loc, "'%s': tile has no address (run place-tiles first)",
-			 user->name);
-		return -1;
-	}
-	if (!const_int(addr, &out->addr))
-		out->addr_v = addr;
-	else if (out->addr < 0 || out->addr > (int64_t)UINT32_MAX) {
-		ir_error(ctx, user->loc, "'%s': tile address %lld out of range", user->name,
-			 (long long)out->addr);
-		return -1;
-	}
-	if ((out->type->u.tb.v_row == IR_DYN && !out->v_row) ||
-	    (out->type->u.tb.v_col == IR_DYN && !out->v_col)) {
-		ir_error(ctx, user->loc, "'%s': dynamic valid shape without its valid_row/valid_col "
-			 "operands", user->name);
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- the pass ---------------------------------------------------------------------- */
 
 typedef struct sr {
@@ -493,8 +298,8 @@ static int emit_cvt(void *user, const vc_insn *in)
 	cvt_emit *c = user;
 	ir_ctx *ctx = c->s->ctx;
 	lower_insn li;
-	const char *name;
-	li_init(&li);
+	li_init(&li, in->kind == VC_REPEAT ? (c->scale ? IR_OP_I_VCONV_DEQ : IR_OP_I_VCONV)
+		     : in->kind == VC_V ? IR_OP_I_VCONV_V : IR_OP_I_VCONV_V2D);
 	li_mem(ctx, &li, tile_mem(&c->dst));
 	if (in->kind != VC_REPEAT || !c->scale) {
 		li_attr(ctx, &li, "from", ir_attr_type(ctx, ir_type_elem(ctx, c->from)));
@@ -504,7 +309,6 @@ static int emit_cvt(void *user, const vc_insn *in)
 	}
 	switch (in->kind) {
 	case VC_REPEAT:
-		name = c->scale ? "pto.i.vconv_deq" : "pto.i.vconv";
 		li_int(ctx, &li, "repeat", in->repeat);
 		li_int(ctx, &li, "dst_blk", in->dst_blk);
 		li_int(ctx, &li, "src_blk", in->src_blk);
@@ -516,11 +320,9 @@ static int emit_cvt(void *user, const vc_insn *in)
 			li_attr(ctx, &li, "scale", c->scale);
 		break;
 	case VC_V:
-		name = "pto.i.vconv_v";
 		li_int(ctx, &li, "count", in->count);
 		break;
 	default:
-		name = "pto.i.vconv_v2d";
 		if (c->rows_v)
 			li_dyn(ctx, &li, "rows", c->rows_v);
 		else
@@ -535,8 +337,7 @@ static int emit_cvt(void *user, const vc_insn *in)
 	}
 	addr_field(c, &li, "dst", &c->dst, in->dst);
 	addr_field(c, &li, "src", &c->src, in->src);
-	li_emit(ctx, &li, name, c->op);
-	return 0;
+	return li_emit(ctx, &li, c->op) ? 0 : -1;
 }
 
 static int lower_tcvt(sr *s, ir_op *op)
@@ -622,7 +423,11 @@ static int lower_tcvt(sr *s, ir_op *op)
 		in.cols = g.v_col;
 		in.src_pitch = nbytes(g.src_cols, ptort_type_bits(c.from));
 		in.dst_pitch = nbytes(g.dst_cols, ptort_type_bits(c.to));
-		return emit_cvt(&c, &in);
+		if (emit_cvt(&c, &in)) {
+			s->errors++;
+			return -1;
+		}
+		return 0;
 	} else if (g.v_row == 0 || g.v_col == 0) {
 		return 0; /* empty region: nothing to convert */
 	}
@@ -659,10 +464,13 @@ static int lower_transfer(sr *s, ir_op *op, int load)
 		s->errors += e;
 		return e ? -1 : 0;
 	}
-	li_init(&li);
+	li_init(&li, load ? IR_OP_I_DMA_LOAD : IR_OP_I_DMA_STORE);
 	li_operand(&li, op->operands[vi].value);
 	li_tile(s->ctx, &li, load ? "dst" : "src", &t);
-	li_emit(s->ctx, &li, load ? "pto.i.dma_load" : "pto.i.dma_store", op);
+	if (!li_emit(s->ctx, &li, op)) {
+		s->errors++;
+		return -1;
+	}
 	return 0;
 }
 

@@ -1,0 +1,276 @@
+/* lower.c: what the level-3 lowering passes share (lower.h): a tile operand resolved to
+ * its descriptor and address (lower_tile_of), and the builder of pto.i.* instructions,
+ * which checks the fields it builds against the instruction table (ir/insns.def).
+ * split-repeats (split_repeats.c) and its cube side (lower_cube.c) both use them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "passes/lower.h"
+
+#define PASS_NAME "split-repeats"
+
+/* ---- tiles ------------------------------------------------------------------------ */
+
+static int const_int(const ir_value *v, int64_t *out)
+{
+	const ir_attr *a;
+	if (!v || !v->def || v->def->code != IR_OP_CONSTANT)
+		return 0;
+	a = ir_op_get_attr(v->def, "value");
+	if (!a || a->kind != IR_ATTR_INT)
+		return 0;
+	*out = a->u.i.v;
+	return 1;
+}
+
+/* The addr / valid_row / valid_col operands of an alloc_tile (NULL when absent). */
+static void alloc_operands(const ir_op *op, ir_value *out[3])
+{
+	const ir_attr *seg = ir_op_get_attr(op, "operandSegmentSizes");
+	unsigned i, k = 0;
+	const ir_type *t = op->results[0].type;
+	out[0] = out[1] = out[2] = NULL;
+	if (seg && seg->kind == IR_ATTR_DENSE && seg->u.dense.n == 3) {
+		for (i = 0; i < 3; i++)
+			if (seg->u.dense.v[i] && k < op->num_operands)
+				out[i] = op->operands[k++].value;
+		return;
+	}
+	/* no segment sizes: the operands the type implies, valid dims last */
+	k = op->num_operands;
+	if (t->u.tb.v_col == IR_DYN && k)
+		out[2] = op->operands[--k].value;
+	if (t->u.tb.v_row == IR_DYN && k)
+		out[1] = op->operands[--k].value;
+	if (k)
+		out[0] = op->operands[0].value;
+}
+
+static int is_rebind(const ir_op *op, const ir_value *v)
+{
+	return op->code == IR_OP_TASSIGN && op->num_results == 0 && op->num_operands == 2 &&
+	       op->operands[0].value == v;
+}
+
+/* A result-less `pto.tassign %t, %a` rebinds alloc_tile result %t for the ops after it.
+ * Supported in the alloc_tile's own block (straight-line order is then exact, also for
+ * uses nested in loops after it). Sets *rb to the last rebinding before `user` (walking
+ * back through the enclosing blocks), NULL when none. */
+static int rebind_check(ir_ctx *ctx, const ir_op *user, const ir_value *v, const ir_op **rb)
+{
+	const ir_operand *u;
+	const ir_op *op, *p;
+	*rb = NULL;
+	for (u = v->uses; u; u = u->next_use)
+		if (is_rebind(u->owner, v) && u->owner->block != v->def->block) {
+			ir_error(ctx, u->owner->loc, "'pto.tassign' split-repeats: a tassign without "
+				 "a result must be in the block of its pto.alloc_tile");
+			return -1;
+		}
+	for (op = user; op && op->block; op = op->block->region ? op->block->region->parent : NULL) {
+		for (p = op->prev; p; p = p->prev)
+			if (is_rebind(p, v)) {
+				*rb = p;
+				return 0;
+			}
+		if (op->block == v->def->block)
+			break;
+	}
+	return 0;
+}
+
+int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
+{
+	ir_value *ops[3], *addr;
+	const ir_op *d = v ? v->def : NULL;
+	memset(out, 0, sizeof *out);
+	if (!v || !v->type || v->type->kind != IR_TYPE_TILE_BUF) {
+		ir_error(ctx, user->loc, "'%s': %s needs !pto.tile_buf operands (level 2)",
+			 user->name, PASS_NAME);
+		return -1;
+	}
+	out->type = v->type;
+	if (d && d->code == IR_OP_TASSIGN) {
+		addr = d->operands[1].value;
+		d = d->operands[0].value->def;
+		if (d && d->code == IR_OP_ALLOC_TILE) {
+			alloc_operands(d, ops);
+			out->v_row = ops[1];
+			out->v_col = ops[2];
+		}
+	} else if (d && d->code == IR_OP_ALLOC_TILE) {
+		const ir_op *rb;
+		alloc_operands(d, ops);
+		addr = ops[0];
+		out->v_row = ops[1];
+		out->v_col = ops[2];
+		if (rebind_check(ctx, user, v, &rb))
+			return -1;
+		if (rb)
+			addr = rb->operands[1].value;
+	} else {
+		ir_error(ctx, user->loc, "'%s': tile operand is not a pto.alloc_tile or pto.tassign "
+			 "result; %s cannot find its address", user->name, PASS_NAME);
+		return -1;
+	}
+	if (!addr) {
+		ir_error(ctx, user->loc, "'%s': tile has no address (run place-tiles first)",
+			 user->name);
+		return -1;
+	}
+	if (!const_int(addr, &out->addr))
+		out->addr_v = addr;
+	else if (out->addr < 0 || out->addr > (int64_t)UINT32_MAX) {
+		ir_error(ctx, user->loc, "'%s': tile address %lld out of range", user->name,
+			 (long long)out->addr);
+		return -1;
+	}
+	if ((out->type->u.tb.v_row == IR_DYN && !out->v_row) ||
+	    (out->type->u.tb.v_col == IR_DYN && !out->v_col)) {
+		ir_error(ctx, user->loc, "'%s': dynamic valid shape without its valid_row/valid_col "
+			 "operands", user->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the instruction builder ---------------------------------------------------- */
+
+void li_init(lower_insn *li, ir_opcode code)
+{
+	memset(li, 0, sizeof *li);
+	li->def = ir_insn_get(code);
+}
+
+void li_attr(ir_ctx *ctx, lower_insn *li, const char *name, const ir_attr *a)
+{
+	if (li->nattrs < LI_MAX_ATTRS) {
+		li->attrs[li->nattrs].name = ir_intern(ctx, name, strlen(name));
+		li->attrs[li->nattrs].value = a;
+		li->nattrs++;
+	} else {
+		li->overflow = 1;
+	}
+}
+
+void li_int(ir_ctx *ctx, lower_insn *li, const char *name, int64_t v)
+{
+	li_attr(ctx, li, name, ir_attr_int(ctx, v, NULL));
+}
+
+void li_operand(lower_insn *li, ir_value *v)
+{
+	if (li->nops < LI_MAX_DYN + 1)
+		li->ops[li->nops++] = v;
+	else
+		li->overflow = 1;
+}
+
+void li_dyn(ir_ctx *ctx, lower_insn *li, const char *name, ir_value *v)
+{
+	if (li->ndyn < LI_MAX_DYN && li->nops < LI_MAX_DYN + 1) {
+		li->dyn[li->ndyn++] = ir_attr_string(ctx, name, strlen(name));
+		li->ops[li->nops++] = v;
+	} else {
+		li->overflow = 1;
+	}
+}
+
+void li_tile(ir_ctx *ctx, lower_insn *li, const char *name, const lower_tile *t)
+{
+	char f[64];
+	li_attr(ctx, li, name, ir_attr_type(ctx, t->type));
+	snprintf(f, sizeof f, "%s_addr", name);
+	if (t->addr_v)
+		li_dyn(ctx, li, f, t->addr_v);
+	else
+		li_int(ctx, li, f, t->addr);
+	if (t->type->u.tb.v_row == IR_DYN && t->v_row) {
+		snprintf(f, sizeof f, "%s_v_row", name);
+		li_dyn(ctx, li, f, t->v_row);
+	}
+	if (t->type->u.tb.v_col == IR_DYN && t->v_col) {
+		snprintf(f, sizeof f, "%s_v_col", name);
+		li_dyn(ctx, li, f, t->v_col);
+	}
+}
+
+void li_mem(ir_ctx *ctx, lower_insn *li, ir_mem m)
+{
+	li_attr(ctx, li, "mem", ir_attr_pto(ctx, "address_space", ir_mem_name(m), IR_PTO_DOTTED));
+}
+
+/* Whether `name` is field `f` or, for a tile, one of its NAME_addr / NAME_v_row /
+ * NAME_v_col fields. */
+static int names_field(const ir_ifield *f, const char *name)
+{
+	size_t n = strlen(f->name);
+	if (strncmp(name, f->name, n))
+		return 0;
+	if (!name[n])
+		return 1;
+	return f->kind == IR_IF_TILE && (!strcmp(name + n, "_addr") ||
+					 !strcmp(name + n, "_v_row") || !strcmp(name + n, "_v_col"));
+}
+
+static int li_has(const lower_insn *li, const char *name)
+{
+	unsigned i;
+	for (i = 0; i < li->nattrs; i++)
+		if (!strcmp(li->attrs[i].name, name))
+			return 1;
+	for (i = 0; i < li->ndyn; i++)
+		if (!strcmp(li->dyn[i]->u.str.s, name))
+			return 1;
+	return 0;
+}
+
+/* The first field of `li` its instruction does not have, or the first required field
+ * it lacks (insns.def); NULL when the fields are the instruction's. */
+static const char *li_mismatch(const lower_insn *li)
+{
+	const ir_insndef *d = li->def;
+	unsigned i, k;
+	int init_zero = 0;
+	char an[64];
+	for (i = 0; i < li->nattrs + li->ndyn; i++) {
+		const char *n = i < li->nattrs ? li->attrs[i].name : li->dyn[i - li->nattrs]->u.str.s;
+		for (k = 0; k < d->nfields && !names_field(&d->fields[k], n); k++)
+			;
+		if (k == d->nfields)
+			return n;
+		if (i < li->nattrs && d->fields[k].kind == IR_IF_INIT)
+			init_zero = li->attrs[i].value->kind == IR_ATTR_STRING &&
+				    !strcmp(li->attrs[i].value->u.str.s, "zero");
+	}
+	for (k = 0; k < d->nfields; k++) {
+		const ir_ifield *f = &d->fields[k];
+		if (f->req == IR_IF_OPT || (f->req == IR_IF_INIT_REQ && init_zero))
+			continue;
+		if (!li_has(li, f->name))
+			return f->name;
+		snprintf(an, sizeof an, "%s_addr", f->name);
+		if (f->kind == IR_IF_TILE && !li_has(li, an))
+			return f->name;
+	}
+	return NULL;
+}
+
+ir_op *li_emit(ir_ctx *ctx, lower_insn *li, ir_op *before)
+{
+	ir_op *op;
+	const char *bad;
+	if (!li->def || li->overflow || (bad = li_mismatch(li))) {
+		ir_error(ctx, before->loc, "'%s' %s: internal error: the fields built for '%s' do "
+			 "not match its instruction table (%s)", before->name, PASS_NAME,
+			 li->def ? li->def->name : "?", !li->def ? "not an instruction"
+			 : li->overflow ? "too many fields" : bad);
+		return NULL;
+	}
+	if (li->ndyn)
+		li_attr(ctx, li, "dyn", ir_attr_array(ctx, li->dyn, li->ndyn));
+	op = ir_op_create(ctx, li->def->name, before->loc, li->ops, li->nops, NULL, 0,
+			  ir_attr_dict(ctx, li->attrs, li->nattrs, before->loc), 0);
+	ir_block_insert_before(before, op);
+	return op;
+}
