@@ -1,7 +1,7 @@
 /* build.c: from parsed pieces to IR. Keeps the value scopes (one hash table per
  * isolated region, names released when their region closes, as MLIR does), the
- * regions and blocks being filled, and the per-op interpretation of the custom form:
- * which operands, attributes and types each op's syntax carries. Every user error is
+ * regions and blocks being filled, and the interpretation of the custom forms (one
+ * parse routine per syntax form of ops.def; ir/print.c prints them). Every user error is
  * reported through ir_error at the token concerned; the op is then not built and the
  * names it would have defined are poisoned so later uses do not cascade. */
 #include <math.h>
@@ -670,8 +670,6 @@ static const ir_type *i64(fe_parser *p)
 	return ir_type_int(p->ctx, 64, IR_INT_SIGNLESS);
 }
 
-static const char *const preds[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
-
 static const ir_attr *seg3(fe_parser *p, int64_t a, int64_t b, int64_t c)
 {
 	int64_t v[3];
@@ -729,430 +727,596 @@ const ir_attr *fe_float_bits(fe_parser *p, uint64_t bits, const ir_type *t)
 	return ir_attr_float(p->ctx, (double)f, t);
 }
 
-ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned def0,
-		       unsigned use0, unsigned type0)
-{
-	const char *name = full_name(p, opname);
-	ir_opcode code = ir_opcode_lookup(name, strlen(name));
-	unsigned ndefs = defs_since(p, def0), nres = count_defs(p, def0, ndefs);
-	unsigned i, nops = 0;
+/* ---- the custom forms (ir.h: ir_form), one parse routine each ------------------------
+ *
+ * The grammar reads a custom-form statement as pieces (operands, `key = ...`, ins/outs
+ * groups, dicts, brackets, `: types [-> types] [to type]`); fe_build_custom sorts them
+ * into a shape and hands it to the parse routine of the op's form, which picks the
+ * operands, the result types and the attributes the syntax carries outside the dict.
+ * The routines share three steps: the operands (positional, keyword operands, or a
+ * view's keyword lists), the types, and the attributes outside the dict. The region
+ * forms (module, func.func, scf.for, scf.if) have grammar rules of their own
+ * (fe_module_end, fe_func_end, fe_for_end, fe_if_end); written as plain statements
+ * they go through the default reader like every form without a routine of its own. */
+
+/* One op being built from its shape. */
+typedef struct cust {
+	fe_parser *p;
+	fe_tok opname;
+	const char *name;
+	ir_opcode code;
+	const ir_opdef *d;
 	shape s;
-	ir_op *op;
-	const ir_type *rt[64], **rtypes = rt;
-	unsigned nrt = 0;
-	ir_value **ops;
-	const ir_attr *extra[4] = {0};
-	const char *extra_name[4] = {0};
-	unsigned nextra = 0;
+	ir_value **ops;                  /* the operands, in order */
+	unsigned nops;
+	const ir_type *const *rtypes;    /* the result types */
+	unsigned nrt;
+	const ir_type *rt[1];
+	const ir_attr *extra[8];         /* attributes outside the dict */
+	const char *extra_name[8];
+	unsigned nextra;
+	unsigned use0;
+	unsigned nres;                   /* result names given */
 	char tb[256];
-	(void)type0;
+} cust;
 
-	if (code == IR_OP_UNKNOWN) {
-		/* like MLIR: only known ops have a custom form; others use the generic form */
-		ir_error(p->ctx, opname.loc, "custom op '%s' is unknown (use the generic form \"%s\"(...) : (...) -> (...))",
-			 name, name);
-		return NULL;
+static void add_extra(cust *c, const char *name, const ir_attr *a)
+{
+	c->extra_name[c->nextra] = name;
+	c->extra[c->nextra++] = a;
+}
+
+static void set_result(cust *c, const ir_type *t)
+{
+	c->rt[0] = t;
+	c->rtypes = c->rt;
+	c->nrt = 1;
+}
+
+/* The colon's types, and the function type `: (T) -> (R)` when that is all it holds. */
+static unsigned colon_types(const cust *c, const ir_type *const **cty, const ir_type **fn)
+{
+	unsigned ct = c->s.colon ? c->s.colon->tn : 0;
+	*cty = c->s.colon ? c->p->types.a + c->s.colon->t0 : NULL;
+	*fn = ct == 1 && (*cty)[0]->kind == IR_TYPE_FUNC && !c->s.arrow ? (*cty)[0] : NULL;
+	return ct;
+}
+
+
+/* ---- step 1: the operands ---- */
+
+/* Positional: direct operands, a call's `(...)`, ins, outs, bracket values. */
+static int ops_positional(cust *c)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	unsigned k;
+	if (s->nkw) {
+		ir_error(p->ctx, s->kw[0]->loc, "unexpected '%.*s = ...' in '%s'",
+			 (int)s->kw[0]->key.len, s->kw[0]->key.s, c->name);
+		return -1;
 	}
-	memset(&s, 0, sizeof s);
-	s.op0 = p->uses.n;
-	/* classify the pieces */
-	for (i = piece0; i < p->pieces.n; i++) {
-		fe_piece *pc = &p->pieces.a[i];
-		switch (pc->kind) {
-		case FE_P_OPERAND:
-			if (!s.noperand)
-				s.op0 = pc->v0;
-			if (s.ins || s.nkw || s.colon) {
-				ir_error(p->ctx, pc->loc, "unexpected operand in '%s'", name);
-				return NULL;
-			}
-			s.noperand++;
-			break;
-		case FE_P_WORD: s.word = pc; break;
-		case FE_P_INS:
-			if (s.ins) {
-				ir_error(p->ctx, pc->loc, "duplicate ins(...) in '%s'", name);
-				return NULL;
-			}
-			s.ins = pc;
-			break;
-		case FE_P_OUTS:
-			if (s.outs) {
-				ir_error(p->ctx, pc->loc, "duplicate outs(...) in '%s'", name);
-				return NULL;
-			}
-			s.outs = pc;
-			break;
-		case FE_P_KWLIST:
-			if (pc->key.len == 1 && pc->key.s[0] == '(') {
-				s.call = pc;
+	for (k = 0; k < s->noperand; k++)
+		FE_PUSH(p, p->vals, p->uses.a[s->op0 + k].v);
+	if (s->call)
+		for (k = 0; k < s->call->vn; k++)
+			FE_PUSH(p, p->vals, p->uses.a[s->call->v0 + k].v);
+	if (s->ins)
+		for (k = 0; k < s->ins->vn; k++)
+			FE_PUSH(p, p->vals, p->uses.a[s->ins->v0 + k].v);
+	if (s->outs)
+		for (k = 0; k < s->outs->vn; k++)
+			FE_PUSH(p, p->vals, p->uses.a[s->outs->v0 + k].v);
+	if (s->bracket && s->bracket->vn)
+		for (k = 0; k < s->bracket->vn; k++)
+			FE_PUSH(p, p->vals, p->uses.a[s->bracket->v0 + k].v);
+	return 0;
+}
+
+/* The placeholder of keyword operand `key` in messages: the first letter of its last
+ * word (addr -> %a, valid_row -> %r). */
+static char kw_letter(const char *key)
+{
+	const char *u = strrchr(key, '_');
+	return u ? u[1] : key[0];
+}
+
+/* KWOPS: `KEY = %v` for each OPT role, each at most once, any order. */
+static int ops_kwops(cust *c)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	const ir_opdef *d = c->d;
+	int64_t seg[3] = {0, 0, 0};
+	unsigned k, j, n = d->num_roles < 3 ? d->num_roles : 3;
+	for (k = 0; k < s->nkw; k++) {
+		for (j = 0; j < n; j++)
+			if (tok_is(s->kw[k]->key, d->roles[j].name))
 				break;
-			}
-			/* fallthrough */
-		case FE_P_KWVAL:
-			if (s.nkw == 8) {
-				ir_error(p->ctx, pc->loc, "too many keyword operands in '%s'", name);
-				return NULL;
-			}
-			s.kw[s.nkw++] = pc;
-			break;
-		case FE_P_ATTRS:
-		case FE_P_PROPS:
-			s.dict = s.dict ? s.dict : pc->attr;
-			if (s.dict != pc->attr) {
-				/* two dicts: merge into one */
-				unsigned k, n0 = p->named.n;
-				for (k = 0; k < s.dict->u.dict.n; k++)
-					FE_PUSH(p, p->named, s.dict->u.dict.entries[k]);
-				for (k = 0; k < pc->attr->u.dict.n; k++)
-					FE_PUSH(p, p->named, pc->attr->u.dict.entries[k]);
-				s.dict = fe_dict(p, n0, pc->loc);
-			}
-			break;
-		case FE_P_COLON: s.colon = pc; break;
-		case FE_P_ARROW: s.arrow = pc; break;
-		case FE_P_TO: s.to = pc; break;
-		case FE_P_BRACKET: s.bracket = pc; break;
-		case FE_P_ANGLE: s.angle = pc; break;
-		case FE_P_ATTR:
-			if (!pc->attr)
-				return NULL; /* reported where it was read */
-			if (s.lit) {
-				ir_error(p->ctx, pc->loc, "unexpected attribute in '%s'", name);
-				return NULL;
-			}
-			s.lit = pc;
-			break;
+		if (j == n || s->kw[k]->kind != FE_P_KWVAL || seg[j]) {
+			char msg[256];
+			size_t len = 0;
+			for (j = 0; j < n; j++)
+				len += (size_t)snprintf(msg + len, sizeof msg - len, "%s'%s = %%%c'",
+							!j ? "" : j + 1 == n ? " or " : ", ",
+							d->roles[j].name, kw_letter(d->roles[j].name));
+			ir_error(p->ctx, s->kw[k]->loc, "expected %s in '%s'", msg, c->name);
+			return -1;
 		}
+		seg[j] = 1;
 	}
-	if (!uses_ok(p, use0, p->uses.n - use0))
-		return NULL;
-	if (s.ins && check_group(p, s.ins, "ins"))
-		return NULL;
-	if (s.outs && check_group(p, s.outs, "outs"))
-		return NULL;
-	if (s.ins && s.ins->attr) {
-		if (s.dict) {
-			unsigned k, n0 = p->named.n;
-			for (k = 0; k < s.dict->u.dict.n; k++)
-				FE_PUSH(p, p->named, s.dict->u.dict.entries[k]);
-			for (k = 0; k < s.ins->attr->u.dict.n; k++)
-				FE_PUSH(p, p->named, s.ins->attr->u.dict.entries[k]);
-			s.dict = fe_dict(p, n0, s.ins->loc);
-		} else {
-			s.dict = s.ins->attr;
-		}
-	}
+	for (j = 0; j < n; j++)
+		for (k = 0; k < s->nkw; k++)
+			if (tok_is(s->kw[k]->key, d->roles[j].name))
+				FE_PUSH(p, p->vals, p->uses.a[s->kw[k]->v0].v);
+	add_extra(c, "operandSegmentSizes", seg3(p, seg[0], seg[1], seg[2]));
+	return 0;
+}
 
-	/* operands, in the op's canonical order */
-	p->vals.n = 0;
-	if (code == IR_OP_ALLOC_TILE) {
-		static const char *const keys[3] = {"addr", "valid_row", "valid_col"};
-		int64_t seg[3] = {0, 0, 0};
-		unsigned k, j;
-		for (k = 0; k < s.nkw; k++) {
-			for (j = 0; j < 3; j++)
-				if (tok_is(s.kw[k]->key, keys[j]))
-					break;
-			if (j == 3 || s.kw[k]->kind != FE_P_KWVAL || seg[j]) {
-				ir_error(p->ctx, s.kw[k]->loc,
-					 "expected 'addr = %%a', 'valid_row = %%r' or 'valid_col = %%c' in 'pto.alloc_tile'");
-				return NULL;
+/* VIEW, VIEW_FROM: `%src, KW0 = [...], KW1 = [...]`, KW the two VAR roles. */
+static int ops_view(cust *c)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	const char *k0 = c->d->roles[1].name, *k1 = c->d->roles[2].name;
+	fe_piece *a = NULL, *b = NULL;
+	unsigned k;
+	for (k = 0; k < s->nkw; k++) {
+		if (tok_is(s->kw[k]->key, k0) && !a && s->kw[k]->kind == FE_P_KWLIST)
+			a = s->kw[k];
+		else if (tok_is(s->kw[k]->key, k1) && !b && s->kw[k]->kind == FE_P_KWLIST)
+			b = s->kw[k];
+		else {
+			ir_error(p->ctx, s->kw[k]->loc, "unexpected '%.*s' in '%s'",
+				 (int)s->kw[k]->key.len, s->kw[k]->key.s, c->name);
+			return -1;
+		}
+	}
+	if (s->noperand != 1 || !a || !b) {
+		ir_error(p->ctx, c->opname.loc, "expected '%s %%src, %s = [...], %s = [...]'", c->name,
+			 k0, k1);
+		return -1;
+	}
+	FE_PUSH(p, p->vals, p->uses.a[s->op0].v);
+	for (k = 0; k < a->vn; k++)
+		FE_PUSH(p, p->vals, p->uses.a[a->v0 + k].v);
+	for (k = 0; k < b->vn; k++)
+		FE_PUSH(p, p->vals, p->uses.a[b->v0 + k].v);
+	add_extra(c, "operandSegmentSizes", seg3(p, 1, a->vn, b->vn));
+	return 0;
+}
+
+/* ---- step 2: the types ---- */
+
+/* The default reader: `: (T, U) -> (R)`, `: T, U -> R`, `: R` (ops with results), or
+ * `: T, U` (the operand types of an op without results). */
+static int types_default(cust *c)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	const ir_type *const *cty, *fn;
+	unsigned ct = colon_types(c, &cty, &fn), i;
+	if (fn) {
+		if (fn->u.fn.nin != s->noperand + (s->call ? s->call->vn : 0)) {
+			ir_error(p->ctx, s->colon->loc, "'%s' has %u operands but its type lists %u",
+				 c->name, s->noperand + (s->call ? s->call->vn : 0), fn->u.fn.nin);
+			return -1;
+		}
+		for (i = 0; i < fn->u.fn.nin; i++) {
+			fe_use *u = &p->uses.a[(s->call && !s->noperand ? s->call->v0 : s->op0) + i];
+			if (u->v->type != fn->u.fn.in[i]) {
+				ir_error(p->ctx, u->loc,
+					 "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'",
+					 u->name, tstr(fn->u.fn.in[i], c->tb, sizeof c->tb),
+					 tstr(u->v->type, c->tb + 128, 128));
+				ir_note(p->ctx, u->v->loc, "prior use here");
+				return -1;
 			}
-			seg[j] = 1;
 		}
-		for (j = 0; j < 3; j++)
-			for (k = 0; k < s.nkw; k++)
-				if (tok_is(s.kw[k]->key, keys[j]))
-					FE_PUSH(p, p->vals, p->uses.a[s.kw[k]->v0].v);
-		extra_name[nextra] = "operandSegmentSizes";
-		extra[nextra++] = seg3(p, seg[0], seg[1], seg[2]);
-	} else if (code == IR_OP_MAKE_TENSOR_VIEW || code == IR_OP_PARTITION_VIEW) {
-		const char *k0 = code == IR_OP_MAKE_TENSOR_VIEW ? "shape" : "offsets";
-		const char *k1 = code == IR_OP_MAKE_TENSOR_VIEW ? "strides" : "sizes";
-		fe_piece *a = NULL, *b = NULL;
-		unsigned k;
-		for (k = 0; k < s.nkw; k++) {
-			if (tok_is(s.kw[k]->key, k0) && !a && s.kw[k]->kind == FE_P_KWLIST)
-				a = s.kw[k];
-			else if (tok_is(s.kw[k]->key, k1) && !b && s.kw[k]->kind == FE_P_KWLIST)
-				b = s.kw[k];
-			else {
-				ir_error(p->ctx, s.kw[k]->loc, "unexpected '%.*s' in '%s'",
-					 (int)s.kw[k]->key.len, s.kw[k]->key.s, name);
-				return NULL;
-			}
+		c->rtypes = fn->u.fn.out;
+		c->nrt = fn->u.fn.nout;
+	} else if (s->arrow) {
+		unsigned n = ct < s->noperand ? ct : s->noperand;
+		if (ct > s->noperand) {
+			ir_error(p->ctx, s->colon->loc, "'%s' has %u operands but %u types", c->name,
+				 s->noperand, ct);
+			return -1;
 		}
-		if (s.noperand != 1 || !a || !b) {
-			ir_error(p->ctx, opname.loc, "expected '%s %%src, %s = [...], %s = [...]'", name,
-				 k0, k1);
-			return NULL;
+		if (check_types(p, s->op0, n, s->colon->t0))
+			return -1;
+		c->rtypes = p->types.a + s->arrow->t0;
+		c->nrt = s->arrow->tn;
+	} else if (c->nres && s->colon) {
+		c->rtypes = cty;
+		c->nrt = ct;
+	} else if (s->colon) {
+		if (ct != s->noperand) {
+			ir_error(p->ctx, s->colon->loc, "'%s' has %u operands but %u types", c->name,
+				 s->noperand, ct);
+			return -1;
 		}
-		FE_PUSH(p, p->vals, p->uses.a[s.op0].v);
-		for (k = 0; k < a->vn; k++)
-			FE_PUSH(p, p->vals, p->uses.a[a->v0 + k].v);
-		for (k = 0; k < b->vn; k++)
-			FE_PUSH(p, p->vals, p->uses.a[b->v0 + k].v);
-		extra_name[nextra] = "operandSegmentSizes";
-		extra[nextra++] = seg3(p, 1, a->vn, b->vn);
+		if (check_types(p, s->op0, ct, s->colon->t0))
+			return -1;
+	} else if (s->noperand && !s->ins) {
+		ir_error(p->ctx, c->opname.loc, "expected ':' and the operand types of '%s'", c->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* `: R` (the result type alone); QUERY: i64 when omitted. */
+static int types_result(cust *c)
+{
+	fe_parser *p = c->p;
+	const ir_type *const *cty, *fn;
+	unsigned ct = colon_types(c, &cty, &fn);
+	const ir_type *dflt = c->d->form == IR_FORM_QUERY ? i64(p) : NULL;
+	if (ct > 1 || fn || c->s.arrow) {
+		ir_error(p->ctx, c->s.colon ? c->s.colon->loc : c->opname.loc,
+			 "expected ': <result type>' for '%s'", c->name);
+		return -1;
+	}
+	if (ct == 1)
+		set_result(c, cty[0]);
+	else if (dflt)
+		set_result(c, dflt);
+	else {
+		ir_error(p->ctx, c->opname.loc, "expected ': <result type>' for '%s'", c->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* The first operand from `first` whose type is not `t`, reported as MLIR does. */
+static int mismatch_same(cust *c, unsigned first, const ir_type *t)
+{
+	fe_parser *p = c->p;
+	unsigned k, j;
+	for (k = first; k < c->nops; k++)
+		if (c->ops[k]->type != t) {
+			fe_use *u = NULL;
+			for (j = c->use0; j < p->uses.n; j++)
+				if (p->uses.a[j].v == c->ops[k])
+					u = &p->uses.a[j];
+			ir_error(p->ctx, u ? u->loc : c->opname.loc,
+				 "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'",
+				 u ? u->name : "?", tstr(t, c->tb, sizeof c->tb),
+				 tstr(c->ops[k]->type, c->tb + 128, 128));
+			ir_note(p->ctx, c->ops[k]->loc, "prior use here");
+			return -1;
+		}
+	return 0;
+}
+
+/* CONST: `<literal> : T`, `true` / `false`. */
+static int types_const(cust *c)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	const ir_type *const *cty, *fn;
+	unsigned ct = colon_types(c, &cty, &fn);
+	const ir_attr *v = s->lit ? s->lit->attr : NULL;
+	if (!v || s->noperand) {
+		ir_error(p->ctx, c->opname.loc, "expected 'arith.constant <literal> : <type>'");
+		return -1;
+	}
+	if (v->kind == IR_ATTR_BOOL) {
+		set_result(c, ir_type_int(p->ctx, 1, IR_INT_SIGNLESS));
+	} else if (ct == 1) {
+		set_result(c, cty[0]);
+		if (v->kind == IR_ATTR_INT && cty[0]->kind == IR_TYPE_FLOAT)
+			v = fe_float_bits(p, (uint64_t)v->u.i.v, cty[0]);
+		else if (v->kind == IR_ATTR_INT)
+			v = ir_attr_int(p->ctx, v->u.i.v, cty[0]);
+		else if (v->kind == IR_ATTR_FLOAT)
+			v = ir_attr_float(p->ctx, v->u.f.v, cty[0]);
+		if (v->kind == IR_ATTR_FLOAT && cty[0]->kind != IR_TYPE_FLOAT) {
+			ir_error(p->ctx, s->colon->loc, "floating point value not valid for type '%s'",
+				 tstr(cty[0], c->tb, sizeof c->tb));
+			return -1;
+		}
+	} else if (v->kind == IR_ATTR_INT && v->u.i.type) {
+		set_result(c, v->u.i.type);
+	} else if (v->kind == IR_ATTR_FLOAT && v->u.f.type) {
+		set_result(c, v->u.f.type);
+	} else if (v->kind == IR_ATTR_INT || v->kind == IR_ATTR_FLOAT) {
+		ir_error(p->ctx, c->opname.loc, "expected ':' and the type of the constant");
+		return -1;
 	} else {
-		unsigned k;
-		if (s.nkw) {
-			ir_error(p->ctx, s.kw[0]->loc, "unexpected '%.*s = ...' in '%s'",
-				 (int)s.kw[0]->key.len, s.kw[0]->key.s, name);
-			return NULL;
-		}
-		for (k = 0; k < s.noperand; k++)
-			FE_PUSH(p, p->vals, p->uses.a[s.op0 + k].v);
-		if (s.call)
-			for (k = 0; k < s.call->vn; k++)
-				FE_PUSH(p, p->vals, p->uses.a[s.call->v0 + k].v);
-		if (s.ins)
-			for (k = 0; k < s.ins->vn; k++)
-				FE_PUSH(p, p->vals, p->uses.a[s.ins->v0 + k].v);
-		if (s.outs)
-			for (k = 0; k < s.outs->vn; k++)
-				FE_PUSH(p, p->vals, p->uses.a[s.outs->v0 + k].v);
-		if (s.bracket && s.bracket->vn)
-			for (k = 0; k < s.bracket->vn; k++)
-				FE_PUSH(p, p->vals, p->uses.a[s.bracket->v0 + k].v);
+		set_result(c, ct == 1 ? cty[0] : ir_type_none(p->ctx));
 	}
-	ops = p->vals.a;
-	nops = p->vals.n;
+	add_extra(c, "value", v);
+	s->lit = NULL;
+	return 0;
+}
 
-	/* types: what `: ... [-> ...] [to T]` means for this op */
-	{
-		unsigned ct = s.colon ? s.colon->tn : 0;
-		const ir_type *const *cty = s.colon ? p->types.a + s.colon->t0 : NULL;
-		const ir_type *fn = ct == 1 && cty[0]->kind == IR_TYPE_FUNC && !s.arrow ? cty[0] : NULL;
-		switch (code) {
-		case IR_OP_CONSTANT: {
-			const ir_attr *v = s.lit ? s.lit->attr : NULL;
-			if (!v || s.noperand) {
-				ir_error(p->ctx, opname.loc, "expected 'arith.constant <literal> : <type>'");
-				return NULL;
-			}
-			if (v->kind == IR_ATTR_BOOL) {
-				rtypes[nrt++] = ir_type_int(p->ctx, 1, IR_INT_SIGNLESS);
-			} else if (ct == 1) {
-				rtypes[nrt++] = cty[0];
-				if (v->kind == IR_ATTR_INT && cty[0]->kind == IR_TYPE_FLOAT)
-					v = fe_float_bits(p, (uint64_t)v->u.i.v, cty[0]);
-				else if (v->kind == IR_ATTR_INT)
-					v = ir_attr_int(p->ctx, v->u.i.v, cty[0]);
-				else if (v->kind == IR_ATTR_FLOAT)
-					v = ir_attr_float(p->ctx, v->u.f.v, cty[0]);
-				if (v->kind == IR_ATTR_FLOAT && cty[0]->kind != IR_TYPE_FLOAT) {
-					ir_error(p->ctx, s.colon->loc, "floating point value not valid for type '%s'",
-						 tstr(cty[0], tb, sizeof tb));
-					return NULL;
-				}
-			} else if (v->kind == IR_ATTR_INT && v->u.i.type) {
-				rtypes[nrt++] = v->u.i.type;
-			} else if (v->kind == IR_ATTR_FLOAT && v->u.f.type) {
-				rtypes[nrt++] = v->u.f.type;
-			} else if (v->kind == IR_ATTR_INT || v->kind == IR_ATTR_FLOAT) {
-				ir_error(p->ctx, opname.loc, "expected ':' and the type of the constant");
-				return NULL;
-			} else {
-				rtypes[nrt++] = ct == 1 ? cty[0] : ir_type_none(p->ctx);
-			}
-			extra_name[nextra] = "value";
-			extra[nextra++] = v;
-			s.lit = NULL;
-			break;
-		}
-		case IR_OP_CMPI: {
-			unsigned k;
-			if (!s.word) {
-				ir_error(p->ctx, opname.loc, "expected a comparison predicate (eq, ne, slt, ...)");
-				return NULL;
-			}
-			for (k = 0; k < 10; k++)
-				if (tok_is(s.word->key, preds[k]))
-					break;
-			if (k == 10) {
-				ir_error(p->ctx, s.word->loc,
-					 "unknown comparison predicate '%.*s' (expected eq, ne, slt, sle, sgt, sge, ult, ule, ugt or uge)",
-					 (int)s.word->key.len, s.word->key.s);
-				return NULL;
-			}
-			extra_name[nextra] = "predicate";
-			extra[nextra++] = ir_attr_int(p->ctx, (int64_t)k, i64(p));
-			s.word = NULL;
-			if (ct != 1) {
-				ir_error(p->ctx, opname.loc, "expected ': <type>' after the operands of 'arith.cmpi'");
-				return NULL;
-			}
-			for (k = 0; k < nops; k++)
-				if (ops[k]->type != cty[0])
-					goto mismatch_same;
-			rtypes[nrt++] = ir_type_int(p->ctx, 1, IR_INT_SIGNLESS);
-			break;
-		}
-		case IR_OP_ADDI: case IR_OP_SUBI: case IR_OP_MULI: case IR_OP_DIVSI:
-		case IR_OP_REMSI: case IR_OP_MINSI: case IR_OP_MAXSI: case IR_OP_ANDI:
-		case IR_OP_ORI: case IR_OP_XORI: case IR_OP_SELECT: {
-			unsigned k = code == IR_OP_SELECT ? 1 : 0;
-			if (ct != 1 || fn) {
-				ir_error(p->ctx, opname.loc, "expected ': <type>' after the operands of '%s'", name);
-				return NULL;
-			}
-			for (; k < nops; k++)
-				if (ops[k]->type != cty[0])
-					goto mismatch_same;
-			rtypes[nrt++] = cty[0];
-			break;
-		}
-		mismatch_same: {
-			unsigned k;
-			for (k = 0; k < nops; k++)
-				if (ops[k]->type != cty[0] && !(code == IR_OP_SELECT && k == 0)) {
-					fe_use *u = NULL;
-					unsigned j;
-					for (j = use0; j < p->uses.n; j++)
-						if (p->uses.a[j].v == ops[k])
-							u = &p->uses.a[j];
-					ir_error(p->ctx, u ? u->loc : opname.loc,
-						 "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'",
-						 u ? u->name : "?", tstr(cty[0], tb, sizeof tb),
-						 tstr(ops[k]->type, tb + 128, 128));
-					ir_note(p->ctx, ops[k]->loc, "prior use here");
-					return NULL;
-				}
-			return NULL;
-		}
-		case IR_OP_INDEX_CAST:
-			if (ct != 1 || !s.to || nops != 1) {
-				ir_error(p->ctx, opname.loc, "expected 'arith.index_cast %%v : <type> to <type>'");
-				return NULL;
-			}
-			if (check_types(p, s.op0, 1, s.colon->t0))
-				return NULL;
-			rtypes[nrt++] = p->types.a[s.to->t0];
-			break;
-		case IR_OP_MAKE_TENSOR_VIEW:
-		case IR_OP_ALLOC_TILE:
-		case IR_OP_GET_BLOCK_IDX: case IR_OP_GET_BLOCK_NUM:
-		case IR_OP_GET_SUBBLOCK_IDX: case IR_OP_GET_SUBBLOCK_NUM:
-			if (ct > 1 || fn || s.arrow) {
-				ir_error(p->ctx, s.colon ? s.colon->loc : opname.loc,
-					 "expected ': <result type>' for '%s'", name);
-				return NULL;
-			}
-			if (ct == 1)
-				rtypes[nrt++] = cty[0];
-			else if (code >= IR_OP_GET_BLOCK_IDX)
-				rtypes[nrt++] = i64(p);
-			else {
-				ir_error(p->ctx, opname.loc, "expected ': <result type>' for '%s'", name);
-				return NULL;
-			}
-			break;
-		default:
-			if (fn) {
-				if (fn->u.fn.nin != s.noperand + (s.call ? s.call->vn : 0)) {
-					ir_error(p->ctx, s.colon->loc, "'%s' has %u operands but its type lists %u",
-						 name, s.noperand + (s.call ? s.call->vn : 0), fn->u.fn.nin);
-					return NULL;
-				}
-				for (i = 0; i < fn->u.fn.nin; i++) {
-					fe_use *u = &p->uses.a[(s.call && !s.noperand ? s.call->v0 : s.op0) + i];
-					if (u->v->type != fn->u.fn.in[i]) {
-						ir_error(p->ctx, u->loc,
-							 "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'",
-							 u->name, tstr(fn->u.fn.in[i], tb, sizeof tb),
-							 tstr(u->v->type, tb + 128, 128));
-						ir_note(p->ctx, u->v->loc, "prior use here");
-						return NULL;
-					}
-				}
-				rtypes = (const ir_type **)fn->u.fn.out;
-				nrt = fn->u.fn.nout;
-			} else if (s.arrow) {
-				unsigned n = ct < s.noperand ? ct : s.noperand;
-				if (ct > s.noperand) {
-					ir_error(p->ctx, s.colon->loc, "'%s' has %u operands but %u types", name,
-						 s.noperand, ct);
-					return NULL;
-				}
-				if (check_types(p, s.op0, n, s.colon->t0))
-					return NULL;
-				rtypes = (const ir_type **)p->types.a + s.arrow->t0;
-				nrt = s.arrow->tn;
-			} else if (nres && s.colon) {
-				rtypes = (const ir_type **)cty;
-				nrt = ct;
-			} else if (s.colon) {
-				if (ct != s.noperand) {
-					ir_error(p->ctx, s.colon->loc, "'%s' has %u operands but %u types", name,
-						 s.noperand, ct);
-					return NULL;
-				}
-				if (check_types(p, s.op0, ct, s.colon->t0))
-					return NULL;
-			} else if (s.noperand && !s.ins) {
-				ir_error(p->ctx, opname.loc, "expected ':' and the operand types of '%s'", name);
-				return NULL;
-			}
-			break;
-		}
-		if (code == IR_OP_PARTITION_VIEW) {
-			if (ct != 1 || !s.arrow || s.arrow->tn != 1) {
-				ir_error(p->ctx, opname.loc, "expected ': <source type> -> <result type>' for '%s'", name);
-				return NULL;
-			}
-		}
+/* ARITH: `: T`, every operand after the leading I1 ones of type T, the result T. */
+static int types_arith(cust *c)
+{
+	fe_parser *p = c->p;
+	const ir_type *const *cty, *fn;
+	unsigned ct = colon_types(c, &cty, &fn);
+	if (ct != 1 || fn) {
+		ir_error(p->ctx, c->opname.loc, "expected ': <type>' after the operands of '%s'",
+			 c->name);
+		return -1;
 	}
+	if (mismatch_same(c, ir_opdef_lead(c->d, IR_KIND_I1), cty[0]))
+		return -1;
+	set_result(c, cty[0]);
+	return 0;
+}
 
-	/* attributes the syntax carries outside the dict */
-	if (s.word) {
-		ir_error(p->ctx, s.word->loc, "unexpected '%.*s' in '%s'", (int)s.word->key.len,
-			 s.word->key.s, name);
-		return NULL;
+/* CMPI: a predicate word, `: T` of both operands; the result i1. */
+static int types_cmpi(cust *c)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	const ir_type *const *cty, *fn;
+	unsigned ct = colon_types(c, &cty, &fn), k;
+	if (!s->word) {
+		ir_error(p->ctx, c->opname.loc, "expected a comparison predicate (eq, ne, slt, ...)");
+		return -1;
 	}
-	if (s.bracket) {
-		const ir_attr *a = s.bracket->attr;
-		if ((code == IR_OP_SET_FLAG || code == IR_OP_WAIT_FLAG) && a->u.array.n == 3 &&
-		    !s.bracket->vn) {
+	for (k = 0; k < IR_CMPI_PRED_COUNT; k++)
+		if (tok_is(s->word->key, ir_cmpi_pred_names[k]))
+			break;
+	if (k == IR_CMPI_PRED_COUNT) {
+		ir_error(p->ctx, s->word->loc,
+			 "unknown comparison predicate '%.*s' (expected eq, ne, slt, sle, sgt, sge, ult, ule, ugt or uge)",
+			 (int)s->word->key.len, s->word->key.s);
+		return -1;
+	}
+	add_extra(c, "predicate", ir_attr_int(p->ctx, (int64_t)k, i64(p)));
+	s->word = NULL;
+	if (ct != 1) {
+		ir_error(p->ctx, c->opname.loc, "expected ': <type>' after the operands of 'arith.cmpi'");
+		return -1;
+	}
+	if (mismatch_same(c, 0, cty[0]))
+		return -1;
+	set_result(c, ir_type_int(p->ctx, 1, IR_INT_SIGNLESS));
+	return 0;
+}
+
+/* CAST: `%v : T to R`. */
+static int types_cast(cust *c)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	const ir_type *const *cty, *fn;
+	unsigned ct = colon_types(c, &cty, &fn);
+	if (ct != 1 || !s->to || c->nops != 1) {
+		ir_error(p->ctx, c->opname.loc, "expected '%s %%v : <type> to <type>'", c->name);
+		return -1;
+	}
+	if (check_types(p, s->op0, 1, s->colon->t0))
+		return -1;
+	set_result(c, p->types.a[s->to->t0]);
+	return 0;
+}
+
+/* ---- step 3: the attributes outside the dict ---- */
+
+/* `[%a, <B>, 1]` as `args` (FLAG: `[<A>, <B>, <E>]` as the flag's pipes and event),
+ * `<X>` as `angle_name`, a lone literal as `lit_name`; a stray word is an error. */
+static int extras(cust *c, const char *lit_name, const char *angle_name)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	if (s->word) {
+		ir_error(p->ctx, s->word->loc, "unexpected '%.*s' in '%s'", (int)s->word->key.len,
+			 s->word->key.s, c->name);
+		return -1;
+	}
+	if (s->bracket) {
+		const ir_attr *a = s->bracket->attr;
+		if (c->d->form == IR_FORM_FLAG && a->u.array.n == 3 && !s->bracket->vn) {
 			static const char *const names[3] = {"src_pipe", "dst_pipe", "event_id"};
 			unsigned k;
 			for (k = 0; k < 3; k++) {
 				const ir_attr *e = a->u.array.elems[k];
 				if (e->kind != IR_ATTR_STRING) {
-					ir_error(p->ctx, s.bracket->loc, "expected '[<PIPE_A>, <PIPE_B>, <EVENT_IDn>]'");
-					return NULL;
+					ir_error(p->ctx, s->bracket->loc, "expected '[<PIPE_A>, <PIPE_B>, <EVENT_IDn>]'");
+					return -1;
 				}
-				extra_name[nextra] = names[k];
-				extra[nextra++] = ir_attr_pto(p->ctx, k == 2 ? "event" : "pipe",
-							      ir_intern(p->ctx, e->u.str.s, e->u.str.len),
-							      IR_PTO_DOTTED);
+				add_extra(c, names[k], ir_attr_pto(p->ctx, k == 2 ? "event" : "pipe",
+								   ir_intern(p->ctx, e->u.str.s, e->u.str.len),
+								   IR_PTO_DOTTED));
 			}
-		} else if (!s.bracket->vn || a->u.array.n) {
-			extra_name[nextra] = "args";
-			extra[nextra++] = a;
+		} else if (!s->bracket->vn || a->u.array.n) {
+			add_extra(c, "args", a);
 		}
 	}
-	if (s.angle) {
-		extra_name[nextra] = code == IR_OP_BARRIER ? "pipe" : "arg";
-		extra[nextra++] = ir_attr_pto(p->ctx, "pipe", ir_intern(p->ctx, s.angle->key.s, s.angle->key.len),
-					      IR_PTO_DOTTED);
+	if (s->angle)
+		add_extra(c, angle_name, ir_attr_pto(p->ctx, "pipe",
+						     ir_intern(p->ctx, s->angle->key.s, s->angle->key.len),
+						     IR_PTO_DOTTED));
+	if (s->lit)
+		add_extra(c, lit_name, s->lit->attr);
+	return 0;
+}
+
+/* VIEW_FROM: the default reader, one source and one result type. */
+static int types_view_from(cust *c)
+{
+	if (types_default(c))
+		return -1;
+	if (!c->s.colon || c->s.colon->tn != 1 || !c->s.arrow || c->s.arrow->tn != 1) {
+		ir_error(c->p->ctx, c->opname.loc,
+			 "expected ': <source type> -> <result type>' for '%s'", c->name);
+		return -1;
 	}
-	if (s.lit) {
-		extra_name[nextra] = code == IR_OP_BARRIER ? "pipe" : code == IR_OP_CALL ? "callee" : "value";
-		extra[nextra++] = s.lit->attr;
+	return 0;
+}
+
+/* The parse routine of each form: its operand and type steps, and the names a lone
+ * literal and an `<X>` outside the dict take. A form without a row (TERM, TASSIGN,
+ * TILE, TILE_INS_ATTRS, FLAG, NONE, the region forms written as statements) reads
+ * positional operands and the default types, a lone literal as `value`, `<X>` as `arg`. */
+static const struct form_parse {
+	int (*operands)(cust *c);
+	int (*types)(cust *c);
+	const char *lit_name, *angle_name;
+} form_parse[IR_FORM_COUNT] = {
+	[IR_FORM_CALL] = {ops_positional, types_default, "callee", "arg"},
+	[IR_FORM_CONST] = {ops_positional, types_const, "value", "arg"},
+	[IR_FORM_ARITH] = {ops_positional, types_arith, "value", "arg"},
+	[IR_FORM_CMPI] = {ops_positional, types_cmpi, "value", "arg"},
+	[IR_FORM_CAST] = {ops_positional, types_cast, "value", "arg"},
+	[IR_FORM_VIEW] = {ops_view, types_result, "value", "arg"},
+	[IR_FORM_VIEW_FROM] = {ops_view, types_view_from, "value", "arg"},
+	[IR_FORM_KWOPS] = {ops_kwops, types_result, "value", "arg"},
+	[IR_FORM_BARRIER] = {ops_positional, types_default, "pipe", "pipe"},
+	[IR_FORM_QUERY] = {ops_positional, types_result, "value", "arg"},
+};
+static const struct form_parse form_parse_default = {ops_positional, types_default, "value",
+						     "arg"};
+
+/* Sorts the pieces of one statement into `s`; -1 after reporting a misplaced piece. */
+static int classify(fe_parser *p, const char *name, unsigned piece0, shape *s)
+{
+	unsigned i;
+	memset(s, 0, sizeof *s);
+	s->op0 = p->uses.n;
+	for (i = piece0; i < p->pieces.n; i++) {
+		fe_piece *pc = &p->pieces.a[i];
+		switch (pc->kind) {
+		case FE_P_OPERAND:
+			if (!s->noperand)
+				s->op0 = pc->v0;
+			if (s->ins || s->nkw || s->colon) {
+				ir_error(p->ctx, pc->loc, "unexpected operand in '%s'", name);
+				return -1;
+			}
+			s->noperand++;
+			break;
+		case FE_P_WORD: s->word = pc; break;
+		case FE_P_INS:
+			if (s->ins) {
+				ir_error(p->ctx, pc->loc, "duplicate ins(...) in '%s'", name);
+				return -1;
+			}
+			s->ins = pc;
+			break;
+		case FE_P_OUTS:
+			if (s->outs) {
+				ir_error(p->ctx, pc->loc, "duplicate outs(...) in '%s'", name);
+				return -1;
+			}
+			s->outs = pc;
+			break;
+		case FE_P_KWLIST:
+			if (pc->key.len == 1 && pc->key.s[0] == '(') {
+				s->call = pc;
+				break;
+			}
+			/* fallthrough */
+		case FE_P_KWVAL:
+			if (s->nkw == 8) {
+				ir_error(p->ctx, pc->loc, "too many keyword operands in '%s'", name);
+				return -1;
+			}
+			s->kw[s->nkw++] = pc;
+			break;
+		case FE_P_ATTRS:
+		case FE_P_PROPS:
+			s->dict = s->dict ? s->dict : pc->attr;
+			if (s->dict != pc->attr) {
+				/* two dicts: merge into one */
+				unsigned k, n0 = p->named.n;
+				for (k = 0; k < s->dict->u.dict.n; k++)
+					FE_PUSH(p, p->named, s->dict->u.dict.entries[k]);
+				for (k = 0; k < pc->attr->u.dict.n; k++)
+					FE_PUSH(p, p->named, pc->attr->u.dict.entries[k]);
+				s->dict = fe_dict(p, n0, pc->loc);
+			}
+			break;
+		case FE_P_COLON: s->colon = pc; break;
+		case FE_P_ARROW: s->arrow = pc; break;
+		case FE_P_TO: s->to = pc; break;
+		case FE_P_BRACKET: s->bracket = pc; break;
+		case FE_P_ANGLE: s->angle = pc; break;
+		case FE_P_ATTR:
+			if (!pc->attr)
+				return -1; /* reported where it was read */
+			if (s->lit) {
+				ir_error(p->ctx, pc->loc, "unexpected attribute in '%s'", name);
+				return -1;
+			}
+			s->lit = pc;
+			break;
+		}
+	}
+	return 0;
+}
+
+ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned def0,
+		       unsigned use0, unsigned type0)
+{
+	cust c;
+	unsigned ndefs = defs_since(p, def0), nres = count_defs(p, def0, ndefs), i;
+	shape *s = &c.s;
+	const struct form_parse *f;
+	ir_op *op;
+	(void)type0;
+
+	memset(&c, 0, sizeof c);
+	c.p = p;
+	c.opname = opname;
+	c.name = full_name(p, opname);
+	c.code = ir_opcode_lookup(c.name, strlen(c.name));
+	c.use0 = use0;
+	if (c.code == IR_OP_UNKNOWN) {
+		/* like MLIR: only known ops have a custom form; others use the generic form */
+		ir_error(p->ctx, opname.loc, "custom op '%s' is unknown (use the generic form \"%s\"(...) : (...) -> (...))",
+			 c.name, c.name);
+		return NULL;
+	}
+	c.d = ir_opdef_get(c.code);
+	if (classify(p, c.name, piece0, s))
+		return NULL;
+	if (!uses_ok(p, use0, p->uses.n - use0))
+		return NULL;
+	if (s->ins && check_group(p, s->ins, "ins"))
+		return NULL;
+	if (s->outs && check_group(p, s->outs, "outs"))
+		return NULL;
+	if (s->ins && s->ins->attr) {
+		if (s->dict) {
+			unsigned k, n0 = p->named.n;
+			for (k = 0; k < s->dict->u.dict.n; k++)
+				FE_PUSH(p, p->named, s->dict->u.dict.entries[k]);
+			for (k = 0; k < s->ins->attr->u.dict.n; k++)
+				FE_PUSH(p, p->named, s->ins->attr->u.dict.entries[k]);
+			s->dict = fe_dict(p, n0, s->ins->loc);
+		} else {
+			s->dict = s->ins->attr;
+		}
 	}
 
-	if (nres != nrt) {
+	/* the form's routine: operands, types, attributes outside the dict */
+	p->vals.n = 0;
+	c.nres = nres;
+	f = form_parse[c.d->form].operands ? &form_parse[c.d->form] : &form_parse_default;
+	if (f->operands(&c))
+		return NULL;
+	c.ops = p->vals.a;
+	c.nops = p->vals.n;
+	if (f->types(&c) || extras(&c, f->lit_name, f->angle_name))
+		return NULL;
+
+	if (nres != c.nrt) {
 		ir_error(p->ctx, ndefs ? p->defs.a[def0].loc : opname.loc,
-			 "operation '%s' defines %u results but %u %s given", name, nrt, nres,
+			 "operation '%s' defines %u results but %u %s given", c.name, c.nrt, nres,
 			 nres == 1 ? "name was" : "names were");
 		return NULL;
 	}
-	op = ir_op_create(p->ctx, name, opname.loc, ops, nops, rtypes, nrt, s.dict, 0);
-	for (i = 0; i < nextra; i++)
-		if (extra[i])
-			ir_op_set_attr(p->ctx, op, extra_name[i], extra[i]);
+	op = ir_op_create(p->ctx, c.name, opname.loc, p->vals.a, p->vals.n, c.rtypes, c.nrt,
+			  s->dict, 0);
+	for (i = 0; i < c.nextra; i++)
+		if (c.extra[i])
+			ir_op_set_attr(p->ctx, op, c.extra_name[i], c.extra[i]);
 	define_results(p, op, def0, ndefs);
 	return op;
 }

@@ -292,7 +292,70 @@ void ir_block_insert_before(ir_op *before, ir_op *op);
  * returns non-zero when `fn` does. */
 int ir_walk(ir_op *root, int (*fn)(ir_op *op, void *user), void *user);
 
-/* The op table (ops.def), queried by opcode. */
+/* The op table (ops.def), queried by opcode.
+ *
+ * Syntax forms: each op's custom syntax is one of these; frontend/build.c has one
+ * parse routine and ir/print.c one print routine per form, so what prints parses.
+ * An op whose operands, types or attributes do not fit its form prints in the generic
+ * form (`"name"(%a) {attrs} : (T) -> (R)`), which every op accepts. */
+typedef enum ir_form {
+	IR_FORM_NONE,    /* no custom form: generic only (the pto.i.* instructions) */
+	IR_FORM_MODULE,  /* module @name attributes {...} { ... } */
+	IR_FORM_FUNC,    /* func.func private @f(%a: T) -> R attributes {...} { ... } */
+	IR_FORM_FOR,     /* %r = scf.for %i = %lb to %ub step %s iter_args(%x = %v) -> (T) {} */
+	IR_FORM_IF,      /* %r = scf.if %c -> (T) { ... } else { ... } */
+	IR_FORM_TERM,    /* return %a, %b : T, T   (scf.yield likewise) */
+	IR_FORM_CALL,    /* %r = func.call @f(%a) : (T) -> (R) */
+	IR_FORM_CONST,   /* %c = arith.constant 42 : i32   (true / false: i1) */
+	IR_FORM_ARITH,   /* %r = arith.addi %a, %b : T   (I1 operands first, untyped: select) */
+	IR_FORM_CMPI,    /* %r = arith.cmpi slt, %a, %b : T */
+	IR_FORM_CAST,    /* %r = arith.index_cast %a : T to R */
+	IR_FORM_VIEW,    /* %v = op %src, KW = [%a, ...], KW = [%b, ...] {attrs} : R
+			  * (KW: the names of the two VAR operands) */
+	IR_FORM_VIEW_FROM, /* the same with `: S -> R` (the source's type too) */
+	IR_FORM_KWOPS,   /* %t = op KW = %a KW = %b {attrs} : R (KW: the OPT operands) */
+	IR_FORM_TASSIGN, /* %r = pto.tassign %t, %a {attrs} : T -> R  or  ... : T, A */
+	IR_FORM_FLAG,    /* pto.set_flag[<PIPE_A>, <PIPE_B>, <EVENT_ID0>] */
+	IR_FORM_BARRIER, /* pto.barrier <PIPE_ALL> */
+	IR_FORM_QUERY,   /* %b = pto.get_block_idx [: T]   (i64 when omitted) */
+	IR_FORM_TILE,    /* DPS: op ins(%a, %b : T, U) outs(%d : D) {attrs}
+			  * SSA: %d = op %a, %b {attrs} : (T, U) -> D */
+	IR_FORM_TILE_INS_ATTRS, /* the same with the DPS attributes inside ins: ins(%a {attrs} : T) */
+	IR_FORM_COUNT
+} ir_form;
+
+/* Operand kinds (the role lists of ops.def). The TILE_<MEM> kinds are tiles in that
+ * memory once bufferized (tile_buf loc=...). */
+typedef enum ir_kind {
+	IR_KIND_ANY,
+	IR_KIND_INT,          /* an integer or index */
+	IR_KIND_I1,
+	IR_KIND_SCALAR,       /* an integer or float scalar (a scalar operand of a tile op) */
+	IR_KIND_PTR,          /* !pto.ptr */
+	IR_KIND_VIEW,         /* !pto.tensor_view / !pto.partition_tensor_view */
+	IR_KIND_TILE,         /* !pto.tile / !pto.tile_buf, any memory */
+	IR_KIND_TILE_LEFT,
+	IR_KIND_TILE_RIGHT,
+	IR_KIND_TILE_ACC,
+	IR_KIND_TILE_BIAS,
+	IR_KIND_TILE_SCALING,
+	IR_KIND_COUNT
+} ir_kind;
+/* The memory of a TILE_<MEM> kind; IR_MEM_NONE for the others. */
+ir_mem ir_kind_mem(ir_kind k);
+
+enum { IR_ROLE_IN, IR_ROLE_OPT, IR_ROLE_VAR, IR_ROLE_OUT };
+typedef struct ir_role {
+	const char *name;    /* "src", "lhs", "shape", ... */
+	unsigned char use;   /* IR_ROLE_IN, _OPT, _VAR, _OUT */
+	unsigned char kind;  /* ir_kind */
+} ir_role;
+typedef struct ir_attrdef {
+	const char *name;
+	unsigned char kind;  /* ir_ifield_kind (IR_IF_RMODE, IR_IF_SAT, ...) */
+	unsigned char req;   /* IR_IF_REQ or IR_IF_OPT */
+} ir_attrdef;
+
 typedef struct ir_opdef {
 	const char *name;
 	unsigned flags;      /* IR_OPF_* */
@@ -301,6 +364,11 @@ typedef struct ir_opdef {
 	int num_outs;        /* DPS ops: how many trailing operands are outs; -1 otherwise */
 	int num_results;     /* -1: any */
 	int num_regions;     /* -1: any */
+	ir_form form;        /* the custom syntax */
+	const ir_role *roles;    /* the operands in order (OUTs last) */
+	unsigned num_roles;
+	const ir_attrdef *attrs; /* the attributes checked by kind */
+	unsigned num_attrs;
 } ir_opdef;
 enum {
 	IR_OPF_TILE = 1u << 0,       /* a tile op (has SSA and DPS forms) */
@@ -311,6 +379,17 @@ enum {
 	IR_OPF_LEVEL3 = 1u << 5,     /* an instruction of level 3 */
 };
 const ir_opdef *ir_opdef_get(ir_opcode code);
+/* The position of role `name` in `code`'s role list, or -1. For roles before any OPT
+ * or VAR this is the operand position (in DPS form; the same in SSA form for INs). */
+int ir_opdef_role(ir_opcode code, const char *name);
+/* How many roles of `d` from the first are of kind `k` (ARITH: select's I1 condition,
+ * which the form's `: T` does not type). */
+unsigned ir_opdef_lead(const ir_opdef *d, ir_kind k);
+
+/* The predicates of arith.cmpi, by their `predicate` value: "eq", "ne", "slt", "sle",
+ * "sgt", "sge", "ult", "ule", "ugt", "uge". */
+enum { IR_CMPI_PRED_COUNT = 10 };
+extern const char *const ir_cmpi_pred_names[IR_CMPI_PRED_COUNT];
 
 /* The level-3 instruction table (insns.def): each pto.i.* op's fields, in the order of
  * the runtime call it mirrors. Shared by the builder (passes/lower.h), the verifier and

@@ -4,13 +4,56 @@
 
 #include "ir/ir.h"
 
-static const ir_opdef opdefs[IR_OP_COUNT + 1] = {
-#define OP(id, name, flags, mino, maxo, outs, nres, nreg) \
-	{name, flags, mino, maxo, outs, nres, nreg},
+/* ---- the op table (ops.def) ---- */
+
+/* Each op's roles and attributes (ops.def). */
+#define OP(id, name, form, flags, nres, nreg, operands, attrs)       \
+	static const ir_role roles_##id[] = {operands {NULL, 0, 0}}; \
+	static const ir_attrdef attrs_##id[] = {attrs {NULL, 0, 0}};
+#define IN(role, kind) {#role, IR_ROLE_IN, IR_KIND_##kind},
+#define OPT(role, kind) {#role, IR_ROLE_OPT, IR_KIND_##kind},
+#define VAR(role, kind) {#role, IR_ROLE_VAR, IR_KIND_##kind},
+#define OUT(role, kind) {#role, IR_ROLE_OUT, IR_KIND_##kind},
+#define ATTR(name, kind, req) {#name, IR_IF_##kind, IR_IF_##req},
 #include "ops.def"
 #undef OP
-	{"<unknown>", 0, -1, -1, -1, -1, -1},
+
+/* The operand counts of each op as one constant (an enum, so that the table below is a
+ * constant initializer): INs in bits 0-7, OPTs 8-15, VARs 16-23, OUTs 24-31. */
+enum {
+#define OP(id, name, form, flags, nres, nreg, operands, attrs) OPS_N_##id = (0 operands),
+#define IN(role, kind) +1
+#define OPT(role, kind) +(1 << 8)
+#define VAR(role, kind) +(1 << 16)
+#define OUT(role, kind) +(1 << 24)
+#define ATTR(name, kind, req)
+#include "ops.def"
+#undef OP
+	OPS_N_END_
 };
+#define OPS_IN_(id) (OPS_N_##id & 255)
+#define OPS_OPT_(id) (OPS_N_##id >> 8 & 255)
+#define OPS_VAR_(id) (OPS_N_##id >> 16 & 255)
+#define OPS_OUT_(id) (OPS_N_##id >> 24 & 255)
+
+/* The DPS forms: their OUTs are the trailing `outs(...)` operands. */
+#define OPS_DPS_(form) (IR_FORM_##form == IR_FORM_TILE || IR_FORM_##form == IR_FORM_TILE_INS_ATTRS)
+
+static const ir_opdef opdefs[IR_OP_COUNT + 1] = {
+#define OP(id, name, form, flags, nres, nreg, operands, attrs)                                 \
+	{name, flags, OPS_IN_(id), OPS_VAR_(id) ? -1 : OPS_IN_(id) + OPS_OPT_(id) + OPS_OUT_(id), \
+	 OPS_DPS_(form) ? OPS_OUT_(id) : -1, nres, nreg, IR_FORM_##form, roles_##id,             \
+	 sizeof roles_##id / sizeof roles_##id[0] - 1, attrs_##id,                              \
+	 sizeof attrs_##id / sizeof attrs_##id[0] - 1},
+#include "ops.def"
+#undef OP
+	{"<unknown>", 0, -1, -1, -1, -1, -1, IR_FORM_NONE, NULL, 0, NULL, 0},
+};
+#undef OPS_DPS_
+#undef OPS_IN_
+#undef OPS_OPT_
+#undef OPS_VAR_
+#undef OPS_OUT_
 
 const ir_opdef *ir_opdef_get(ir_opcode code)
 {
@@ -59,23 +102,51 @@ const ir_ifield *ir_insn_field(const ir_insndef *d, const char *name)
 	return NULL;
 }
 
+const char *const ir_cmpi_pred_names[IR_CMPI_PRED_COUNT] = {
+	"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
+};
+
+int ir_opdef_role(ir_opcode code, const char *name)
+{
+	const ir_opdef *d = ir_opdef_get(code);
+	unsigned i;
+	for (i = 0; i < d->num_roles; i++)
+		if (!strcmp(d->roles[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+unsigned ir_opdef_lead(const ir_opdef *d, ir_kind k)
+{
+	unsigned n = 0;
+	while (n < d->num_roles && d->roles[n].kind == (unsigned char)k)
+		n++;
+	return n;
+}
+
+ir_mem ir_kind_mem(ir_kind k)
+{
+	switch (k) {
+	case IR_KIND_TILE_LEFT: return IR_MEM_LEFT;
+	case IR_KIND_TILE_RIGHT: return IR_MEM_RIGHT;
+	case IR_KIND_TILE_ACC: return IR_MEM_ACC;
+	case IR_KIND_TILE_BIAS: return IR_MEM_BIAS;
+	case IR_KIND_TILE_SCALING: return IR_MEM_SCALING;
+	default: return IR_MEM_NONE;
+	}
+}
+
 int ir_matmul_roles_of(ir_opcode code, ir_matmul_roles *r)
 {
-	static const ir_matmul_roles plain = {-1, 0, -1, 1, -1, -1, 0};
-	*r = plain;
-	switch (code) {
-	case IR_OP_TMATMUL: break;
-	case IR_OP_TMATMUL_ACC: r->acc = 0; r->a = 1; r->b = 2; break;
-	case IR_OP_TMATMUL_BIAS: r->bias = 2; break;
-	case IR_OP_TMATMUL_MX: r->a_scale = 1; r->b = 2; r->b_scale = 3; r->mx = 1; break;
-	case IR_OP_TMATMUL_MX_ACC:
-		r->acc = 0; r->a = 1; r->a_scale = 2; r->b = 3; r->b_scale = 4; r->mx = 1;
-		break;
-	case IR_OP_TMATMUL_MX_BIAS:
-		r->a_scale = 1; r->b = 2; r->b_scale = 3; r->bias = 4; r->mx = 1;
-		break;
-	default: return -1;
-	}
+	if (!(ir_opdef_get(code)->flags & IR_OPF_MATMUL))
+		return -1;
+	r->acc = ir_opdef_role(code, "acc_in");
+	r->a = ir_opdef_role(code, "lhs");
+	r->a_scale = ir_opdef_role(code, "a_scale");
+	r->b = ir_opdef_role(code, "rhs");
+	r->b_scale = ir_opdef_role(code, "b_scale");
+	r->bias = ir_opdef_role(code, "bias");
+	r->mx = r->a_scale >= 0;
 	return 0;
 }
 

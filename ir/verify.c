@@ -422,17 +422,32 @@ static void verify_transfer(vctx *v, const ir_op *op, int load)
 			 vr, (long long)vn, tr, (long long)tn);
 }
 
-static void verify_mode_attr(vctx *v, const ir_op *op, const char *name, int sat)
+/* The attributes of the op's table row (ops.def ATTR), by kind. */
+static void verify_attrs(vctx *v, const ir_op *op)
 {
-	const ir_attr *a = ir_op_get_attr(op, name);
-	ptort_rmode rm;
-	if (!a)
-		return;
-	if (sat) {
-		if (ir_attr_satmode(a) < 0)
-			op_error(v, op, "expects '%s' to be #pto<saturation_mode ON> or #pto<saturation_mode OFF>", name);
-	} else if (ir_attr_rmode(a, &rm) < 0) {
-		op_error(v, op, "expects 'rmode' to be a #pto<round_mode X> attribute with X one of NONE, RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT");
+	const ir_opdef *d = ir_opdef_get(op->code);
+	unsigned i;
+	for (i = 0; i < d->num_attrs; i++) {
+		const char *name = d->attrs[i].name;
+		const ir_attr *a = ir_op_get_attr(op, name);
+		ptort_rmode rm;
+		if (!a) {
+			if (d->attrs[i].req == IR_IF_REQ)
+				op_error(v, op, "requires attribute '%s'", name);
+			continue;
+		}
+		switch (d->attrs[i].kind) {
+		case IR_IF_SAT:
+			if (ir_attr_satmode(a) < 0)
+				op_error(v, op, "expects '%s' to be #pto<saturation_mode ON> or #pto<saturation_mode OFF>", name);
+			break;
+		case IR_IF_RMODE:
+			if (ir_attr_rmode(a, &rm) < 0)
+				op_error(v, op, "expects '%s' to be a #pto<round_mode X> attribute with X one of NONE, RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT", name);
+			break;
+		default:
+			break;
+		}
 	}
 }
 
@@ -445,9 +460,6 @@ static void verify_tcvt(vctx *v, const ir_op *op)
 	bad |= check_tile_use(v, op, dst_type(op), "dst", &d);
 	if (nin == 2)
 		bad |= check_tile_use(v, op, vtype(op, 1), "tmp", &t);
-	verify_mode_attr(v, op, "rmode", 0);
-	verify_mode_attr(v, op, "sat_mode", 1);
-	verify_mode_attr(v, op, "satmode", 1);
 	if (bad)
 		return;
 	if (dyn(s.rows) || dyn(s.cols) || dyn(d.rows) || dyn(d.cols))
@@ -1066,6 +1078,7 @@ static void verify_insn(vctx *v, const ir_op *op)
 
 static void verify_op_rules(vctx *v, const ir_op *op)
 {
+	verify_attrs(v, op);
 	switch (op->code) {
 	case IR_OP_FUNC: verify_func(v, op); break;
 	case IR_OP_RETURN: verify_return(v, op); break;

@@ -29,30 +29,11 @@
 #include "passes/pass.h"
 #include "passes/tiles.h"
 
-/* The operand role `i` of a tmatmul-family op plays: a memory. */
+/* The memory of operand `i` of a tmatmul-family op: its role's kind (ops.def). */
 static ir_mem matmul_operand_mem(const ir_op *op, unsigned i)
 {
-	/* order: see verify_matmul in ir/verify.c */
-	static const ir_mem tm[] = {IR_MEM_LEFT, IR_MEM_RIGHT};
-	static const ir_mem acc[] = {IR_MEM_ACC, IR_MEM_LEFT, IR_MEM_RIGHT};
-	static const ir_mem bias[] = {IR_MEM_LEFT, IR_MEM_RIGHT, IR_MEM_BIAS};
-	static const ir_mem mx[] = {IR_MEM_LEFT, IR_MEM_SCALING, IR_MEM_RIGHT, IR_MEM_SCALING};
-	static const ir_mem mxacc[] = {IR_MEM_ACC, IR_MEM_LEFT, IR_MEM_SCALING, IR_MEM_RIGHT,
-				       IR_MEM_SCALING};
-	static const ir_mem mxbias[] = {IR_MEM_LEFT, IR_MEM_SCALING, IR_MEM_RIGHT,
-					IR_MEM_SCALING, IR_MEM_BIAS};
-	const ir_mem *t;
-	unsigned n;
-	switch (op->code) {
-	case IR_OP_TMATMUL: t = tm; n = 2; break;
-	case IR_OP_TMATMUL_ACC: t = acc; n = 3; break;
-	case IR_OP_TMATMUL_BIAS: t = bias; n = 3; break;
-	case IR_OP_TMATMUL_MX: t = mx; n = 4; break;
-	case IR_OP_TMATMUL_MX_ACC: t = mxacc; n = 5; break;
-	case IR_OP_TMATMUL_MX_BIAS: t = mxbias; n = 5; break;
-	default: return IR_MEM_NONE;
-	}
-	return i < n ? t[i] : IR_MEM_NONE;
+	const ir_opdef *d = ir_opdef_get(op->code);
+	return i < d->num_roles ? ir_kind_mem((ir_kind)d->roles[i].kind) : IR_MEM_NONE;
 }
 
 static int is_matmul(const ir_op *op)

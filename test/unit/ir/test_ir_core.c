@@ -1,6 +1,7 @@
 /* test_ir_core.c: unit tests of the IR core through the builder API: arena
  * alignment and zeroing, interning, type and attribute uniquing, dictionary sorting
- * and duplicates, use lists, the pre-order walk, diagnostics and the error cap. */
+ * and duplicates, use lists, the pre-order walk, diagnostics and the error cap; the op
+ * and instruction tables (ops.def, insns.def) and the lists the runtime shares. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -384,6 +385,97 @@ static void test_long_line(void)
 	ptoc_context_destroy(ctx);
 }
 
+/* The op table's derived counts and roles against the ops' syntax (PTOAS's operand
+ * lists), and the instruction table against the ops it defines. */
+static void test_tables(void)
+{
+	static const struct {
+		ir_opcode code;
+		int min, max, outs;
+		ir_form form;
+	} want[] = {
+		{IR_OP_TCVT, 1, 3, 1, IR_FORM_TILE_INS_ATTRS}, /* src [tmp] | dst */
+		{IR_OP_TLOAD, 1, 2, 1, IR_FORM_TILE},
+		{IR_OP_TPRINT, 1, 1, 0, IR_FORM_TILE},        /* DPS without outs */
+		{IR_OP_TMATMUL_MX_BIAS, 5, 6, 1, IR_FORM_TILE},
+		{IR_OP_ALLOC_TILE, 0, 3, -1, IR_FORM_KWOPS},
+		{IR_OP_MAKE_TENSOR_VIEW, 1, -1, -1, IR_FORM_VIEW},
+		{IR_OP_SCF_FOR, 3, -1, -1, IR_FORM_FOR},
+		{IR_OP_SELECT, 3, 3, -1, IR_FORM_ARITH},
+		{IR_OP_RETURN, 0, -1, -1, IR_FORM_TERM},
+		{IR_OP_I_DMA_STORE, 1, -1, -1, IR_FORM_NONE}, /* view, then dyn */
+		{IR_OP_I_VCONV, 0, -1, -1, IR_FORM_NONE},
+	};
+	ir_matmul_roles r;
+	unsigned i, k;
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		const ir_opdef *d = ir_opdef_get(want[i].code);
+		CHECK(d->min_operands == want[i].min && d->max_operands == want[i].max &&
+		      d->num_outs == want[i].outs && d->form == want[i].form);
+	}
+	/* roles: names and kinds; the matmul positions and memories come from them */
+	CHECK(ir_opdef_role(IR_OP_TCVT, "tmp") == 1 && ir_opdef_role(IR_OP_TCVT, "dst") == 2);
+	CHECK(ir_opdef_get(IR_OP_TCVT)->roles[1].use == IR_ROLE_OPT);
+	CHECK(ir_opdef_role(IR_OP_TCVT, "lhs") == -1);
+	CHECK(ir_opdef_lead(ir_opdef_get(IR_OP_SELECT), IR_KIND_I1) == 1);
+	CHECK(ir_opdef_lead(ir_opdef_get(IR_OP_ADDI), IR_KIND_I1) == 0);
+	CHECK(!ir_matmul_roles_of(IR_OP_TMATMUL_MX_ACC, &r) && r.acc == 0 && r.a == 1 &&
+	      r.a_scale == 2 && r.b == 3 && r.b_scale == 4 && r.bias == -1 && r.mx);
+	CHECK(!ir_matmul_roles_of(IR_OP_TMATMUL_BIAS, &r) && r.acc == -1 && r.a == 0 &&
+	      r.b == 1 && r.bias == 2 && !r.mx);
+	CHECK(ir_matmul_roles_of(IR_OP_TMOV, &r) == -1);
+	CHECK(ir_kind_mem((ir_kind)ir_opdef_get(IR_OP_TMATMUL_MX)->roles[1].kind) == IR_MEM_SCALING);
+	CHECK(ir_kind_mem(IR_KIND_TILE) == IR_MEM_NONE);
+	CHECK(ir_opdef_get(IR_OP_TCVT)->num_attrs == 3 &&
+	      !strcmp(ir_opdef_get(IR_OP_TCVT)->attrs[0].name, "rmode"));
+	/* every op: names unique and found again; roles within the counts */
+	for (i = 0; i < IR_OP_COUNT; i++) {
+		const ir_opdef *d = ir_opdef_get((ir_opcode)i);
+		CHECK(ir_opcode_lookup(d->name, strlen(d->name)) == (ir_opcode)i);
+		CHECK(d->max_operands < 0 || d->num_roles == (unsigned)d->max_operands);
+		CHECK(d->form < IR_FORM_COUNT);
+	}
+	/* instructions: one per I_* op, named alike, `fixed` its minimum operand count */
+	for (i = 0; i < IR_OP_COUNT; i++) {
+		const ir_opdef *d = ir_opdef_get((ir_opcode)i);
+		const ir_insndef *in = ir_insn_get((ir_opcode)i);
+		CHECK(!(d->flags & IR_OPF_LEVEL3) == !in);
+		if (!in)
+			continue;
+		CHECK(!strcmp(in->name, d->name) && (int)in->fixed == d->min_operands);
+		CHECK(!strncmp(in->call, "ptort_", 6) && in->nfields > 0);
+		for (k = 0; k < in->nfields; k++) {
+			const ir_ifield *f = &in->fields[k];
+			CHECK(ir_insn_field(in, f->name) == f);
+			CHECK((f->kind == IR_IF_TILE) == (f->cvar != NULL));
+		}
+	}
+	CHECK(ir_insn_get(IR_OP_TCVT) == NULL && ir_insn_get(IR_OP_UNKNOWN) == NULL);
+	CHECK(ir_insn_field(ir_insn_get(IR_OP_I_MMAD_MX), "a_scale")->kind == IR_IF_TILE);
+	CHECK(ir_insn_field(ir_insn_get(IR_OP_I_MMAD), "a_scale") == NULL);
+	CHECK(ir_insn_field(ir_insn_get(IR_OP_I_MMAD), "bias")->req == IR_IF_INIT_REQ);
+	/* the lists shared with the runtime: element types (each maps to an IR type and
+	 * back; ui4 has none), layouts, cmpi predicates */
+	{
+		ir_ctx *ctx = ptoc_context_create();
+		ptort_type t, e;
+		for (t = (ptort_type)0; t < PTORT_TYPE_COUNT; t = (ptort_type)(t + 1))
+			CHECK(ir_type_to_elem(ir_type_elem(ctx, t), &e) == 0 && e == t);
+		CHECK(ir_type_elem(ctx, PTORT_I4) == ir_type_int(ctx, 4, IR_INT_SIGNLESS));
+		CHECK(ir_type_elem(ctx, PTORT_U64) == ir_type_int(ctx, 64, IR_INT_UNSIGNED));
+		CHECK(ir_type_to_elem(ir_type_int(ctx, 4, IR_INT_UNSIGNED), &e) < 0);
+		CHECK(ir_type_to_elem(ir_type_int(ctx, 32, IR_INT_SIGNED), &e) == 0 && e == PTORT_I32);
+		ptoc_context_destroy(ctx);
+	}
+	CHECK(!strcmp(ptort_type_name(PTORT_F8E8M0FNU), "f8E8M0FNU") &&
+	      ptort_type_is_float(PTORT_F8E8M0FNU) && !ptort_type_is_signed_int(PTORT_U64) &&
+	      ptort_type_is_signed_int(PTORT_I4) && ptort_type_bits(PTORT_F4E1M2) == 4);
+	CHECK(!strcmp(ptort_rmode_name(PTORT_HYBRID), "HYBRID"));
+	CHECK(!strcmp(ir_blayout_names[IR_BLAYOUT_COL_MAJOR], "col_major") &&
+	      !strcmp(ir_slayout_names[IR_SLAYOUT_NONE_BOX], "none_box"));
+	CHECK(!strcmp(ir_cmpi_pred_names[6], "ult"));
+}
+
 int main(void)
 {
 	test_arena();
@@ -393,5 +485,6 @@ int main(void)
 	test_ops();
 	test_diag();
 	test_long_line();
+	test_tables();
 	return check_report("test_ir_core");
 }
