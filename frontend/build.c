@@ -670,13 +670,10 @@ static const ir_type *i64(fe_parser *p)
 	return ir_type_int(p->ctx, 64, IR_INT_SIGNLESS);
 }
 
-static const ir_attr *seg3(fe_parser *p, int64_t a, int64_t b, int64_t c)
+/* `operandSegmentSizes = array<i32: ...>` */
+static const ir_attr *segments(fe_parser *p, const int64_t *v, unsigned n)
 {
-	int64_t v[3];
-	v[0] = a;
-	v[1] = b;
-	v[2] = c;
-	return ir_attr_dense(p->ctx, ir_type_int(p->ctx, 32, IR_INT_SIGNLESS), v, 3);
+	return ir_attr_dense(p->ctx, ir_type_int(p->ctx, 32, IR_INT_SIGNLESS), v, n);
 }
 
 static const char *full_name(fe_parser *p, fe_tok t)
@@ -827,8 +824,8 @@ static int ops_kwops(cust *c)
 	fe_parser *p = c->p;
 	shape *s = &c->s;
 	const ir_opdef *d = c->d;
-	int64_t seg[3] = {0, 0, 0};
-	unsigned k, j, n = d->num_roles < 3 ? d->num_roles : 3;
+	int64_t seg[8] = {0};
+	unsigned k, j, n = d->num_roles < 8 ? d->num_roles : 8;
 	for (k = 0; k < s->nkw; k++) {
 		for (j = 0; j < n; j++)
 			if (tok_is(s->kw[k]->key, d->roles[j].name))
@@ -836,7 +833,7 @@ static int ops_kwops(cust *c)
 		if (j == n || s->kw[k]->kind != FE_P_KWVAL || seg[j]) {
 			char msg[256];
 			size_t len = 0;
-			for (j = 0; j < n; j++)
+			for (j = 0; j < n && len < sizeof msg; j++)
 				len += (size_t)snprintf(msg + len, sizeof msg - len, "%s'%s = %%%c'",
 							!j ? "" : j + 1 == n ? " or " : ", ",
 							d->roles[j].name, kw_letter(d->roles[j].name));
@@ -849,7 +846,7 @@ static int ops_kwops(cust *c)
 		for (k = 0; k < s->nkw; k++)
 			if (tok_is(s->kw[k]->key, d->roles[j].name))
 				FE_PUSH(p, p->vals, p->uses.a[s->kw[k]->v0].v);
-	add_extra(c, "operandSegmentSizes", seg3(p, seg[0], seg[1], seg[2]));
+	add_extra(c, "operandSegmentSizes", segments(p, seg, n));
 	return 0;
 }
 
@@ -882,7 +879,13 @@ static int ops_view(cust *c)
 		FE_PUSH(p, p->vals, p->uses.a[a->v0 + k].v);
 	for (k = 0; k < b->vn; k++)
 		FE_PUSH(p, p->vals, p->uses.a[b->v0 + k].v);
-	add_extra(c, "operandSegmentSizes", seg3(p, 1, a->vn, b->vn));
+	{
+		int64_t seg[3];
+		seg[0] = 1;
+		seg[1] = a->vn;
+		seg[2] = b->vn;
+		add_extra(c, "operandSegmentSizes", segments(p, seg, 3));
+	}
 	return 0;
 }
 
