@@ -166,12 +166,22 @@ def gen_types(code):
     return run([code.doc_types, "table"]).stdout
 
 
+def gen_insns(code):
+    return run([code.doc_types, "insns"]).stdout
+
+
+def gen_ops(code):
+    return run([code.doc_types, "ops"]).stdout
+
+
 def gen_target_table(t):
     return lambda code: run([code.ptoc, "legality", "--target", t]).stdout
 
 
 GENERATED = {
     "types": gen_types,
+    "insns": gen_insns,
+    "ops": gen_ops,
     "native pairs": gen_native_pairs,
     "sat defaults": gen_sat_defaults,
     "memories": gen_memories,

@@ -5,6 +5,9 @@
  *                                  (cvt_format.c) and ptort_value_format
  *   ptoc-doc-types spell WORD...   the canonical name each spelling parses to, one per
  *                                  line ("?" when ptort_type_parse rejects it)
+ *   ptoc-doc-types insns           the instruction table of docs/lowered.md, from the
+ *                                  compiler's ir/insns.def
+ *   ptoc-doc-types ops             the op table of docs/ops.md, from ir/ops.def
  * Exit status 0, or 2 for a usage error. */
 #include <math.h>
 #include <stdio.h>
@@ -116,6 +119,63 @@ static void row(ptort_type t)
 	       f->kind == FMT_INT ? "-" : f->has_negzero ? "yes" : "no");
 }
 
+/* The instruction table: per row of ir/insns.def the op, the call and the fields in
+ * the call's order (optional ones in brackets, a tile as NAME and NAME_addr). */
+static int doc_first;
+
+static void doc_field(const char *name, const char *req, int tile)
+{
+	int opt = strcmp(req, "REQ") != 0;
+	printf("%s%s%s", doc_first ? "" : " ", opt ? "[" : "", name);
+	if (tile)
+		printf(" %s_addr", name);
+	printf("%s", opt ? "]" : "");
+	doc_first = 0;
+}
+
+static void insns(void)
+{
+	printf("| op | runtime call | fields, in the call's order ([optional]) |\n");
+	printf("|---|---|---|\n");
+#define F(name, kind, req) doc_field(#name, #req, 0);
+#define T(name, req, cvar) doc_field(#name, #req, 1);
+#define INSN(id, name, call, fixed, fields)                                       \
+	printf("| `%s` | `%s` | %s`", name, call, fixed ? "the GM partition view, " : ""); \
+	doc_first = 1;                                                                \
+	fields printf("` |\n");
+#include "ir/insns.def"
+#undef INSN
+#undef T
+#undef F
+}
+
+/* The op table: per row of ir/ops.def the op, its form, its operands, its attributes. */
+static void doc_item(const char *text, const char *sep)
+{
+	printf("%s%s", doc_first ? "" : sep, text);
+	doc_first = 0;
+}
+
+static void ops(void)
+{
+	printf("| op | form | operands (role: kind; `?` zero or one, `*` any number; after `;` "
+	       "the DPS outs) | attributes checked |\n");
+	printf("|---|---|---|---|\n");
+#define IN(role, kind) doc_item(#role ": " #kind, ", ");
+#define OPT(role, kind) doc_item(#role "?: " #kind, ", ");
+#define VAR(role, kind) doc_item(#role "*: " #kind, ", ");
+#define OUT(role, kind) doc_item(#role ": " #kind, "; ");
+#define ATTR(name, kind, req) doc_item(#name ": " #kind " (" #req ")", ", ");
+#define OP(id, name, form, flags, nres, nreg, operands, attrs)          \
+	printf("| `%s` | %s | ", name, #form);                           \
+	doc_first = 1;                                                    \
+	operands printf("%s | ", doc_first ? "-" : "");                  \
+	doc_first = 1;                                                    \
+	attrs printf("%s |\n", doc_first ? "-" : "");
+#include "ir/ops.def"
+#undef OP
+}
+
 int main(int argc, char **argv)
 {
 	int i;
@@ -134,6 +194,14 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: ptoc-doc-types table | spell WORD...\n");
+	if (argc == 2 && !strcmp(argv[1], "ops")) {
+		ops();
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "insns")) {
+		insns();
+		return 0;
+	}
+	fprintf(stderr, "usage: ptoc-doc-types table | spell WORD... | insns | ops\n");
 	return 2;
 }
