@@ -52,6 +52,19 @@ static const char *tstr(const ir_type *t, char *buf, size_t cap)
 	return buf;
 }
 
+/* Reports use `u` as MLIR does when its value is not of type `t`; -1 then. */
+static int use_type(fe_parser *p, const fe_use *u, const ir_type *t)
+{
+	char tb[256], tb2[256];
+	if (!u->v || u->v->type == t)
+		return 0;
+	ir_error(p->ctx, u->loc,
+		 "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'",
+		 u->name, tstr(t, tb, sizeof tb), tstr(u->v->type, tb2, sizeof tb2));
+	ir_note(p->ctx, u->v->loc, "prior use here");
+	return -1;
+}
+
 /* ---- scopes ------------------------------------------------------------------ */
 
 static size_t hptr(const void *p)
@@ -579,7 +592,6 @@ ir_op *fe_build_generic(fe_parser *p, fe_tok opname, unsigned use0, unsigned nus
 	unsigned ndefs = defs_since(p, def0), i;
 	ir_region **regs = p->regions_done.a + p->regions_done.n - nregions;
 	ir_op *op;
-	char tb[256], tb2[256];
 	p->regions_done.n -= nregions;
 	if (!nm || !uses_ok(p, use0, nuses))
 		return NULL;
@@ -596,17 +608,9 @@ ir_op *fe_build_generic(fe_parser *p, fe_tok opname, unsigned use0, unsigned nus
 			 nm->u.str.s, nuses, fn->u.fn.nin);
 		return NULL;
 	}
-	for (i = 0; i < nuses; i++) {
-		fe_use *u = &p->uses.a[use0 + i];
-		if (u->v->type != fn->u.fn.in[i]) {
-			ir_error(p->ctx, u->loc,
-				 "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'",
-				 u->name, tstr(fn->u.fn.in[i], tb, sizeof tb),
-				 tstr(u->v->type, tb2, sizeof tb2));
-			ir_note(p->ctx, u->v->loc, "prior use here");
+	for (i = 0; i < nuses; i++)
+		if (use_type(p, &p->uses.a[use0 + i], fn->u.fn.in[i]))
 			return NULL;
-		}
-	}
 	if (check_result_count(p, ir_intern(p->ctx, nm->u.str.s, nm->u.str.len), def0, ndefs,
 			       fn->u.fn.nout, loc))
 		return NULL;
@@ -641,18 +645,9 @@ static int tok_is(fe_tok t, const char *s)
 static int check_types(fe_parser *p, unsigned u0, unsigned n, unsigned t0)
 {
 	unsigned i;
-	char tb[256], tb2[256];
-	for (i = 0; i < n; i++) {
-		fe_use *u = &p->uses.a[u0 + i];
-		const ir_type *t = p->types.a[t0 + i];
-		if (u->v && u->v->type != t) {
-			ir_error(p->ctx, u->loc,
-				 "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'",
-				 u->name, tstr(t, tb, sizeof tb), tstr(u->v->type, tb2, sizeof tb2));
-			ir_note(p->ctx, u->v->loc, "prior use here");
+	for (i = 0; i < n; i++)
+		if (use_type(p, &p->uses.a[u0 + i], p->types.a[t0 + i]))
 			return -1;
-		}
-	}
 	return 0;
 }
 
@@ -905,17 +900,10 @@ static int types_default(cust *c)
 				 c->name, s->noperand + (s->call ? s->call->vn : 0), fn->u.fn.nin);
 			return -1;
 		}
-		for (i = 0; i < fn->u.fn.nin; i++) {
-			fe_use *u = &p->uses.a[(s->call && !s->noperand ? s->call->v0 : s->op0) + i];
-			if (u->v->type != fn->u.fn.in[i]) {
-				ir_error(p->ctx, u->loc,
-					 "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'",
-					 u->name, tstr(fn->u.fn.in[i], c->tb, sizeof c->tb),
-					 tstr(u->v->type, c->tb + 128, 128));
-				ir_note(p->ctx, u->v->loc, "prior use here");
+		for (i = 0; i < fn->u.fn.nin; i++)
+			if (use_type(p, &p->uses.a[(s->call && !s->noperand ? s->call->v0 : s->op0) + i],
+				     fn->u.fn.in[i]))
 				return -1;
-			}
-		}
 		c->rtypes = fn->u.fn.out;
 		c->nrt = fn->u.fn.nout;
 	} else if (s->arrow) {
@@ -970,7 +958,7 @@ static int types_result(cust *c)
 	return 0;
 }
 
-/* The first operand from `first` whose type is not `t`, reported as MLIR does. */
+/* The first operand from `first` whose type is not `t`, reported at its (last) use. */
 static int mismatch_same(cust *c, unsigned first, const ir_type *t)
 {
 	fe_parser *p = c->p;
@@ -981,11 +969,10 @@ static int mismatch_same(cust *c, unsigned first, const ir_type *t)
 			for (j = c->use0; j < p->uses.n; j++)
 				if (p->uses.a[j].v == c->ops[k])
 					u = &p->uses.a[j];
-			ir_error(p->ctx, u ? u->loc : c->opname.loc,
-				 "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'",
-				 u ? u->name : "?", tstr(t, c->tb, sizeof c->tb),
-				 tstr(c->ops[k]->type, c->tb + 128, 128));
-			ir_note(p->ctx, c->ops[k]->loc, "prior use here");
+			if (u)
+				return use_type(p, u, t);
+			ir_error(p->ctx, c->opname.loc, "an operand of '%s' is not of type '%s'", c->name,
+				 tstr(t, c->tb, sizeof c->tb));
 			return -1;
 		}
 	return 0;
