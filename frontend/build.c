@@ -749,6 +749,9 @@ typedef struct cust {
 	unsigned nextra;
 	unsigned use0;
 	unsigned nres;                   /* result names given */
+	unsigned ct;                     /* the types after `:` ... */
+	const ir_type *const *cty;
+	const ir_type *fn;               /* ... when they are one function type `(T) -> (R)` */
 	char tb[256];
 } cust;
 
@@ -763,15 +766,6 @@ static void set_result(cust *c, const ir_type *t)
 	c->rt[0] = t;
 	c->rtypes = c->rt;
 	c->nrt = 1;
-}
-
-/* The colon's types, and the function type `: (T) -> (R)` when that is all it holds. */
-static unsigned colon_types(const cust *c, const ir_type *const **cty, const ir_type **fn)
-{
-	unsigned ct = c->s.colon ? c->s.colon->tn : 0;
-	*cty = c->s.colon ? c->p->types.a + c->s.colon->t0 : NULL;
-	*fn = ct == 1 && (*cty)[0]->kind == IR_TYPE_FUNC && !c->s.arrow ? (*cty)[0] : NULL;
-	return ct;
 }
 
 
@@ -892,25 +886,24 @@ static int types_default(cust *c)
 {
 	fe_parser *p = c->p;
 	shape *s = &c->s;
-	const ir_type *const *cty, *fn;
-	unsigned ct = colon_types(c, &cty, &fn), i;
-	if (fn) {
-		if (fn->u.fn.nin != s->noperand + (s->call ? s->call->vn : 0)) {
+	unsigned i;
+	if (c->fn) {
+		if (c->fn->u.fn.nin != s->noperand + (s->call ? s->call->vn : 0)) {
 			ir_error(p->ctx, s->colon->loc, "'%s' has %u operands but its type lists %u",
-				 c->name, s->noperand + (s->call ? s->call->vn : 0), fn->u.fn.nin);
+				 c->name, s->noperand + (s->call ? s->call->vn : 0), c->fn->u.fn.nin);
 			return -1;
 		}
-		for (i = 0; i < fn->u.fn.nin; i++)
+		for (i = 0; i < c->fn->u.fn.nin; i++)
 			if (use_type(p, &p->uses.a[(s->call && !s->noperand ? s->call->v0 : s->op0) + i],
-				     fn->u.fn.in[i]))
+				     c->fn->u.fn.in[i]))
 				return -1;
-		c->rtypes = fn->u.fn.out;
-		c->nrt = fn->u.fn.nout;
+		c->rtypes = c->fn->u.fn.out;
+		c->nrt = c->fn->u.fn.nout;
 	} else if (s->arrow) {
-		unsigned n = ct < s->noperand ? ct : s->noperand;
-		if (ct > s->noperand) {
+		unsigned n = c->ct < s->noperand ? c->ct : s->noperand;
+		if (c->ct > s->noperand) {
 			ir_error(p->ctx, s->colon->loc, "'%s' has %u operands but %u types", c->name,
-				 s->noperand, ct);
+				 s->noperand, c->ct);
 			return -1;
 		}
 		if (check_types(p, s->op0, n, s->colon->t0))
@@ -918,15 +911,15 @@ static int types_default(cust *c)
 		c->rtypes = p->types.a + s->arrow->t0;
 		c->nrt = s->arrow->tn;
 	} else if (c->nres && s->colon) {
-		c->rtypes = cty;
-		c->nrt = ct;
+		c->rtypes = c->cty;
+		c->nrt = c->ct;
 	} else if (s->colon) {
-		if (ct != s->noperand) {
+		if (c->ct != s->noperand) {
 			ir_error(p->ctx, s->colon->loc, "'%s' has %u operands but %u types", c->name,
-				 s->noperand, ct);
+				 s->noperand, c->ct);
 			return -1;
 		}
-		if (check_types(p, s->op0, ct, s->colon->t0))
+		if (check_types(p, s->op0, c->ct, s->colon->t0))
 			return -1;
 	} else if (s->noperand && !s->ins) {
 		ir_error(p->ctx, c->opname.loc, "expected ':' and the operand types of '%s'", c->name);
@@ -939,16 +932,14 @@ static int types_default(cust *c)
 static int types_result(cust *c)
 {
 	fe_parser *p = c->p;
-	const ir_type *const *cty, *fn;
-	unsigned ct = colon_types(c, &cty, &fn);
 	const ir_type *dflt = c->d->form == IR_FORM_QUERY ? i64(p) : NULL;
-	if (ct > 1 || fn || c->s.arrow) {
+	if (c->ct > 1 || c->fn || c->s.arrow) {
 		ir_error(p->ctx, c->s.colon ? c->s.colon->loc : c->opname.loc,
 			 "expected ': <result type>' for '%s'", c->name);
 		return -1;
 	}
-	if (ct == 1)
-		set_result(c, cty[0]);
+	if (c->ct == 1)
+		set_result(c, c->cty[0]);
 	else if (dflt)
 		set_result(c, dflt);
 	else {
@@ -983,8 +974,6 @@ static int types_const(cust *c)
 {
 	fe_parser *p = c->p;
 	shape *s = &c->s;
-	const ir_type *const *cty, *fn;
-	unsigned ct = colon_types(c, &cty, &fn);
 	const ir_attr *v = s->lit ? s->lit->attr : NULL;
 	if (!v || s->noperand) {
 		ir_error(p->ctx, c->opname.loc, "expected 'arith.constant <literal> : <type>'");
@@ -992,17 +981,17 @@ static int types_const(cust *c)
 	}
 	if (v->kind == IR_ATTR_BOOL) {
 		set_result(c, ir_type_int(p->ctx, 1, IR_INT_SIGNLESS));
-	} else if (ct == 1) {
-		set_result(c, cty[0]);
-		if (v->kind == IR_ATTR_INT && cty[0]->kind == IR_TYPE_FLOAT)
-			v = fe_float_bits(p, (uint64_t)v->u.i.v, cty[0]);
+	} else if (c->ct == 1) {
+		set_result(c, c->cty[0]);
+		if (v->kind == IR_ATTR_INT && c->cty[0]->kind == IR_TYPE_FLOAT)
+			v = fe_float_bits(p, (uint64_t)v->u.i.v, c->cty[0]);
 		else if (v->kind == IR_ATTR_INT)
-			v = ir_attr_int(p->ctx, v->u.i.v, cty[0]);
+			v = ir_attr_int(p->ctx, v->u.i.v, c->cty[0]);
 		else if (v->kind == IR_ATTR_FLOAT)
-			v = ir_attr_float(p->ctx, v->u.f.v, cty[0]);
-		if (v->kind == IR_ATTR_FLOAT && cty[0]->kind != IR_TYPE_FLOAT) {
+			v = ir_attr_float(p->ctx, v->u.f.v, c->cty[0]);
+		if (v->kind == IR_ATTR_FLOAT && c->cty[0]->kind != IR_TYPE_FLOAT) {
 			ir_error(p->ctx, s->colon->loc, "floating point value not valid for type '%s'",
-				 tstr(cty[0], c->tb, sizeof c->tb));
+				 tstr(c->cty[0], c->tb, sizeof c->tb));
 			return -1;
 		}
 	} else if (v->kind == IR_ATTR_INT && v->u.i.type) {
@@ -1013,7 +1002,7 @@ static int types_const(cust *c)
 		ir_error(p->ctx, c->opname.loc, "expected ':' and the type of the constant");
 		return -1;
 	} else {
-		set_result(c, ct == 1 ? cty[0] : ir_type_none(p->ctx));
+		set_result(c, c->ct == 1 ? c->cty[0] : ir_type_none(p->ctx));
 	}
 	add_extra(c, "value", v);
 	s->lit = NULL;
@@ -1024,16 +1013,14 @@ static int types_const(cust *c)
 static int types_arith(cust *c)
 {
 	fe_parser *p = c->p;
-	const ir_type *const *cty, *fn;
-	unsigned ct = colon_types(c, &cty, &fn);
-	if (ct != 1 || fn) {
+	if (c->ct != 1 || c->fn) {
 		ir_error(p->ctx, c->opname.loc, "expected ': <type>' after the operands of '%s'",
 			 c->name);
 		return -1;
 	}
-	if (mismatch_same(c, ir_opdef_lead(c->d, IR_KIND_I1), cty[0]))
+	if (mismatch_same(c, ir_opdef_lead(c->d, IR_KIND_I1), c->cty[0]))
 		return -1;
-	set_result(c, cty[0]);
+	set_result(c, c->cty[0]);
 	return 0;
 }
 
@@ -1042,8 +1029,7 @@ static int types_cmpi(cust *c)
 {
 	fe_parser *p = c->p;
 	shape *s = &c->s;
-	const ir_type *const *cty, *fn;
-	unsigned ct = colon_types(c, &cty, &fn), k;
+	unsigned k;
 	if (!s->word) {
 		ir_error(p->ctx, c->opname.loc, "expected a comparison predicate (eq, ne, slt, ...)");
 		return -1;
@@ -1059,11 +1045,11 @@ static int types_cmpi(cust *c)
 	}
 	add_extra(c, "predicate", ir_attr_int(p->ctx, (int64_t)k, i64(p)));
 	s->word = NULL;
-	if (ct != 1) {
+	if (c->ct != 1) {
 		ir_error(p->ctx, c->opname.loc, "expected ': <type>' after the operands of 'arith.cmpi'");
 		return -1;
 	}
-	if (mismatch_same(c, 0, cty[0]))
+	if (mismatch_same(c, 0, c->cty[0]))
 		return -1;
 	set_result(c, ir_type_int(p->ctx, 1, IR_INT_SIGNLESS));
 	return 0;
@@ -1074,9 +1060,7 @@ static int types_cast(cust *c)
 {
 	fe_parser *p = c->p;
 	shape *s = &c->s;
-	const ir_type *const *cty, *fn;
-	unsigned ct = colon_types(c, &cty, &fn);
-	if (ct != 1 || !s->to || c->nops != 1) {
+	if (c->ct != 1 || !s->to || c->nops != 1) {
 		ir_error(p->ctx, c->opname.loc, "expected '%s %%v : <type> to <type>'", c->name);
 		return -1;
 	}
@@ -1293,6 +1277,9 @@ ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned de
 		return NULL;
 	c.ops = p->vals.a;
 	c.nops = p->vals.n;
+	c.ct = s->colon ? s->colon->tn : 0;
+	c.cty = s->colon ? p->types.a + s->colon->t0 : NULL;
+	c.fn = c.ct == 1 && c.cty[0]->kind == IR_TYPE_FUNC && !s->arrow ? c.cty[0] : NULL;
 	if (f->types(&c) || extras(&c, f->lit_name, f->angle_name))
 		return NULL;
 
