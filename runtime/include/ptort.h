@@ -10,6 +10,7 @@
  *   2. conversions                    (src/cvt*.c)
  *   3. on-chip memory model, vector instructions, DMA   (src/mem*.c, src/vec*.c, src/dma*.c)
  *   4. tile layouts and mmad          (src/layout.c, src/mmad*.c)
+ *   5. vector operations              (src/vop*.c)
  */
 #ifndef PTORT_H
 #define PTORT_H
@@ -405,6 +406,184 @@ int ptort_mmad(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
 int ptort_mmad_mx(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
 		  const ptort_tile *a_scale, const ptort_tile *b, const ptort_tile *b_scale,
 		  uint32_t m, uint32_t k, uint32_t n, int init, const ptort_tile *bias_or_c_in);
+
+/* ==== 5. Vector operations: elementwise, compare/select, reductions ========
+ *
+ * Semantics: docs/semantics.md §7 (rules), docs/vector.md (how they are computed).
+ * Element kernels (src/vop_num.c): float ops on f32/f16/bf16 round the exact result
+ * once to nearest-even with gradual underflow, overflow to inf, and every NaN they
+ * produce is the type's canonical quiet NaN; exp/ln/sqrt/rsqrt/recip/div are
+ * correctly rounded. Integer ops wrap (two's complement). The instructions (src/vop.c)
+ * mirror the two targets' forms: the A2A3 repeat form (5.2) and the A5 register
+ * form (5.3); every one applies ptort_vop1 / ptort_cmp1 per element. */
+
+/* The element operations, once: X(ID, name, arity). PTORT_VOP_<ID>; order is ABI. */
+#define PTORT_VOP_LIST(X) \
+	X(ADD, "add", 2) X(SUB, "sub", 2) X(MUL, "mul", 2) X(DIV, "div", 2) \
+	X(MAX, "max", 2) X(MIN, "min", 2) X(AND, "and", 2) X(OR, "or", 2) \
+	X(XOR, "xor", 2) X(SHL, "shl", 2) X(SHR, "shr", 2) \
+	X(EXP, "exp", 1) X(LN, "ln", 1) X(SQRT, "sqrt", 1) X(RSQRT, "rsqrt", 1) \
+	X(RECIP, "recip", 1) X(ABS, "abs", 1) X(NEG, "neg", 1) X(RELU, "relu", 1) \
+	X(NOT, "not", 1) X(MOV, "mov", 1)
+
+typedef enum ptort_vop {
+#define PTORT_VOP_ENUM_(id, name, arity) PTORT_VOP_##id,
+	PTORT_VOP_LIST(PTORT_VOP_ENUM_)
+#undef PTORT_VOP_ENUM_
+	PTORT_VOP_COUNT
+} ptort_vop;
+
+/* Compare predicates (PTOAS cmpMode): X(ID, name). */
+#define PTORT_CMP_LIST(X) X(EQ, "eq") X(NE, "ne") X(LT, "lt") X(LE, "le") X(GT, "gt") X(GE, "ge")
+
+typedef enum ptort_cmp {
+#define PTORT_CMP_ENUM_(id, name) PTORT_CMP_##id,
+	PTORT_CMP_LIST(PTORT_CMP_ENUM_)
+#undef PTORT_CMP_ENUM_
+	PTORT_CMP_COUNT
+} ptort_cmp;
+
+/* ---- 5.1 Elements -------------------------------------------------------------
+ *
+ * Types: ADD SUB MUL DIV MAX MIN RECIP ABS NEG RELU on f32, f16, bf16 and the 8..64-bit
+ * integers; EXP LN SQRT RSQRT on the three floats; AND OR XOR NOT SHL SHR on the
+ * integers; MOV on every type of 8 bits or more. ptort_vop_check says whether (op, t)
+ * is defined (the generic semantics; a target's legality is the compiler's).
+ * ptort_vop1 computes one element: operands and result are bit patterns in the low
+ * bits (zero extended); `b` is ignored by unary ops; an undefined pair gives 0.
+ * Floats: max/min return NaN when either operand is NaN and order -0 < +0; abs/neg
+ * only change the sign bit (NaN included); relu is max(x, +0) with NaN passed
+ * unchanged; mov copies. Integers: add/sub/mul/neg/abs wrap; div truncates, x/0 is
+ * all ones (-1 signed, max unsigned) and MIN/-1 is MIN; recip is 1/x by that rule;
+ * shl/shr take `b` as an unsigned amount, shr is arithmetic on signed and logical on
+ * unsigned types, amounts >= the width give 0 (or -1 for a negative signed shr).
+ * ptort_cmp1 returns 1/0: IEEE comparisons (NaN unordered: only NE holds; -0 == +0),
+ * integers by their signedness. */
+const char *ptort_vop_name(ptort_vop op);
+int ptort_vop_arity(ptort_vop op);
+const char *ptort_cmp_name(ptort_cmp c);
+int ptort_vop_check(ptort_vop op, ptort_type t);
+uint64_t ptort_vop1(ptort_vop op, ptort_type t, uint64_t a, uint64_t b);
+int ptort_cmp1(ptort_cmp c, ptort_type t, uint64_t a, uint64_t b);
+
+/* ---- 5.2 A2A3 repeat form (docs/semantics.md §7.4) ------------------------------
+ *
+ * The geometry of 3.2 with one element width W (16 or 32 bits) on every data operand:
+ * a repeat is L = 2048 / W lanes (128 for 16-bit, 64 for 32-bit types) in 8 blocks of
+ * 32 bytes; lane l of repeat r of an operand is at the byte address
+ *
+ *     addr + r * rep_stride * 32 + (l / (L/8)) * blk_stride * 32 + (l % (L/8)) * W/8
+ *
+ * (rep_stride 8 and blk_stride 1: repeats back to back; blk_stride 0 repeats one block,
+ * rep_stride 0 one repeat). Lane l < 64 is selected by bit l of mask_lo, 64 + l by bit
+ * l of mask_hi (mask_hi is ignored with 64 lanes). Only selected lanes compute and
+ * only selected destination lanes are written. Repeats run in order; each reads all
+ * its selected source lanes before it writes: an in-place operation works, any other
+ * overlap is deterministic. Every lane computes ptort_vop1(op, type, a, b) (a = src0,
+ * b = src1 or the scalar, swapped by PTORT_V_SCALAR_FIRST). Predicate bit arrays
+ * (compare results, select masks) hold lane l of repeat r at bit r*L + l counted from
+ * their address, least significant bit of each byte first; a compare writes only the
+ * bits of selected lanes. Limits (repeat and strides <= 255, alignment) are the
+ * compiler's: any values execute. Reported (nothing done, error recorded): unknown
+ * memory/type/op, an op not defined on the type (ptort_vop_check), W other than 16
+ * or 32, repeat 0, an empty mask, a footprint (up to the last byte of the furthest
+ * selected lane) leaving `mem`. Every call returns 0, or -1 when it reported. */
+#define PTORT_V_SCALAR_FIRST 1u /* scalar forms: the scalar is the first operand */
+#define PTORT_V_BRC0 2u		/* A5 forms: src0 gives one element per row, broadcast */
+#define PTORT_V_BRC1 4u		/* A5 forms: src1 gives one element per row, broadcast */
+
+/* vadd, vmul, vmax, vand, ... : dst = op(src0, src1) */
+int ptort_vbin(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+	       uint32_t src0, uint32_t src1, uint32_t repeat, uint16_t dst_blk, uint16_t src0_blk,
+	       uint16_t src1_blk, uint16_t dst_rep, uint16_t src0_rep, uint16_t src1_rep,
+	       uint64_t mask_hi, uint64_t mask_lo);
+/* vadds, vmuls, vmaxs, vshls, ... : dst = op(src, scalar), or op(scalar, src) with
+ * PTORT_V_SCALAR_FIRST in flags. `scalar` is a bit pattern of `type` (the compiler
+ * converts a scalar of another type first). */
+int ptort_vbins(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+		uint32_t src, uint64_t scalar, unsigned flags, uint32_t repeat, uint16_t dst_blk,
+		uint16_t src_blk, uint16_t dst_rep, uint16_t src_rep, uint64_t mask_hi,
+		uint64_t mask_lo);
+/* vexp, vln, vsqrt, vrsqrt, vrec, vabs, vneg, vrelu, vnot, vmov: dst = op(src) */
+int ptort_vun(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+	      uint32_t src, uint32_t repeat, uint16_t dst_blk, uint16_t src_blk, uint16_t dst_rep,
+	      uint16_t src_rep, uint64_t mask_hi, uint64_t mask_lo);
+/* vector_dup: every selected lane of dst = scalar */
+int ptort_vdup(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t scalar,
+	       uint32_t repeat, uint16_t dst_blk, uint16_t dst_rep, uint64_t mask_hi,
+	       uint64_t mask_lo);
+/* vbrcb: repeat r reads the 8 elements at src + r * 8 * W/8 and fills block b of the
+ * destination repeat (dst + r*dst_rep*32 + b*dst_blk*32, 32 bytes) with element b.
+ * No mask. */
+int ptort_vbrcb(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t src,
+		uint32_t repeat, uint16_t dst_blk, uint16_t dst_rep);
+/* vcmpv / vcmpvs: bit r*L + l of the array at dst_bits = cmp(src0, src1) or
+ * cmp(src, scalar), 1 when it holds */
+int ptort_vcmp(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, uint32_t dst_bits,
+	       uint32_t src0, uint32_t src1, uint32_t repeat, uint16_t src0_blk, uint16_t src1_blk,
+	       uint16_t src0_rep, uint16_t src1_rep, uint64_t mask_hi, uint64_t mask_lo);
+int ptort_vcmps(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, uint32_t dst_bits,
+		uint32_t src, uint64_t scalar, uint32_t repeat, uint16_t src_blk, uint16_t src_rep,
+		uint64_t mask_hi, uint64_t mask_lo);
+/* vsel: dst = bit r*L + l of sel_bits ? src0 : src1 (vsels: src1 is the scalar) */
+int ptort_vsel(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t sel_bits,
+	       uint32_t src0, uint32_t src1, uint32_t repeat, uint16_t dst_blk, uint16_t src0_blk,
+	       uint16_t src1_blk, uint16_t dst_rep, uint16_t src0_rep, uint16_t src1_rep,
+	       uint64_t mask_hi, uint64_t mask_lo);
+int ptort_vsels(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t sel_bits,
+		uint32_t src, uint64_t scalar, uint32_t repeat, uint16_t dst_blk, uint16_t src_blk,
+		uint16_t dst_rep, uint16_t src_rep, uint64_t mask_hi, uint64_t mask_lo);
+/* vcadd/vcmax/vcmin (group = L), vcgadd/vcgmax/vcgmin (group = L/8, one result per
+ * block), vcpadd (group = 2): op is ADD, MAX or MIN; each group of `group` consecutive
+ * lanes (a power of two, 2 <= group <= L) reduces to one value by the pairwise tree
+ * (level k combines results 2i and 2i+1 of level k-1, one rounding per step), lanes
+ * not selected taking the identity (+0 for ADD, -inf / the type's minimum for MAX,
+ * +inf / maximum for MIN). Repeat r writes its L/group results contiguously at
+ * dst + (r * dst_rep * L/group) * W/8 (dst_rep counts per-repeat result lengths); a
+ * group with no selected lane writes nothing. */
+int ptort_vred(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t group,
+	       uint32_t dst, uint32_t src, uint32_t repeat, uint16_t dst_rep, uint16_t src_blk,
+	       uint16_t src_rep, uint64_t mask_hi, uint64_t mask_lo);
+
+/* ---- 5.3 A5 register form (docs/semantics.md §7.4) ---------------------------------
+ *
+ * `rows` rows of `cols` contiguous elements; row r of an operand starts at
+ * addr + r * pitch (bytes). Each row is processed in 256-byte registers (L = 2048 / W
+ * lanes for elements of W bits, W in 8..64), the last one predicated to what remains;
+ * nothing beyond `cols` elements of a row is written. Rows and registers run in
+ * order, each register read before its results are written. PTORT_V_BRC0/1: that
+ * source holds one element per row (at addr + r * pitch), broadcast to every column
+ * (trowexpand*; a pitch of 0 repeats one row: tcolexpand*). Predicate bits: column c
+ * of row r is bit c of the bytes at dst_bits/sel_bits + r * bits_pitch. Reported:
+ * as in 5.2, with rows or cols 0 instead of repeat 0 and no width limit. */
+int ptort_vbin_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+		 uint32_t src0, uint32_t src1, uint32_t rows, uint32_t cols, uint32_t dst_pitch,
+		 uint32_t src0_pitch, uint32_t src1_pitch, unsigned flags);
+int ptort_vbins_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+		  uint32_t src, uint64_t scalar, unsigned flags, uint32_t rows, uint32_t cols,
+		  uint32_t dst_pitch, uint32_t src_pitch);
+int ptort_vun_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+		uint32_t src, uint32_t rows, uint32_t cols, uint32_t dst_pitch, uint32_t src_pitch);
+int ptort_vdup_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t scalar,
+		 uint32_t rows, uint32_t cols, uint32_t dst_pitch);
+int ptort_vcmp_v(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, uint32_t dst_bits,
+		 uint32_t src0, uint32_t src1, uint32_t rows, uint32_t cols, uint32_t bits_pitch,
+		 uint32_t src0_pitch, uint32_t src1_pitch);
+int ptort_vcmps_v(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type,
+		  uint32_t dst_bits, uint32_t src, uint64_t scalar, uint32_t rows, uint32_t cols,
+		  uint32_t bits_pitch, uint32_t src_pitch);
+int ptort_vsel_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t sel_bits,
+		 uint32_t src0, uint32_t src1, uint32_t rows, uint32_t cols, uint32_t dst_pitch,
+		 uint32_t bits_pitch, uint32_t src0_pitch, uint32_t src1_pitch);
+int ptort_vsels_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst,
+		  uint32_t sel_bits, uint32_t src, uint64_t scalar, uint32_t rows, uint32_t cols,
+		  uint32_t dst_pitch, uint32_t bits_pitch, uint32_t src_pitch);
+/* Row reduction (A5 TROWSUM/TROWMAX/TROWMIN: vcadd/vcmax/vcmin then vadd/vmax/vmin
+ * into an accumulator): for each row, acc = identity (+0 / -inf / +inf, integer
+ * min/max); for each register of the row in order, acc = op(acc, the pairwise tree of
+ * its L lanes, lanes beyond the row taking the identity); dst + r * dst_pitch = acc. */
+int ptort_vred_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+		 uint32_t src, uint32_t rows, uint32_t cols, uint32_t dst_pitch, uint32_t src_pitch);
 
 #ifdef __cplusplus
 }
