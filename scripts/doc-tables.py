@@ -177,6 +177,51 @@ def gen_ops(code):
 def gen_target_table(t):
     return lambda code: run([code.ptoc, "legality", "--target", t]).stdout
 
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VEC_KINDS = {"BIN": "tile, tile", "BINS": "tile, scalar", "UN": "tile", "DUP": "scalar",
+             "ROWRED": "row reduction", "COLRED": "column reduction", "ROWEXP": "tile, row values",
+             "COLEXP": "tile, column values", "CMP": "compare tiles", "CMPS": "compare to scalar",
+             "SEL": "select tiles", "SELS": "select tile, scalar", "PAD": "copy and pad"}
+
+
+def split_top(s):
+    """Splits s at the commas outside parentheses."""
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        cur += ch
+    out.append(cur.strip())
+    return out
+
+
+def gen_vector_types(code):
+    """The element types per target of passes/vec_types.def, in ptort type order."""
+    hdr = open(os.path.join(SRC, "runtime", "include", "ptort.h"), encoding="utf-8").read()
+    names = re.findall(r'^\s*X\((\w+),\s*"([^"]+)"', hdr, re.M)
+    order = [i for i, _ in names]
+    name = dict(names)
+    text = open(os.path.join(SRC, "passes", "vec_types.def"), encoding="utf-8").read()
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    helpers = dict(re.findall(r"^#define (\w+) \((.*)\)$", text, re.M))
+
+    def types(expr):
+        for h, body in helpers.items():
+            expr = re.sub(r"\b%s\b" % h, body, expr)
+        ids = set(re.findall(r"VT\((\w+)\)", expr))
+        return ", ".join(name[i] for i in order if i in ids)
+
+    out = ["| op | operands | per element | A2A3 | A5 |", "|---|---|---|---|---|"]
+    for m in re.finditer(r"^VEC_OP\((.*)\)$", text, re.M):
+        op, kind, vop, a2a3, a5 = split_top(m.group(1))
+        elem = "compare / copy" if vop == "MOV" else vop.lower()
+        out.append("| %s | %s | %s | %s | %s |" % (op, VEC_KINDS[kind], elem, types(a2a3), types(a5)))
+    return "\n".join(out) + "\n"
+
 
 GENERATED = {
     "types": gen_types,
@@ -187,6 +232,7 @@ GENERATED = {
     "memories": gen_memories,
     "vector": gen_vector,
     "cube": gen_cube,
+    "vector types": gen_vector_types,
     "a2a3 table": gen_target_table("a2a3"),
     "a5 table": gen_target_table("a5"),
 }

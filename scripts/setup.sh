@@ -12,6 +12,7 @@ PACKAGES=(
   tcc                                     # generated C must compile with tcc too
   python3 python3-numpy                   # lit; numpy float16 cross-checks
   libopenblas-dev                         # mmad benchmark baseline
+  libmpfr-dev                             # vector ops: correctly rounded references (tests only)
 )
 
 # A package is present when dpkg says it is installed.

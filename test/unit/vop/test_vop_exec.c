@@ -519,6 +519,23 @@ static void errors(void)
 	CHECK(ptort_ctx_error_count(ctx) == 0);
 }
 
+/* every (op, type) of passes/vec_types.def is defined by the runtime */
+static void legality_table(void)
+{
+	unsigned rows = 0, t;
+#define VT(id) (1u << PTORT_##id)
+#define VEC_OP(name, kind, vop, a2a3, a5)                                                   \
+	rows++;                                                                             \
+	for (t = 0; t < PTORT_TYPE_COUNT; t++)                                             \
+		if (((a2a3) | (a5)) >> t & 1)                                               \
+			CHECK(ptort_vop_check(PTORT_VOP_##vop, (ptort_type)t),             \
+			      "vec_types.def: %s on %s", #name, ptort_type_name((ptort_type)t));
+#include "vec_types.def"
+#undef VEC_OP
+#undef VT
+	CHECK(rows == 55, "vec_types.def has %u rows", rows);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 0) : 20000;
@@ -532,6 +549,7 @@ int main(int argc, char **argv)
 	brcb_random(n / 10);
 	reg_random(n);
 	errors();
+	legality_table();
 	ptort_ctx_destroy(ctx);
 	free(want);
 	return check_report("vop_exec");
