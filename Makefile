@@ -37,6 +37,7 @@ bench: setup build
 	$(BUILD)/bin/ptoc-bench mmad
 	$(BUILD)/bin/ptoc-bench parse
 	$(BUILD)/bin/ptoc-bench kernel
+	$(BUILD)/bin/ptoc-bench vop
 
 check-sanitize: setup
 	cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang-19 -DPTOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug

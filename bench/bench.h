@@ -11,6 +11,8 @@ int bench_cvt(int argc, char **argv);
 int bench_mmad(int argc, char **argv);
 /* bench_kernel.c */
 int bench_kernel(int argc, char **argv);
+/* bench_vop.c */
+int bench_vop(int argc, char **argv);
 /* bench_parse.c */
 int bench_parse(int argc, char **argv);
 

@@ -30,6 +30,7 @@ static const struct {
 	{"cvt", bench_cvt, "element conversions, in cache and streaming, beside memcpy and F16C"},
 	{"mmad", bench_mmad, "cube mmad kernels beside OpenBLAS sgemm"},
 	{"kernel", bench_kernel, "generated tload/tcvt/tstore kernel beside ptort_cvt_run; emit-C compile time"},
+	{"vop", bench_vop, "vector operations: array kernels per level, instructions, row sums"},
 	{"parse", bench_parse, "parse+verify+print a large module beside mlir-opt"},
 };
 

@@ -369,40 +369,47 @@ static void rep_sel(uint8_t *base, const struct vins *v, const struct rgeo *g, u
 	}
 }
 
-/* the pairwise tree over n (a power of two) values, in place; returns vals[0] */
-static uint64_t tree(ptort_vop op, ptort_type t, uint64_t *vals, unsigned n)
+/* Pairwise trees over consecutive groups of `group` elements (a power of two) of buf
+ * (n elements of eb bytes, n a multiple of group), in place, a level at a time through
+ * the array kernels: afterwards buf holds the n / group roots. */
+#define TREE_MAX 1024 /* elements per call */
+static void trees(ptort_vop op, ptort_type t, uint8_t *buf, unsigned n, unsigned group, unsigned eb)
 {
+	uint8_t ev[TREE_MAX / 2 * 8], od[TREE_MAX / 2 * 8];
 	unsigned w, i;
-	for (w = n; w > 1; w /= 2)
-		for (i = 0; i < w / 2; i++)
-			vals[i] = ptort_vop1(op, t, vals[2 * i], vals[2 * i + 1]);
-	return vals[0];
+	for (w = n; group > 1; w /= 2, group /= 2) {
+		for (i = 0; i < w / 2; i++) {
+			memcpy(ev + (size_t)i * eb, buf + (size_t)(2 * i) * eb, eb);
+			memcpy(od + (size_t)i * eb, buf + (size_t)(2 * i + 1) * eb, eb);
+		}
+		ptort_vop_run(op, t, buf, ev, od, NULL, 0, w / 2);
+	}
 }
 
 static void rep_red(uint8_t *base, const struct vins *v, const struct rgeo *g, uint32_t repeat)
 {
-	uint64_t vals[128], res[64], id = red_identity(v->op, v->t);
-	int any[64];
+	uint8_t vals[256];
+	uint64_t id = red_identity(v->op, v->t);
+	int any[128];
 	unsigned eb = v->eb, l, gi, ng = g->lanes / v->group;
 	uint32_t r;
+	for (gi = 0; gi < ng; gi++) {
+		any[gi] = 0;
+		for (l = 0; l < v->group; l++)
+			any[gi] |= lane_on(g, gi * v->group + l);
+	}
 	for (r = 0; r < repeat; r++) {
 		/* read the repeat whole before writing (dst may overlap src) */
-		for (gi = 0; gi < ng; gi++) {
-			any[gi] = 0;
-			for (l = 0; l < v->group; l++) {
-				unsigned lane = gi * v->group + l;
-				if (lane_on(g, lane)) {
-					vals[l] = ldx(base + lane_off(&v->s0, g, r, lane, eb), eb);
-					any[gi] = 1;
-				} else {
-					vals[l] = id;
-				}
-			}
-			res[gi] = tree(v->op, v->t, vals, v->group);
-		}
+		for (l = 0; l < g->lanes; l++)
+			if (lane_on(g, l))
+				memcpy(vals + (size_t)l * eb, base + lane_off(&v->s0, g, r, l, eb), eb);
+			else
+				stx(vals + (size_t)l * eb, eb, id);
+		trees(v->op, v->t, vals, g->lanes, v->group, eb);
 		for (gi = 0; gi < ng; gi++)
 			if (any[gi])
-				stx(base + v->d.addr + ((uint64_t)r * v->d.rep * ng + gi) * eb, eb, res[gi]);
+				memcpy(base + v->d.addr + ((uint64_t)r * v->d.rep * ng + gi) * eb,
+				       vals + (size_t)gi * eb, eb);
 	}
 }
 
@@ -745,16 +752,23 @@ static void reg_cmp_sel(uint8_t *base, const struct vins *v, uint32_t rows, uint
 
 static void reg_red(uint8_t *base, const struct vins *v, uint32_t rows, uint32_t cols)
 {
-	unsigned eb = v->eb, lanes = 256 / eb, i;
-	uint64_t vals[256], id = red_identity(v->op, v->t);
+	unsigned eb = v->eb, lanes = 256 / eb, nreg = TREE_MAX / lanes, i, k;
+	uint8_t vals[TREE_MAX * 8];
+	uint64_t id = red_identity(v->op, v->t);
 	uint32_t r, c0;
 	for (r = 0; r < rows; r++) {
 		const uint8_t *p = base + v->s0.addr + (uint64_t)r * v->s0.pitch;
 		uint64_t acc = id;
-		for (c0 = 0; c0 < cols; c0 += lanes) {
-			for (i = 0; i < lanes; i++)
-				vals[i] = c0 + i < cols ? ldx(p + (uint64_t)(c0 + i) * eb, eb) : id;
-			acc = ptort_vop1(v->op, v->t, acc, tree(v->op, v->t, vals, lanes));
+		/* up to nreg registers of the row at a time: their trees, then acc in order */
+		for (c0 = 0; c0 < cols; c0 += nreg * lanes) {
+			unsigned n = cols - c0 < nreg * lanes ? cols - c0 : nreg * lanes;
+			unsigned regs = (n + lanes - 1) / lanes;
+			memcpy(vals, p + (uint64_t)c0 * eb, (size_t)n * eb);
+			for (i = n; i < regs * lanes; i++)
+				stx(vals + (size_t)i * eb, eb, id);
+			trees(v->op, v->t, vals, regs * lanes, lanes, eb);
+			for (k = 0; k < regs; k++)
+				acc = ptort_vop1(v->op, v->t, acc, ldx(vals + (size_t)k * eb, eb));
 		}
 		stx(base + v->d.addr + (uint64_t)r * v->d.pitch, eb, acc);
 	}

@@ -135,7 +135,7 @@ static void mul64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
 struct vfmt {
 	unsigned bits, mbits;
 	int bias;
-	uint64_t inf, qnan;
+	uint64_t emask, inf, qnan;
 };
 
 static int vfmt_of(ptort_type t, struct vfmt *f)
@@ -146,7 +146,8 @@ static int vfmt_of(ptort_type t, struct vfmt *f)
 	f->bits = p->bits;
 	f->mbits = p->mbits;
 	f->bias = p->bias;
-	f->inf = lowmask(p->ebits) << p->mbits;
+	f->emask = lowmask(p->ebits);
+	f->inf = f->emask << p->mbits;
 	f->qnan = p->qnan;
 	return 0;
 }
@@ -203,12 +204,29 @@ struct fval {
 	int nan, inf, zero;
 };
 
+/* Decodes an IEEE-like float of format f (what ptort_decode does for these formats,
+ * without its format lookup: this is every float op's first step). */
+static void fdecf(const struct vfmt *f, uint64_t x, struct fval *a)
+{
+	uint64_t E = (x >> f->mbits) & f->emask, M = x & lowmask(f->mbits);
+	a->v.sign = (int)(x >> (f->bits - 1)) & 1;
+	a->nan = E == f->emask && M;
+	a->inf = E == f->emask && !M;
+	a->zero = !E && !M;
+	a->v.cls = a->nan ? VAL_NAN : a->inf ? VAL_INF : a->zero ? VAL_ZERO : VAL_FINITE;
+	a->v.sig = E ? M | ((uint64_t)1 << f->mbits) : M;
+	a->v.exp = (E ? (int)E : 1) - f->bias - (int)f->mbits;
+}
+
 static void fdec(ptort_type t, uint64_t x, struct fval *a)
 {
-	ptort_decode(t, x, &a->v);
-	a->nan = a->v.cls == VAL_NAN;
-	a->inf = a->v.cls == VAL_INF;
-	a->zero = a->v.cls == VAL_ZERO;
+	struct vfmt f;
+	if (vfmt_of(t, &f)) {
+		memset(a, 0, sizeof *a);
+		a->zero = 1;
+		return;
+	}
+	fdecf(&f, x & lowmask(f.bits), a);
 }
 
 static uint64_t f_inf(const struct vfmt *f, int sign)
@@ -222,14 +240,14 @@ static uint64_t f_zero(const struct vfmt *f, int sign)
 }
 
 /* a + (-1)^negb * b */
-static uint64_t f_add(const struct vfmt *f, ptort_type t, uint64_t xa, uint64_t xb, int negb)
+static uint64_t f_add(const struct vfmt *f, uint64_t xa, uint64_t xb, int negb)
 {
 	struct fval a, b;
 	uint64_t A, B, s;
 	int ea, eb, sa, sb, stB = 0, sign;
 	unsigned d;
-	fdec(t, xa, &a);
-	fdec(t, xb, &b);
+	fdecf(f, xa, &a);
+	fdecf(f, xb, &b);
 	if (a.nan || b.nan)
 		return f->qnan;
 	sa = a.v.sign, sb = b.v.sign ^ negb;
@@ -274,12 +292,12 @@ static uint64_t f_add(const struct vfmt *f, ptort_type t, uint64_t xa, uint64_t 
 	return round_pack(f, sign, s, ea - 38, stB);
 }
 
-static uint64_t f_mul(const struct vfmt *f, ptort_type t, uint64_t xa, uint64_t xb)
+static uint64_t f_mul(const struct vfmt *f, uint64_t xa, uint64_t xb)
 {
 	struct fval a, b;
 	int sign;
-	fdec(t, xa, &a);
-	fdec(t, xb, &b);
+	fdecf(f, xa, &a);
+	fdecf(f, xb, &b);
 	if (a.nan || b.nan)
 		return f->qnan;
 	sign = a.v.sign ^ b.v.sign;
@@ -290,14 +308,14 @@ static uint64_t f_mul(const struct vfmt *f, ptort_type t, uint64_t xa, uint64_t 
 	return round_pack(f, sign, a.v.sig * b.v.sig, a.v.exp + b.v.exp, 0);
 }
 
-static uint64_t f_div(const struct vfmt *f, ptort_type t, uint64_t xa, uint64_t xb)
+static uint64_t f_div(const struct vfmt *f, uint64_t xa, uint64_t xb)
 {
 	struct fval a, b;
 	int sign;
 	unsigned sh;
 	uint64_t n;
-	fdec(t, xa, &a);
-	fdec(t, xb, &b);
+	fdecf(f, xa, &a);
+	fdecf(f, xb, &b);
 	if (a.nan || b.nan)
 		return f->qnan;
 	sign = a.v.sign ^ b.v.sign;
@@ -340,13 +358,13 @@ static void even_exp(const struct ptort_val *v, uint64_t *sig, int *exp)
 		*sig <<= 1, *exp -= 1;
 }
 
-static uint64_t f_sqrt(const struct vfmt *f, ptort_type t, uint64_t xa)
+static uint64_t f_sqrt(const struct vfmt *f, uint64_t xa)
 {
 	struct fval a;
 	uint64_t m, r, rem;
 	int e;
 	unsigned k;
-	fdec(t, xa, &a);
+	fdecf(f, xa, &a);
 	if (a.nan || (a.v.sign && !a.zero))
 		return f->qnan;
 	if (a.zero || a.inf)
@@ -370,12 +388,12 @@ static int rsq_cmp(uint64_t q, uint64_t m)
 }
 
 /* 1/sqrt(x): q = floor(2^40 / sqrt(m)) bit by bit (q^2 * m <= 2^80), exact sticky. */
-static uint64_t f_rsqrt(const struct vfmt *f, ptort_type t, uint64_t xa)
+static uint64_t f_rsqrt(const struct vfmt *f, uint64_t xa)
 {
 	struct fval a;
 	uint64_t m, q = 0;
 	int e, i, c = 1;
-	fdec(t, xa, &a);
+	fdecf(f, xa, &a);
 	if (a.nan || (a.v.sign && !a.zero))
 		return f->qnan;
 	if (a.zero)
@@ -571,10 +589,13 @@ static uint64_t mw_round(const struct vfmt *f, int sign, struct mw w, int k, uin
 	return r;
 }
 
-/* the double value of a decoded finite x (exact: at most 24 significant bits) */
+static double bitsd(uint64_t u);
+
+/* the double value of a decoded finite x (exact: at most 25 significant bits, and
+ * 2^exp a normal double for every exponent of the three formats) */
 static double val_double(const struct ptort_val *v)
 {
-	double d = ldexp((double)v->sig, v->exp);
+	double d = (double)v->sig * bitsd((uint64_t)(v->exp + 1023) << 52);
 	return v->sign ? -d : d;
 }
 
@@ -647,10 +668,10 @@ static uint64_t f_one(const struct vfmt *f)
 	return (uint64_t)f->bias << f->mbits;
 }
 
-static uint64_t f_exp_ref(const struct vfmt *f, ptort_type t, uint64_t xa)
+static uint64_t f_exp_ref(const struct vfmt *f, uint64_t xa)
 {
 	struct fval a;
-	fdec(t, xa, &a);
+	fdecf(f, xa, &a);
 	if (a.nan)
 		return f->qnan;
 	if (a.inf)
@@ -664,10 +685,10 @@ static uint64_t f_exp_ref(const struct vfmt *f, ptort_type t, uint64_t xa)
 	return exp_mw(f, &a.v);
 }
 
-static uint64_t f_ln_ref(const struct vfmt *f, ptort_type t, uint64_t xa)
+static uint64_t f_ln_ref(const struct vfmt *f, uint64_t xa)
 {
 	struct fval a;
-	fdec(t, xa, &a);
+	fdecf(f, xa, &a);
 	if (a.nan || (a.v.sign && !a.zero))
 		return f->qnan;
 	if (a.zero)
@@ -684,11 +705,11 @@ static uint64_t fkey(const struct vfmt *f, uint64_t x)
 	return (x & sb) ? (~x & lowmask(f->bits)) : (x | sb);
 }
 
-static uint64_t f_maxmin(const struct vfmt *f, ptort_type t, uint64_t a, uint64_t b, int max)
+static uint64_t f_maxmin(const struct vfmt *f, uint64_t a, uint64_t b, int max)
 {
 	struct fval x, y;
-	fdec(t, a, &x);
-	fdec(t, b, &y);
+	fdecf(f, a, &x);
+	fdecf(f, b, &y);
 	if (x.nan || y.nan)
 		return f->qnan;
 	return (fkey(f, a) > fkey(f, b)) == max ? a : b;
@@ -727,17 +748,17 @@ static uint64_t f_op_ref(ptort_vop op, ptort_type t, uint64_t a, uint64_t b)
 	vfmt_of(t, &f);
 	a &= lowmask(f.bits), b &= lowmask(f.bits);
 	switch (op) {
-	case PTORT_VOP_ADD: return f_add(&f, t, a, b, 0);
-	case PTORT_VOP_SUB: return f_add(&f, t, a, b, 1);
-	case PTORT_VOP_MUL: return f_mul(&f, t, a, b);
-	case PTORT_VOP_DIV: return f_div(&f, t, a, b);
-	case PTORT_VOP_RECIP: return f_div(&f, t, f_one(&f), a);
-	case PTORT_VOP_SQRT: return f_sqrt(&f, t, a);
-	case PTORT_VOP_RSQRT: return f_rsqrt(&f, t, a);
-	case PTORT_VOP_EXP: return f_exp_ref(&f, t, a);
-	case PTORT_VOP_LN: return f_ln_ref(&f, t, a);
-	case PTORT_VOP_MAX: return f_maxmin(&f, t, a, b, 1);
-	case PTORT_VOP_MIN: return f_maxmin(&f, t, a, b, 0);
+	case PTORT_VOP_ADD: return f_add(&f, a, b, 0);
+	case PTORT_VOP_SUB: return f_add(&f, a, b, 1);
+	case PTORT_VOP_MUL: return f_mul(&f, a, b);
+	case PTORT_VOP_DIV: return f_div(&f, a, b);
+	case PTORT_VOP_RECIP: return f_div(&f, f_one(&f), a);
+	case PTORT_VOP_SQRT: return f_sqrt(&f, a);
+	case PTORT_VOP_RSQRT: return f_rsqrt(&f, a);
+	case PTORT_VOP_EXP: return f_exp_ref(&f, a);
+	case PTORT_VOP_LN: return f_ln_ref(&f, a);
+	case PTORT_VOP_MAX: return f_maxmin(&f, a, b, 1);
+	case PTORT_VOP_MIN: return f_maxmin(&f, a, b, 0);
 	case PTORT_VOP_ABS: return a & ~signbit_of(&f);
 	case PTORT_VOP_NEG: return a ^ signbit_of(&f);
 	case PTORT_VOP_RELU: return ptort_relu1(t, a);
@@ -828,7 +849,8 @@ uint64_t ptort_vop1_ref(ptort_vop op, ptort_type t, uint64_t a, uint64_t b)
 
 uint64_t ptort_vop1(ptort_vop op, ptort_type t, uint64_t a, uint64_t b)
 {
-	if (is_vfloat(t) && ptort_vop_host_fp_ok()) {
+	if ((op == PTORT_VOP_EXP || op == PTORT_VOP_LN || op == PTORT_VOP_RSQRT) && is_vfloat(t) &&
+	    ptort_vop_host_fp_ok()) {
 		if (op == PTORT_VOP_EXP)
 			return ptort_vop_exp_d(t, a);
 		if (op == PTORT_VOP_LN)
@@ -935,9 +957,9 @@ uint64_t ptort_vop_exp_d(ptort_type t, uint64_t x)
 	if (vfmt_of(t, &f))
 		return 0;
 	x &= lowmask(f.bits);
-	fdec(t, x, &a);
+	fdecf(&f, x, &a);
 	if (a.nan || a.inf || a.zero)
-		return f_exp_ref(&f, t, x);
+		return f_exp_ref(&f, x);
 	xd = val_double(&a.v);
 	if (xd > 100.0)
 		return f.inf;
@@ -945,7 +967,7 @@ uint64_t ptort_vop_exp_d(ptort_type t, uint64_t x)
 		return 0;
 	if (fabs(xd) < 0x1p-60)
 		return f_one(&f);
-	nd = floor(xd * c[0] + 0.5);
+	nd = (xd * c[0] + 0x1.8p52) - 0x1.8p52; /* nearest integer (ties to even) */
 	n = (int64_t)nd;
 	r = (xd - nd * c[1]) - nd * c[2];
 	p = c[7];
@@ -960,7 +982,7 @@ uint64_t ptort_vop_exp_d(ptort_type t, uint64_t x)
 	y = (tj + tj * p) * bitsd((uint64_t)(k + 1023) << 52);
 	if (ptort_vop_round_checked(t, y, 16, &bits))
 		return bits;
-	return f_exp_ref(&f, t, x);
+	return f_exp_ref(&f, x);
 }
 
 /* ln: x = 2^E m, m in [sqrt(2)/2, sqrt(2)]; i = round(128 (m - 1)), r_i = 1/(1 + i/128)
@@ -980,9 +1002,9 @@ uint64_t ptort_vop_ln_d(ptort_type t, uint64_t x)
 	if (vfmt_of(t, &f))
 		return 0;
 	x &= lowmask(f.bits);
-	fdec(t, x, &a);
+	fdecf(&f, x, &a);
 	if (a.nan || a.inf || a.zero || a.v.sign)
-		return f_ln_ref(&f, t, x);
+		return f_ln_ref(&f, x);
 	xd = val_double(&a.v);
 	if (xd == 1.0)
 		return 0;
@@ -1005,7 +1027,7 @@ uint64_t ptort_vop_ln_d(ptort_type t, uint64_t x)
 	    (((double)E * c[1] + ptort_vop_ln_lo[i + 37]) + p);
 	if (ptort_vop_round_checked(t, y, 32, &bits))
 		return bits;
-	return f_ln_ref(&f, t, x);
+	return f_ln_ref(&f, x);
 }
 
 /* rsqrt: y = 1 / sqrt(x) in double: two roundings, relative error below 2^-52 (2 ulps).
@@ -1019,11 +1041,11 @@ uint64_t ptort_vop_rsqrt_d(ptort_type t, uint64_t x)
 	if (vfmt_of(t, &f))
 		return 0;
 	x &= lowmask(f.bits);
-	fdec(t, x, &a);
+	fdecf(&f, x, &a);
 	if (a.nan || a.inf || a.zero || a.v.sign)
-		return f_rsqrt(&f, t, x);
+		return f_rsqrt(&f, x);
 	y = 1.0 / sqrt(val_double(&a.v));
 	if (ptort_vop_round_checked(t, y, 16, &bits))
 		return bits;
-	return f_rsqrt(&f, t, x);
+	return f_rsqrt(&f, x);
 }
