@@ -5,7 +5,8 @@
 #   make bench    build and run the benchmarks (figures, not assertions)
 #   make check-sanitize   the whole suite again under ASan+UBSan (clang-19), in build-asan/
 #   make fuzz     a bounded libFuzzer run on the frontend (clang-19), in build-fuzz/
-#   make check-exhaustive  sweep all 2^32 f32 inputs for the f32 conversions
+#   make check-exhaustive  sweep all 2^32 f32 inputs for the f32 conversions and the
+#                          f32 vector ops, all 2^32 f16/bf16 operand pairs (EXHAUSTIVE_JOBS)
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
@@ -50,8 +51,9 @@ fuzz: setup
 	bash scripts/fuzz.sh build-fuzz $${FUZZ_SECONDS:-120}
 
 check-exhaustive: setup build
-	cmake --build $(BUILD) -j $(JOBS) --target test_cvt_exhaustive
+	cmake --build $(BUILD) -j $(JOBS) --target test_cvt_exhaustive test_vop_exhaustive
 	$(BUILD)/bin/test_cvt_exhaustive
+	$(BUILD)/bin/test_vop_exhaustive -j $(or $(EXHAUSTIVE_JOBS),1)
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz

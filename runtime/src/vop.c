@@ -386,30 +386,58 @@ static void trees(ptort_vop op, ptort_type t, uint8_t *buf, unsigned n, unsigned
 	}
 }
 
+/* Whether every repeat's writes end before the next repeat's reads begin (or the two
+ * footprints are disjoint): then reading a block of repeats before writing any of
+ * them is the same as reading and writing repeat by repeat. */
+static int red_batchable(const struct vins *v, const struct rgeo *g, uint32_t repeat)
+{
+	unsigned eb = v->eb, ng = g->lanes / v->group;
+	uint64_t slen = opnd_extent(&v->s0, g, repeat, eb);
+	uint64_t dstep = (uint64_t)v->d.rep * ng * eb, sstep = (uint64_t)v->s0.rep * 32;
+	uint64_t wlen = (uint64_t)(g->lmax / v->group + 1) * eb;
+	uint64_t dlen = (uint64_t)(repeat - 1) * dstep + wlen;
+	uint64_t s0 = v->s0.addr, d0 = v->d.addr, r2;
+	if (!ptort_overlap(s0, slen, d0, dlen) || repeat == 1)
+		return 1;
+	/* write_end(r) <= read_start(r + 1) at r = 0 and r = repeat - 2 (both linear in r) */
+	r2 = repeat - 2;
+	return d0 + wlen <= s0 + sstep && d0 + r2 * dstep + wlen <= s0 + (r2 + 1) * sstep;
+}
+
 static void rep_red(uint8_t *base, const struct vins *v, const struct rgeo *g, uint32_t repeat)
 {
-	uint8_t vals[256];
+	uint8_t vals[TREE_MAX * 8];
 	uint64_t id = red_identity(v->op, v->t);
 	int any[128];
 	unsigned eb = v->eb, l, gi, ng = g->lanes / v->group;
+	unsigned per = red_batchable(v, g, repeat) ? TREE_MAX / g->lanes : 1, k, cnt;
 	uint32_t r;
 	for (gi = 0; gi < ng; gi++) {
 		any[gi] = 0;
 		for (l = 0; l < v->group; l++)
 			any[gi] |= lane_on(g, gi * v->group + l);
 	}
-	for (r = 0; r < repeat; r++) {
-		/* read the repeat whole before writing (dst may overlap src) */
-		for (l = 0; l < g->lanes; l++)
-			if (lane_on(g, l))
-				memcpy(vals + (size_t)l * eb, base + lane_off(&v->s0, g, r, l, eb), eb);
-			else
-				stx(vals + (size_t)l * eb, eb, id);
-		trees(v->op, v->t, vals, g->lanes, v->group, eb);
-		for (gi = 0; gi < ng; gi++)
-			if (any[gi])
-				memcpy(base + v->d.addr + ((uint64_t)r * v->d.rep * ng + gi) * eb,
-				       vals + (size_t)gi * eb, eb);
+	for (r = 0; r < repeat; r += cnt) {
+		cnt = repeat - r < per ? repeat - r : per;
+		/* read `cnt` repeats whole before writing (dst may overlap src) */
+		for (k = 0; k < cnt; k++) {
+			uint8_t *p = vals + (size_t)k * g->lanes * eb;
+			if (g->full && v->s0.blk == 1) {
+				memcpy(p, base + lane_off(&v->s0, g, r + k, 0, eb), (size_t)g->lanes * eb);
+				continue;
+			}
+			for (l = 0; l < g->lanes; l++)
+				if (lane_on(g, l))
+					memcpy(p + (size_t)l * eb, base + lane_off(&v->s0, g, r + k, l, eb), eb);
+				else
+					stx(p + (size_t)l * eb, eb, id);
+		}
+		trees(v->op, v->t, vals, cnt * g->lanes, v->group, eb);
+		for (k = 0; k < cnt; k++)
+			for (gi = 0; gi < ng; gi++)
+				if (any[gi])
+					memcpy(base + v->d.addr + ((uint64_t)(r + k) * v->d.rep * ng + gi) * eb,
+					       vals + ((size_t)k * ng + gi) * eb, eb);
 	}
 }
 
