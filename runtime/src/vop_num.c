@@ -86,9 +86,10 @@ int ptort_vop_check(ptort_vop op, ptort_type t)
 	switch (op) {
 	case PTORT_VOP_ADD: case PTORT_VOP_SUB: case PTORT_VOP_MUL: case PTORT_VOP_DIV:
 	case PTORT_VOP_MAX: case PTORT_VOP_MIN: case PTORT_VOP_RECIP: case PTORT_VOP_ABS:
-	case PTORT_VOP_NEG: case PTORT_VOP_RELU:
+	case PTORT_VOP_NEG: case PTORT_VOP_RELU: case PTORT_VOP_FMOD: case PTORT_VOP_REM:
 		return is_vfloat(t) || is_vint(t);
 	case PTORT_VOP_EXP: case PTORT_VOP_LN: case PTORT_VOP_SQRT: case PTORT_VOP_RSQRT:
+	case PTORT_VOP_PRELU:
 		return is_vfloat(t);
 	case PTORT_VOP_AND: case PTORT_VOP_OR: case PTORT_VOP_XOR: case PTORT_VOP_NOT:
 	case PTORT_VOP_SHL: case PTORT_VOP_SHR:
@@ -411,6 +412,63 @@ static uint64_t f_rsqrt(const struct vfmt *f, uint64_t xa)
 	}
 	/* q >= 2^40 / 2^13 = 2^27; exact only when q*q*m == 2^80 */
 	return round_pack(f, 0, q, -40 - e / 2, rsq_cmp(q, m) != 0);
+}
+
+/* fmod(a, b) = a - trunc(a/b) * b, always exact: the significand of a reduced modulo
+ * that of b, 39 bits of a's exponent excess at a time. */
+static uint64_t f_fmod(const struct vfmt *f, uint64_t xa, uint64_t xb)
+{
+	struct fval a, b;
+	uint64_t r;
+	int d;
+	fdecf(f, xa, &a);
+	fdecf(f, xb, &b);
+	if (a.nan || b.nan || a.inf || b.zero)
+		return f->qnan;
+	if (a.zero || b.inf)
+		return xa;
+	d = a.v.exp - b.v.exp;
+	if (d < 0) { /* |b| = (sig_b << -d) 2^exp_a: above |a| once the shift passes 2^40 */
+		if (-d >= 40)
+			return xa;
+		r = a.v.sig % (b.v.sig << -d);
+		d = 0;
+		b.v.exp = a.v.exp;
+	} else {
+		r = a.v.sig % b.v.sig;
+		while (d > 0) {
+			int k = d < 39 ? d : 39;
+			r = (r << k) % b.v.sig;
+			d -= k;
+		}
+	}
+	return r ? round_pack(f, a.v.sign, r, b.v.exp, 0) : f_zero(f, a.v.sign);
+}
+
+/* rem(a, b) = a - floor(a/b) * b: fmod, then + b (one rounding) when the signs differ;
+ * a zero result takes b's sign */
+static uint64_t f_rem(const struct vfmt *f, uint64_t xa, uint64_t xb)
+{
+	uint64_t r = f_fmod(f, xa, xb), sb = signbit_of(f);
+	struct fval v;
+	fdecf(f, r, &v);
+	if (v.nan)
+		return r;
+	if (v.zero)
+		return (xb & sb) | (r & ~sb);
+	if ((r & sb) != (xb & sb))
+		return f_add(f, r, xb, 0);
+	return r;
+}
+
+/* prelu(a, b) = a > 0 ? a : a * b */
+static uint64_t f_prelu(const struct vfmt *f, uint64_t xa, uint64_t xb)
+{
+	struct fval a;
+	fdecf(f, xa, &a);
+	if (!a.nan && !a.zero && !a.v.sign)
+		return xa;
+	return f_mul(f, xa, xb);
 }
 
 /* ---- 192-bit fixed point for exp and ln ------------------------------------------
@@ -757,6 +815,9 @@ static uint64_t f_op_ref(ptort_vop op, ptort_type t, uint64_t a, uint64_t b)
 	case PTORT_VOP_RSQRT: return f_rsqrt(&f, a);
 	case PTORT_VOP_EXP: return f_exp_ref(&f, a);
 	case PTORT_VOP_LN: return f_ln_ref(&f, a);
+	case PTORT_VOP_FMOD: return f_fmod(&f, a, b);
+	case PTORT_VOP_REM: return f_rem(&f, a, b);
+	case PTORT_VOP_PRELU: return f_prelu(&f, a, b);
 	case PTORT_VOP_MAX: return f_maxmin(&f, a, b, 1);
 	case PTORT_VOP_MIN: return f_maxmin(&f, a, b, 0);
 	case PTORT_VOP_ABS: return a & ~signbit_of(&f);
@@ -798,6 +859,20 @@ static uint64_t i_op(ptort_vop op, ptort_type t, uint64_t a, uint64_t b)
 		if (a == minv && sb == -1)
 			return a;
 		return (uint64_t)(sa / sb) & m;
+	case PTORT_VOP_FMOD:
+	case PTORT_VOP_REM: {
+		int64_t r;
+		if (!b)
+			return a;
+		if (!sgn)
+			return a % b;
+		if (a == minv && sb == -1)
+			return 0;
+		r = sa % sb; /* truncated */
+		if (op == PTORT_VOP_REM && r && (r < 0) != (sb < 0))
+			r += sb; /* floored */
+		return (uint64_t)r & m;
+	}
 	case PTORT_VOP_MAX:
 		return (sgn ? sa > sb : a > b) ? a : b;
 	case PTORT_VOP_MIN:

@@ -4,8 +4,10 @@
  *   - MPFR, with the exponent range and subnormals of each format, for the correctly
  *     rounded float ops: every f16 and bf16 input of exp, ln, sqrt, rsqrt, recip; a
  *     boundary set and random inputs of the same in f32; boundary and random pairs of
- *     add, sub, mul, div in all three formats (subnormal results included);
- *   - small C models for max/min/abs/neg/relu/mov, compares and the integer ops;
+ *     add, sub, mul, div, fmod, rem, prelu in all three formats (subnormal results
+ *     included);
+ *   - small C models for max/min/abs/neg/relu/mov and the compares (every f16 and bf16
+ *     input, boundary and random pairs) and the integer ops;
  *   - MPFR again for every constant of vop_tables.c.
  * Argument: a scale for the random sets (default 1). Failures print in hex. */
 #include <math.h>
@@ -59,7 +61,9 @@ static void check_one(ptort_vop op, ptort_type t, uint64_t a, uint64_t b)
 
 static const ptort_vop unary_ops[] = {PTORT_VOP_EXP, PTORT_VOP_LN, PTORT_VOP_SQRT, PTORT_VOP_RSQRT,
 				      PTORT_VOP_RECIP};
-static const ptort_vop binary_ops[] = {PTORT_VOP_ADD, PTORT_VOP_SUB, PTORT_VOP_MUL, PTORT_VOP_DIV};
+static const ptort_vop binary_ops[] = {PTORT_VOP_ADD,  PTORT_VOP_SUB, PTORT_VOP_MUL,
+				       PTORT_VOP_DIV,  PTORT_VOP_FMOD, PTORT_VOP_REM,
+				       PTORT_VOP_PRELU};
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* every 16-bit input of every correctly rounded unary op */
@@ -227,6 +231,9 @@ static void floats_simple(void)
 			}
 		for (r = 0; r < 20000; r++)
 			float_simple(ts[k], rand_t(ts[k]), rand_t(ts[k]));
+		if (ts[k] != PTORT_F32) /* every 16-bit input (against a random second operand) */
+			for (r = 0; r < 0x10000; r++)
+				float_simple(ts[k], r, rand_t(ts[k]));
 	}
 }
 
@@ -276,6 +283,17 @@ static void int_one(ptort_type t, uint64_t a, uint64_t b)
 			want = (uint64_t)(sa / sb);
 		IWANT(DIV, want);
 		IWANT(SHR, b >= bits ? (sa < 0 ? m : 0) : (uint64_t)(sa < 0 ? ~(~(uint64_t)sa >> b) : (uint64_t)sa >> b));
+		if (b == 0) {
+			IWANT(FMOD, a);
+			IWANT(REM, a);
+		} else if (sb == -1) {
+			IWANT(FMOD, 0);
+			IWANT(REM, 0);
+		} else {
+			int64_t q = sa / sb, rr = sa - q * sb; /* C99: truncated */
+			IWANT(FMOD, (uint64_t)rr);
+			IWANT(REM, (uint64_t)(rr && ((rr < 0) != (sb < 0)) ? rr + sb : rr));
+		}
 	} else {
 		IWANT(MAX, a > b ? a : b);
 		IWANT(MIN, a < b ? a : b);
@@ -283,6 +301,8 @@ static void int_one(ptort_type t, uint64_t a, uint64_t b)
 		IWANT(RELU, a);
 		IWANT(DIV, b ? a / b : m);
 		IWANT(SHR, b >= bits ? 0 : a >> b);
+		IWANT(FMOD, b ? a % b : a);
+		IWANT(REM, b ? a % b : a);
 	}
 	IWANT(SHL, b >= bits ? 0 : a << b);
 	want = ptort_vop1(PTORT_VOP_DIV, t, 1, a);

@@ -101,6 +101,28 @@ static uint64_t mref(ptort_vop op, ptort_type t, uint64_t a, uint64_t b)
 	case PTORT_VOP_RECIP: i = mpfr_ui_div(r, 1, x, MPFR_RNDN); break;
 	case PTORT_VOP_EXP: i = mpfr_exp(r, x, MPFR_RNDN); break;
 	case PTORT_VOP_LN: i = mpfr_log(r, x, MPFR_RNDN); break;
+	case PTORT_VOP_FMOD: i = mpfr_fmod(r, x, y, MPFR_RNDN); break;
+	case PTORT_VOP_REM: { /* floored: fmod, + y once when the signs differ, 0 with y's sign */
+		mpfr_t q;
+		mpfr_init2(q, 64);
+		mpfr_fmod(q, x, y, MPFR_RNDN); /* exact */
+		if (mpfr_nan_p(q))
+			mpfr_set_nan(r);
+		else if (mpfr_zero_p(q))
+			mpfr_set_zero(r, signbit(db) ? -1 : 1);
+		else if (mpfr_signbit(q) != mpfr_signbit(y))
+			i = mpfr_add(r, q, y, MPFR_RNDN);
+		else
+			i = mpfr_set(r, q, MPFR_RNDN);
+		mpfr_clear(q);
+		break;
+	}
+	case PTORT_VOP_PRELU: /* a > 0 ? a : a * b */
+		if (da > 0)
+			i = mpfr_set(r, x, MPFR_RNDN);
+		else
+			i = mpfr_mul(r, x, y, MPFR_RNDN);
+		break;
 	default: break;
 	}
 	i = mpfr_check_range(r, i, MPFR_RNDN);
