@@ -28,7 +28,9 @@ unsigned emit_c(ir_ctx *ctx, ir_op *module, const struct target *t, ptoc_write_f
  * ambiguous. */
 ir_op *emit_find_entry(ir_ctx *ctx, ir_op *module, const char *entry);
 
-/* The harness of `func` (see the file comment of emit_c.c for its command line). */
-unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, ptoc_write_fn out, void *user);
+/* The harness of `func` for target `t` (see the file comment of emit_c.c for its
+ * command line). */
+unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target *t,
+		   ptoc_write_fn out, void *user);
 
 #endif

@@ -1184,7 +1184,8 @@ static const char harness_main2[] =
 	"\treturn rc;\n"
 	"}\n";
 
-unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, ptoc_write_fn out, void *user)
+unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target *t,
+		   ptoc_write_fn out, void *user)
 {
 	em e;
 	ir_block *b = func->regions[0].first;
@@ -1192,7 +1193,7 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, ptoc_write_fn out, v
 	const char *name;
 	memset(&e, 0, sizeof e);
 	e.ctx = ctx;
-	e.t = pass_module_target(ctx, module);
+	e.t = t;
 	e.out = out;
 	e.user = user;
 	if (check_func_name(&e, func, &name))

@@ -53,7 +53,6 @@ struct ptoc_context {
 	unsigned error_limit;  /* 0: no limit */
 	int dropping;          /* the cap was reached: drop until the next reset */
 	/* verify.c */
-	int target;            /* IR_TARGET_*: set by the driver (--target) */
 	unsigned scope_seq;    /* visibility scopes handed out so far */
 };
 

@@ -441,19 +441,20 @@ ir_opcode ir_opcode_lookup(const char *name, size_t len);
 
 /* ---- module.c: the module --------------------------------------------- */
 
+struct target; /* passes/target.h */
+
 struct ptoc_module {
 	ir_ctx *ctx;
 	ir_op *op; /* builtin.module with one region of one block */
+	const struct target *target; /* resolved by target_resolve on first use; NULL before */
 };
 
 /* ---- verify.c: the structural verifier -------------------------------- */
 
 /* Reports every error found (not only the first). Returns the number of errors.
- * Target-dependent rules (the tmatmul element-type triples) use the context's target
- * (ir_set_target), else the module's `pto.target_arch` ("a5" = A5), else A2/A3. */
-unsigned ir_verify(ir_ctx *ctx, ir_op *root);
-enum { IR_TARGET_UNSET, IR_TARGET_A2A3, IR_TARGET_A5 };
-void ir_set_target(ir_ctx *ctx, int target);
+ * The per-target rules (tmov pairs, tmatmul type triples, m/k/n range) come from
+ * `t`, the module's resolved target (target_resolve, passes/pass.h); never NULL. */
+unsigned ir_verify(ir_ctx *ctx, ir_op *root, const struct target *t);
 
 /* ---- print.c: the printers (custom form and MLIR generic form) -------- */
 

@@ -1,16 +1,11 @@
-/* module.c: the public module entry points other than parsing (frontend/): destroy,
- * verify, print. A module lives in its context's arena. */
+/* module.c: the public module entry points other than parsing (frontend/) and
+ * those that need the target (passes/api.c): destroy, print. A module lives in its context's arena. */
 #include "ir/ir.h"
 
 void ptoc_module_destroy(ptoc_module *m)
 {
 	/* The module lives in its context's arena; the context frees it. */
 	(void)m;
-}
-
-int ptoc_module_verify(ptoc_module *m)
-{
-	return ir_verify(m->ctx, m->op) ? -1 : 0;
 }
 
 static int print_module(ptoc_module *m, ptoc_print_form form, ptoc_write_fn out, void *user)

@@ -8,11 +8,15 @@
  * of tile_buf types; per-op rules of alloc_tile, tassign, tload/tstore, tcvt, tmov,
  * the tmatmul family, views, arith and scf ops, func.func/func.return; the fields of
  * level-3 pto.i.* instructions (docs/lowered.md).
+ * The per-target rules (tmov memory pairs and whether they may change the shape,
+ * the tmatmul type triples, the m/k/n range) come from the target's table
+ * (passes/target.h), which the caller resolved (target_resolve).
  * Not checked here: target legality of conversions (passes/), memory capacities. */
 #include <stdio.h>
 #include <string.h>
 
 #include "ir/ir.h"
+#include "passes/target.h"
 
 #define MAX_DEPTH 1000 /* nested regions; the parser caps nesting well below this */
 
@@ -20,14 +24,9 @@ typedef struct vctx {
 	ir_ctx *ctx;
 	unsigned errors;
 	unsigned scope;   /* the visibility scope of the current isolated op */
-	int a5;           /* the target is A5 */
+	const struct target *t;
 	unsigned depth;
 } vctx;
-
-void ir_set_target(ir_ctx *ctx, int target)
-{
-	ctx->target = target;
-}
 
 /* ---- messages ------------------------------------------------------------ */
 
@@ -474,30 +473,20 @@ static void verify_tcvt(vctx *v, const ir_op *op)
 static void verify_tmov(vctx *v, const ir_op *op)
 {
 	tinfo s, d;
-	int bad = check_tile_use(v, op, vtype(op, 0), "src", &s), ok;
+	const ptoc_tmov_pair *mv;
+	int bad = check_tile_use(v, op, vtype(op, 0), "src", &s);
 	bad |= check_tile_use(v, op, dst_type(op), "dst", &d);
 	if (bad || !s.buf || !d.buf)
 		return;
-	switch (s.mem) {
-	case IR_MEM_MAT:
-		ok = d.mem == IR_MEM_LEFT || d.mem == IR_MEM_RIGHT || d.mem == IR_MEM_BIAS ||
-		     d.mem == IR_MEM_SCALING || (v->a5 && d.mem == IR_MEM_MAT);
-		break;
-	case IR_MEM_VEC:
-		ok = d.mem == IR_MEM_VEC || (v->a5 && d.mem == IR_MEM_MAT);
-		break;
-	case IR_MEM_ACC:
-		ok = d.mem == IR_MEM_MAT || d.mem == IR_MEM_VEC;
-		break;
-	default:
-		ok = 0;
-	}
-	if (!ok) {
+	mv = s.mem > IR_MEM_NONE && d.mem > IR_MEM_NONE
+		     ? target_find_tmov(v->t, (ptoc_loc)(s.mem - IR_MEM_VEC), (ptoc_loc)(d.mem - IR_MEM_VEC))
+		     : NULL;
+	if (!mv) {
 		op_error(v, op, "expects a supported tmov address-space pair for this target (got %s -> %s)",
 			 ir_mem_name(s.mem), ir_mem_name(d.mem));
 		return;
 	}
-	if ((s.mem == IR_MEM_MAT || !v->a5) && (s.rows != d.rows || s.cols != d.cols)) {
+	if (!mv->reshape && (s.rows != d.rows || s.cols != d.cols)) {
 		op_error(v, op, "expects src and dst to have the same shape");
 		return;
 	}
@@ -517,28 +506,33 @@ static void verify_tmov(vctx *v, const ir_op *op)
 			 (long long)s.vr, (long long)s.vc, (long long)d.vr, (long long)d.vc);
 }
 
-/* The (dst, lhs, rhs) element types of tmatmul/tmatmul.bias. */
+/* The (dst, lhs, rhs) element types of tmatmul/tmatmul.bias: a non-MX mmad of the
+ * target's table. */
 static int matmul_triple_ok(vctx *v, const ir_type *d, const ir_type *l, const ir_type *r)
 {
-	int fp8l = l && l->kind == IR_TYPE_FLOAT &&
-		   (l->u.f.kind == PTORT_F8E4M3FN || l->u.f.kind == PTORT_F8E5M2);
-	int fp8r = r && r->kind == IR_TYPE_FLOAT &&
-		   (r->u.f.kind == PTORT_F8E4M3FN || r->u.f.kind == PTORT_F8E5M2);
-	if (!d || !l || (l != r && !(fp8l && fp8r))) /* e4m3 x e5m2 mixes on A5 */
-		return 0;
-	if (d->kind == IR_TYPE_INT)
-		return d->u.i.bits == 32 && d->u.i.signedness != IR_INT_UNSIGNED &&
-		       l->kind == IR_TYPE_INT && l->u.i.bits == 8;
-	if (d->kind != IR_TYPE_FLOAT || d->u.f.kind != PTORT_F32 || l->kind != IR_TYPE_FLOAT)
-		return 0;
-	switch (l->u.f.kind) {
-	case PTORT_F16: case PTORT_BF16: case PTORT_F32:
-		return 1;
-	case PTORT_F8E4M3FN: case PTORT_F8E5M2: case PTORT_HIF8:
-		return v->a5;
-	default:
-		return 0;
+	ptort_type ed, el, er;
+	return !ir_type_to_elem(d, &ed) && !ir_type_to_elem(l, &el) && !ir_type_to_elem(r, &er) &&
+	       target_has_mmad(v->t, el, er, ed, 0);
+}
+
+/* "(i32, i8, i8), (f32, f16, f16), ...": the non-MX triples of the target. */
+static void matmul_triples(vctx *v, char *buf, size_t cap)
+{
+	size_t i, n = 0;
+	buf[0] = 0;
+	for (i = 0; i < v->t->cube.ntypes && n < cap; i++) {
+		const ptoc_mmad_types *m = &v->t->cube.types[i];
+		if (!m->mx)
+			n += (size_t)snprintf(buf + n, cap - n, "%s(%s, %s, %s)", n ? ", " : "",
+					      ptort_type_name(m->c), ptort_type_name(m->a),
+					      ptort_type_name(m->b));
 	}
+}
+
+/* A static m, k or n within the target's range (a dynamic one is checked at run time). */
+static int mnk_ok(const vctx *v, int64_t x)
+{
+	return dyn(x) || (x >= v->t->cube.mnk_min && x <= v->t->cube.mnk_max);
 }
 
 static void verify_matmul(vctx *v, const ir_op *op)
@@ -561,10 +555,9 @@ static void verify_matmul(vctx *v, const ir_op *op)
 		op_error(v, op, "expects lhs, rhs, and dst to use the left, right, and acc address spaces");
 	if (ta.rows != td.rows || tb_.cols != td.cols || ta.cols != tb_.rows)
 		op_error(v, op, "expects static matmul tile shapes lhs[M,K], rhs[K,N], and dst[M,N]");
-	else if ((!dyn(ta.vr) && (ta.vr < 1 || ta.vr > 4095)) ||
-		 (!dyn(ta.vc) && (ta.vc < 1 || ta.vc > 4095)) ||
-		 (!dyn(tb_.vc) && (tb_.vc < 1 || tb_.vc > 4095)))
-		op_error(v, op, "expects m, k, and n valid sizes to be in [1, 4095]");
+	else if (!mnk_ok(v, ta.vr) || !mnk_ok(v, ta.vc) || !mnk_ok(v, tb_.vc))
+		op_error(v, op, "expects m, k, and n valid sizes to be in [%u, %u]",
+			 v->t->cube.mnk_min, v->t->cube.mnk_max);
 	else if ((!dyn(ta.vc) && !dyn(tb_.vr) && ta.vc != tb_.vr) ||
 		 (!dyn(ta.vr) && !dyn(td.vr) && ta.vr != td.vr) ||
 		 (!dyn(tb_.vc) && !dyn(td.vc) && tb_.vc != td.vc))
@@ -572,9 +565,11 @@ static void verify_matmul(vctx *v, const ir_op *op)
 			 (long long)ta.vr, (long long)ta.vc, (long long)tb_.vr, (long long)tb_.vc,
 			 (long long)td.vr, (long long)td.vc);
 	if ((op->code == IR_OP_TMATMUL || op->code == IR_OP_TMATMUL_BIAS) &&
-	    !matmul_triple_ok(v, td.elem, ta.elem, tb_.elem))
-		op_error(v, op, "expects (dst, lhs, rhs) element types to match one of (i32, i8, i8), (f32, f16, f16), (f32, bf16, bf16), (f32, f32, f32)%s",
-			 v->a5 ? ", or an A5-supported fp8 pair" : "");
+	    !matmul_triple_ok(v, td.elem, ta.elem, tb_.elem)) {
+		char list[1024];
+		matmul_triples(v, list, sizeof list);
+		op_error(v, op, "expects (dst, lhs, rhs) element types to match one of %s", list);
+	}
 	if (bias >= 0 && !check_tile_use(v, op, vtype(op, (unsigned)bias), "bias", &tx)) {
 		if (tx.buf && tx.mem != IR_MEM_BIAS)
 			op_error(v, op, "expects bias to be in the bias address space");
@@ -969,7 +964,7 @@ static void verify_ifield(vctx *v, const ir_op *op, const char *name, unsigned k
 	case IR_IF_MASK: ok = a->kind == IR_ATTR_INT; break;
 	case IR_IF_COUNT: ok = int_in(a, 1, UINT32_MAX); break;
 	case IR_IF_F16BITS: ok = int_in(a, 0, 0xFFFF); break;
-	case IR_IF_MNK: ok = int_in(a, 1, 4095); break;
+	case IR_IF_MNK: ok = int_in(a, v->t->cube.mnk_min, v->t->cube.mnk_max); break;
 	case IR_IF_INIT: ok = a->kind == IR_ATTR_STRING; break;
 	case IR_IF_UNIT: ok = a->kind == IR_ATTR_UNIT; break;
 	}
@@ -1220,24 +1215,12 @@ static void verify_region(vctx *v, ir_region *r)
 	v->depth--;
 }
 
-static int target_of(ir_ctx *ctx, const ir_op *root)
-{
-	const ir_attr *a;
-	if (ctx->target != IR_TARGET_UNSET)
-		return ctx->target;
-	a = ir_op_get_attr(root, "pto.target_arch");
-	if (a && a->kind == IR_ATTR_STRING && a->u.str.len == 2 &&
-	    (a->u.str.s[0] == 'a' || a->u.str.s[0] == 'A') && a->u.str.s[1] == '5')
-		return IR_TARGET_A5;
-	return IR_TARGET_A2A3;
-}
-
-unsigned ir_verify(ir_ctx *ctx, ir_op *root)
+unsigned ir_verify(ir_ctx *ctx, ir_op *root, const struct target *t)
 {
 	vctx v;
 	memset(&v, 0, sizeof v);
 	v.ctx = ctx;
-	v.a5 = target_of(ctx, root) == IR_TARGET_A5;
+	v.t = t;
 	v.scope = ++ctx->scope_seq;
 	verify_op(&v, root);
 	return v.errors;

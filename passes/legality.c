@@ -40,16 +40,15 @@ static size_t sb_finish(struct sbuf *b)
 
 /* ---- Targets ----------------------------------------------------------- */
 
+const struct target *const target_list[] = {
+	[PTOC_TARGET_A2A3] = &target_a2a3,
+	[PTOC_TARGET_A5] = &target_a5,
+	[PTOC_TARGET_COUNT] = NULL,
+};
+
 const struct target *target_get(ptoc_target id)
 {
-	switch (id) {
-	case PTOC_TARGET_A2A3:
-		return &target_a2a3;
-	case PTOC_TARGET_A5:
-		return &target_a5;
-	default:
-		return NULL;
-	}
+	return (unsigned)id < PTOC_TARGET_COUNT ? target_list[id] : NULL;
 }
 
 const char *ptoc_target_name(ptoc_target t)
@@ -63,22 +62,78 @@ static int eqlit(const char *s, size_t len, const char *lit)
 	return strlen(lit) == len && !memcmp(s, lit, len);
 }
 
-int ptoc_target_parse(const char *s, size_t len, ptoc_target *out)
+static int same_name(const char *s, size_t len, const char *name)
 {
-	if (eqlit(s, len, "a2a3") || eqlit(s, len, "a3") || eqlit(s, len, "a2")) {
-		*out = PTOC_TARGET_A2A3;
-		return 0;
+	size_t i;
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (!name[i] || c != name[i])
+			return 0;
 	}
-	if (eqlit(s, len, "a5")) {
-		*out = PTOC_TARGET_A5;
-		return 0;
-	}
-	return -1;
+	return !name[len];
 }
 
-ptoc_target ptoc_target_from_arch_attr(const char *s, size_t len)
+const struct target *target_lookup(const char *s, size_t len)
 {
-	return eqlit(s, len, "a5") ? PTOC_TARGET_A5 : PTOC_TARGET_A2A3;
+	size_t i;
+	const char *const *a;
+	for (i = 0; target_list[i]; i++) {
+		if (same_name(s, len, target_list[i]->name))
+			return target_list[i];
+		for (a = target_list[i]->aliases; a && *a; a++)
+			if (same_name(s, len, *a))
+				return target_list[i];
+	}
+	return NULL;
+}
+
+size_t target_spellings(char *buf, size_t cap)
+{
+	struct sbuf b;
+	size_t i;
+	const char *const *a;
+	b.buf = buf;
+	b.cap = cap;
+	b.len = 0;
+	for (i = 0; target_list[i]; i++) {
+		sb_puts(&b, i ? ", " : "");
+		sb_puts(&b, target_list[i]->name);
+		for (a = target_list[i]->aliases; a && *a; a++) {
+			sb_puts(&b, ", ");
+			sb_puts(&b, *a);
+		}
+	}
+	return sb_finish(&b);
+}
+
+int ptoc_target_parse(const char *s, size_t len, ptoc_target *out)
+{
+	const struct target *t = target_lookup(s, len);
+	if (!t)
+		return -1;
+	*out = t->id;
+	return 0;
+}
+
+const ptoc_tmov_pair *target_find_tmov(const struct target *t, ptoc_loc src, ptoc_loc dst)
+{
+	size_t i;
+	for (i = 0; i < t->ntmov; i++)
+		if (t->tmov[i].src == src && t->tmov[i].dst == dst)
+			return &t->tmov[i];
+	return NULL;
+}
+
+int target_has_mmad(const struct target *t, ptort_type a, ptort_type b, ptort_type c, int mx)
+{
+	size_t i;
+	for (i = 0; i < t->cube.ntypes; i++)
+		if (t->cube.types[i].a == a && t->cube.types[i].b == b && t->cube.types[i].c == c &&
+		    !t->cube.types[i].mx == !mx)
+			return 1;
+	return 0;
 }
 
 /* ---- The tcvt table ---------------------------------------------------- */
@@ -445,6 +500,18 @@ const ptoc_mem_info *ptoc_target_mem(ptoc_target t, ptoc_loc l)
 {
 	const struct target *d = target_get(t);
 	return d && (unsigned)l < PTOC_LOC_COUNT ? &d->mem[l] : NULL;
+}
+
+size_t ptoc_target_tmov_count(ptoc_target t)
+{
+	const struct target *d = target_get(t);
+	return d ? d->ntmov : 0;
+}
+
+const ptoc_tmov_pair *ptoc_target_tmov_get(ptoc_target t, size_t i)
+{
+	const struct target *d = target_get(t);
+	return d && i < d->ntmov ? &d->tmov[i] : NULL;
 }
 
 const ptoc_vec_limits *ptoc_target_vec(ptoc_target t)

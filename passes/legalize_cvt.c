@@ -3,7 +3,7 @@
  *
  * Requires: a verified module (the `verify` pass ran), at level 1 (tile SSA,
  *   `%d = pto.tcvt %s {...} : T -> R`) or level 2 (DPS, `pto.tcvt ins(%s[, %tmp]
- *   {...}) outs(%d)`), and the target in pass_opts (pass_module_target).
+ *   {...}) outs(%d)`), and the target in pass_opts (target_resolve).
  * Preserves: the IR level, every op other than pto.tcvt, the values of the module
  *   (a decomposed tcvt still defines the same SSA result / writes the same dst).
  *   It is idempotent: a second run changes nothing and warns about nothing.

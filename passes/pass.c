@@ -10,8 +10,7 @@
  * changes nothing. */
 static unsigned pass_verify(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 {
-	(void)o;
-	return ir_verify(ctx, module);
+	return ir_verify(ctx, module, o->target);
 }
 
 /* The passes of other files (each defined in passes/<name>.c). */
@@ -81,17 +80,27 @@ void pass_remark(ir_ctx *ctx, const pass_opts *o, const char *name, ir_loc loc,
 	ir_remark(ctx, loc, "[%s] %s", name, msg);
 }
 
-const struct target *pass_module_target(ir_ctx *ctx, const ir_op *module)
+const struct target *target_resolve(ir_ctx *ctx, const ir_op *module,
+				    const struct target *chosen)
 {
-	const ir_attr *a;
-	if (ctx->target == IR_TARGET_A5)
-		return target_get(PTOC_TARGET_A5);
-	if (ctx->target == IR_TARGET_A2A3)
-		return target_get(PTOC_TARGET_A2A3);
-	a = ir_op_get_attr(module, "pto.target_arch");
-	if (a && a->kind == IR_ATTR_STRING)
-		return target_get(ptoc_target_from_arch_attr(a->u.str.s, a->u.str.len));
-	return target_get(PTOC_TARGET_A2A3);
+	const ir_attr *a = ir_op_get_attr(module, "pto.target_arch");
+	const struct target *t = NULL;
+	char names[128];
+	if (a) {
+		target_spellings(names, sizeof names);
+		if (a->kind != IR_ATTR_STRING) {
+			ir_error(ctx, module->loc, "pto.target_arch must be a string naming a "
+				 "target (%s)", names);
+			return NULL;
+		}
+		t = target_lookup(a->u.str.s, a->u.str.len);
+		if (!t) {
+			ir_error(ctx, module->loc, "unknown target '%.*s' in pto.target_arch (%s)",
+				 (int)(a->u.str.len > 64 ? 64 : a->u.str.len), a->u.str.s, names);
+			return NULL;
+		}
+	}
+	return chosen ? chosen : t ? t : TARGET_DEFAULT;
 }
 
 void pipeline_default(pipeline *p, const char *last)
@@ -168,17 +177,17 @@ static int dump_after(ir_ctx *ctx, ir_op *module, const char *name,
 	return ir_print_op(ctx, module, &po, ro->dump, ro->dump_user);
 }
 
-unsigned pipeline_run(ir_ctx *ctx, ir_op *module, const pipeline *p, const char *remarks,
-		      const pipeline_run_opts *ro)
+unsigned pipeline_run(ir_ctx *ctx, ir_op *module, const pipeline *p, const struct target *t,
+		      const char *remarks, const pipeline_run_opts *ro)
 {
 	pass_opts o;
 	unsigned i, errs;
-	o.target = pass_module_target(ctx, module);
+	o.target = t;
 	o.remarks = remarks;
 	for (i = 0; i < p->n; i++) {
 		errs = p->pass[i]->run(ctx, module, &o);
 		if (!errs && ro && ro->verify_each && p->pass[i]->run != pass_verify)
-			errs = ir_verify(ctx, module);
+			errs = ir_verify(ctx, module, t);
 		if (ro && ro->dump)
 			dump_after(ctx, module, p->pass[i]->name, ro);
 		if (errs)

@@ -42,9 +42,19 @@ void pass_remark(ir_ctx *ctx, const pass_opts *o, const char *name, ir_loc loc,
 #endif
 	;
 
-/* The target of `module`: the context's (set from --target), else the module's
- * `pto.target_arch` attribute ("a5" = A5, any other value A2A3), else A2A3. */
-const struct target *pass_module_target(ir_ctx *ctx, const ir_op *module);
+/* The one place that decides a module's target: `chosen` (the command line's
+ * --target/--pto-arch, looked up with target_lookup) when not NULL, else the
+ * module's `pto.target_arch`, else TARGET_DEFAULT (a2a3). The attribute is checked
+ * either way: a value that is not a string naming a target (target_lookup: a name or
+ * alias in any case) is reported at the module's location and NULL is returned.
+ * Everything downstream (ir_verify, pipeline_run, emit_c) receives the result. */
+const struct target *target_resolve(ir_ctx *ctx, const ir_op *module,
+				    const struct target *chosen);
+
+/* The target of a public module handle: the one ptoc_module_set_target (api.c)
+ * chose, else resolved now with target_resolve (no command-line choice). NULL after
+ * reporting an error. */
+const struct target *module_target(ptoc_module *m);
 
 #define PIPELINE_MAX 32
 typedef struct pipeline {
@@ -65,10 +75,10 @@ typedef struct pipeline_run_opts {
 	int dump_generic;
 } pipeline_run_opts;
 
-/* Runs the passes of `p` on `module` in order with the module's target (see
- * pass_module_target). Stops at the first pass (or verification) that reports an
- * error; returns the number of errors. */
-unsigned pipeline_run(ir_ctx *ctx, ir_op *module, const pipeline *p, const char *remarks,
-		      const pipeline_run_opts *ro);
+/* Runs the passes of `p` on `module` in order for target `t` (target_resolve).
+ * Stops at the first pass (or verification) that reports an error; returns the
+ * number of errors. */
+unsigned pipeline_run(ir_ctx *ctx, ir_op *module, const pipeline *p, const struct target *t,
+		      const char *remarks, const pipeline_run_opts *ro);
 
 #endif

@@ -1,13 +1,17 @@
-/* target.h: the target descriptions (one data table per target) and the legality
- * queries over them, for the passes and the driver.
+/* target.h: the target descriptions (one data table per target), the one function
+ * that decides which target a module is compiled for, and the legality queries over
+ * the tables.
  *
  * A target is data: `struct target` below, one instance per target file
- * (target_a2a3.c, target_a5.c). Nothing else in the compiler may know a target:
- * passes ask these queries (or the public ptoc_* functions of
- * include/ptoc/legality.h, which wrap them) and never test a target's name.
+ * (target_a2a3.c, target_a5.c), listed once in target_list (legality.c). Nothing
+ * else in the compiler may know a target: the verifier (ir/verify.c), every pass and
+ * the emitter receive the resolved `const struct target *` (target_resolve) and read
+ * its fields or ask these queries; none tests a target's name or id. A third target
+ * is one more table and one more row of target_list.
  *
  * The queries take a `const struct target *` so that tests can run them on a
- * hand-made table; the public API takes a ptoc_target and looks the table up. */
+ * hand-made table; the public API takes a ptoc_target and looks the table up. This
+ * header is data and queries only (no IR), so ir/verify.c may read it. */
 #ifndef PTOC_PASSES_TARGET_H
 #define PTOC_PASSES_TARGET_H
 
@@ -17,12 +21,15 @@
 
 struct target {
 	ptoc_target id;
-	const char *name;
+	const char *name;          /* as printed; also accepted by target_lookup */
+	const char *const *aliases; /* other names target_lookup accepts, NULL-ended */
 	const ptoc_cvt_rule *cvt; /* native tcvt pairs, docs/semantics.md §4 order */
 	size_t ncvt;
 	ptoc_mem_info mem[PTOC_LOC_COUNT];
 	ptoc_vec_limits vec;
-	ptoc_cube_limits cube;
+	ptoc_cube_limits cube;     /* m/k/n range, layouts, mmad type triples */
+	const ptoc_tmov_pair *tmov; /* the tmov memory pairs */
+	size_t ntmov;
 };
 
 /* target_a2a3.c, target_a5.c */
@@ -30,8 +37,24 @@ extern const struct target target_a2a3;
 extern const struct target target_a5;
 
 /* legality.c */
+/* Every target, in ptoc_target order, ended by NULL. */
+extern const struct target *const target_list[];
+/* The default target (a2a3) when neither the command line nor the module names one. */
+#define TARGET_DEFAULT (&target_a2a3)
 /* The table of a target id; NULL when out of range. */
 const struct target *target_get(ptoc_target id);
+/* The spelling rule (docs/targets.md): `s` (len bytes) is a target's name or one of
+ * its aliases, compared without case ("a2a3", "a3", "a2", "A5", ...). NULL when it
+ * names no target. */
+const struct target *target_lookup(const char *s, size_t len);
+/* The names target_lookup accepts, "a2a3, a3, a2, a5", for messages: written into
+ * buf like snprintf (cap bytes, NUL-terminated when cap > 0); returns the full length. */
+size_t target_spellings(char *buf, size_t cap);
+/* The tmov row of `src -> dst`, or NULL when the target cannot move between those
+ * memories. */
+const ptoc_tmov_pair *target_find_tmov(const struct target *t, ptoc_loc src, ptoc_loc dst);
+/* Whether the target's mmad takes A x B -> C (mx: the MX form). */
+int target_has_mmad(const struct target *t, ptort_type a, ptort_type b, ptort_type c, int mx);
 /* The native rule of `from -> to`, or NULL. */
 const ptoc_cvt_rule *target_find_cvt(const struct target *t, ptort_type from, ptort_type to);
 /* The decomposition of a pair without a native rule: the shortest chain of native

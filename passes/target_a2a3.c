@@ -49,9 +49,23 @@ static const ptoc_mmad_types a2a3_mmad[] = {
 	{PTORT_F32, PTORT_F32, PTORT_F32, 0},
 };
 
+static const char *const a2a3_aliases[] = {"a3", "a2", NULL};
+/* tmov: mat to the cube's inputs, vec to vec, acc out through the fixpipe; the shape
+ * never changes. */
+static const ptoc_tmov_pair a2a3_tmov[] = {
+	{PTOC_LOC_MAT, PTOC_LOC_LEFT, 0},
+	{PTOC_LOC_MAT, PTOC_LOC_RIGHT, 0},
+	{PTOC_LOC_MAT, PTOC_LOC_BIAS, 0},
+	{PTOC_LOC_MAT, PTOC_LOC_SCALING, 0},
+	{PTOC_LOC_VEC, PTOC_LOC_VEC, 0},
+	{PTOC_LOC_ACC, PTOC_LOC_MAT, 0},
+	{PTOC_LOC_ACC, PTOC_LOC_VEC, 0},
+};
+
 const struct target target_a2a3 = {
 	.id = PTOC_TARGET_A2A3,
 	.name = "a2a3",
+	.aliases = a2a3_aliases,
 	.cvt = a2a3_cvt,
 	.ncvt = sizeof a2a3_cvt / sizeof a2a3_cvt[0],
 	.mem = {
@@ -86,4 +100,6 @@ const struct target target_a2a3 = {
 		.types = a2a3_mmad,
 		.ntypes = sizeof a2a3_mmad / sizeof a2a3_mmad[0],
 	},
+	.tmov = a2a3_tmov,
+	.ntmov = sizeof a2a3_tmov / sizeof a2a3_tmov[0],
 };

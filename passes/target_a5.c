@@ -85,6 +85,20 @@ static const ptoc_mmad_types a5_mmad[] = {
 	{PTORT_F4E1M2, PTORT_F4E1M2, PTORT_F32, 1},
 };
 
+/* tmov: as A2A3, plus mat to mat and vec to mat; moves out of vec and acc may take a
+ * sub-tile (the shapes may differ), moves out of mat may not. */
+static const ptoc_tmov_pair a5_tmov[] = {
+	{PTOC_LOC_MAT, PTOC_LOC_LEFT, 0},
+	{PTOC_LOC_MAT, PTOC_LOC_RIGHT, 0},
+	{PTOC_LOC_MAT, PTOC_LOC_BIAS, 0},
+	{PTOC_LOC_MAT, PTOC_LOC_SCALING, 0},
+	{PTOC_LOC_MAT, PTOC_LOC_MAT, 0},
+	{PTOC_LOC_VEC, PTOC_LOC_VEC, 1},
+	{PTOC_LOC_VEC, PTOC_LOC_MAT, 1},
+	{PTOC_LOC_ACC, PTOC_LOC_MAT, 1},
+	{PTOC_LOC_ACC, PTOC_LOC_VEC, 1},
+};
+
 const struct target target_a5 = {
 	.id = PTOC_TARGET_A5,
 	.name = "a5",
@@ -122,4 +136,6 @@ const struct target target_a5 = {
 		.types = a5_mmad,
 		.ntypes = sizeof a5_mmad / sizeof a5_mmad[0],
 	},
+	.tmov = a5_tmov,
+	.ntmov = sizeof a5_tmov / sizeof a5_tmov[0],
 };

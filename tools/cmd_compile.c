@@ -67,7 +67,8 @@ static void usage(FILE *f)
 	      "  --emit=generic        the MLIR generic op form, accepted by mlir-opt\n"
 	      "                        --allow-unregistered-dialect\n"
 	      "  --emit=lowered        level-3 instructions (default pipeline up to split-repeats)\n"
-	      "  --target a2a3|a5      the target (default: the module's pto.target_arch, else a2a3)\n"
+	      "  --target a2a3|a5      the target (also a3, a2; any case; default: the module's\n"
+	      "                        pto.target_arch, same names, else a2a3)\n"
 	      "  --pto-arch=a3|a5      PTOAS's spelling of --target\n"
 	      "  --verify-diagnostics  check diagnostics against // expected-error {{...}} comments\n"
 	      "  --split-input-file    process each chunk between '// -----' lines on its own\n"
@@ -92,7 +93,8 @@ enum { EMIT_C, EMIT_IR, EMIT_MAIN };
 
 typedef struct opts {
 	const char *input, *output;
-	int generic, verify_diags, split, target;
+	int generic, verify_diags, split;
+	const struct target *target; /* --target / --pto-arch, or NULL */
 	int emit; /* EMIT_* */
 	const char *entry; /* --entry (emit=main) */
 	buf *emitted;      /* per chunk: the C emitted by process() (emit c/main) */
@@ -120,20 +122,21 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name, in
 	return v;
 }
 
-static int parse_target(const char *v, int pto_arch)
+/* --target / --pto-arch: a usage error when V names no target. */
+static int parse_target(const char *opt, const char *v, const struct target **out)
 {
-	if (!strcmp(v, "a5"))
-		return IR_TARGET_A5;
-	if (!strcmp(v, "a2a3") || !strcmp(v, "a3") || !strcmp(v, "a2"))
-		return IR_TARGET_A2A3;
-	(void)pto_arch;
-	return -1;
+	char names[128];
+	if ((*out = target_lookup(v, strlen(v))))
+		return -1;
+	target_spellings(names, sizeof names);
+	fprintf(stderr, "ptoc: unknown %s '%s' (%s) (try --help)\n", opt, v, names);
+	return 2;
 }
 
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, opts *o)
 {
-	int i, err = 0;
+	int i, err = 0, rc;
 	const char *v;
 	memset(o, 0, sizeof *o);
 	for (i = 1; i < argc; i++) {
@@ -182,11 +185,11 @@ static int parse_args(int argc, char **argv, opts *o)
 				return usage_error("%s", msg);
 			o->pipeline = v;
 		} else if ((v = opt_value(argc, argv, &i, "--target", &err))) {
-			if ((o->target = parse_target(v, 0)) < 0)
-				return usage_error("unknown target '%s' (a2a3, a5)", v);
+			if ((rc = parse_target("target", v, &o->target)) >= 0)
+				return rc;
 		} else if ((v = opt_value(argc, argv, &i, "--pto-arch", &err))) {
-			if ((o->target = parse_target(v, 1)) < 0)
-				return usage_error("unknown --pto-arch '%s' (a3, a5)", v);
+			if ((rc = parse_target("--pto-arch", v, &o->target)) >= 0)
+				return rc;
 		} else if (err) {
 			return err;
 		} else if (a[0] == '-' && a[1]) {
@@ -492,7 +495,8 @@ static size_t split_input(const char *src, size_t len, int split, chunk **out)
 /* ---- output -------------------------------------------------------------------------- */
 
 static int print_all(const opts *o, ptoc_module **mods, size_t nmods, FILE *f);
-static void emit_text(const opts *o, ptoc_context *ctx, ptoc_module *m, buf *b);
+static void emit_text(const opts *o, ptoc_context *ctx, ptoc_module *m,
+		      const struct target *t, buf *b);
 
 /* Prints to `path` through a temporary file in the same directory, renamed over
  * `path` only when everything was written. */
@@ -546,8 +550,8 @@ static int dump_write(void *user, const char *data, size_t len)
 	return fwrite(data, 1, len, (FILE *)user) == len ? 0 : -1;
 }
 
-/* Runs the pipeline the options name on a verified module. */
-static void run_passes(const opts *o, ptoc_context *ctx, ptoc_module *m)
+/* Runs the pipeline the options name on a verified module for target t. */
+static void run_passes(const opts *o, ptoc_context *ctx, ptoc_module *m, const struct target *t)
 {
 	pipeline p;
 	pipeline_run_opts ro;
@@ -567,7 +571,7 @@ static void run_passes(const opts *o, ptoc_context *ctx, ptoc_module *m)
 		ro.dump_user = stderr;
 		ro.dump_generic = o->generic;
 	}
-	pipeline_run(ctx, m->op, &p, o->remarks, &ro);
+	pipeline_run(ctx, m->op, &p, t, o->remarks, &ro);
 }
 
 static int process(const opts *o, ptoc_context *ctx, const char *name, const buf *in,
@@ -586,14 +590,16 @@ static int process(const opts *o, ptoc_context *ctx, const char *name, const buf
 		unsigned before = ptoc_context_error_count(ctx);
 		ptoc_module *m;
 		ir_diag_reset_limit(ctx);
+		const struct target *t = NULL;
 		m = fe_parse(ctx, chunks[i].p, chunks[i].len, name, chunks[i].line);
-		if (m && ptoc_context_error_count(ctx) == before)
-			ptoc_module_verify(m);
 		if (m && ptoc_context_error_count(ctx) == before &&
+		    (t = target_resolve(ctx, m->op, o->target)))
+			ir_verify(ctx, m->op, t);
+		if (t && ptoc_context_error_count(ctx) == before &&
 		    (o->pipeline || o->lowered || o->emit != EMIT_IR))
-			run_passes(o, ctx, m);
-		if (m && ptoc_context_error_count(ctx) == before && o->emit != EMIT_IR)
-			emit_text(o, ctx, m, &o->emitted[i]);
+			run_passes(o, ctx, m, t);
+		if (t && ptoc_context_error_count(ctx) == before && o->emit != EMIT_IR)
+			emit_text(o, ctx, m, t, &o->emitted[i]);
 		if (!m || ptoc_context_error_count(ctx) != before)
 			failed = 1;
 		else
@@ -609,15 +615,16 @@ static int file_write(void *user, const char *data, size_t len)
 }
 
 /* Emits C into memory, so that emit errors are reported before any output exists. */
-static void emit_text(const opts *o, ptoc_context *ctx, ptoc_module *m, buf *b)
+static void emit_text(const opts *o, ptoc_context *ctx, ptoc_module *m,
+		      const struct target *t, buf *b)
 {
 	if (o->emit == EMIT_C) {
-		if (emit_c(ctx, m->op, pass_module_target(ctx, m->op), buf_write, b) && b->oom)
+		if (emit_c(ctx, m->op, t, buf_write, b) && b->oom)
 			fputs("ptoc: out of memory\n", stderr);
 	} else {
 		ir_op *f = emit_find_entry(ctx, m->op, o->entry);
 		if (f)
-			emit_main(ctx, m->op, f, buf_write, b);
+			emit_main(ctx, m->op, f, t, buf_write, b);
 	}
 }
 
@@ -699,8 +706,6 @@ int cmd_compile(int argc, char **argv)
 	ptoc_context_set_diag_handler(ctx, on_diag, &st);
 	if (o.verify_diags)
 		ptoc_context_set_error_limit(ctx, 0);
-	if (o.target)
-		ir_set_target(ctx, o.target);
 	name = ir_add_source_borrowed(ctx, name, in.p, in.n); /* `in` outlives ctx */
 	if (o.verify_diags)
 		nex = collect_expectations(in.p, in.n, name, &ex);

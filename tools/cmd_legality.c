@@ -369,6 +369,24 @@ static void print_mmad(const ptoc_cube_limits *c, int mx, const char *head)
 	fputs("\n", stdout);
 }
 
+/* The tmov pairs that may (reshape 1) or may not change the shape, after `head`;
+ * nothing when there are none. */
+static void print_tmov(ptoc_target t, int reshape, const char *head)
+{
+	size_t i, n = ptoc_target_tmov_count(t);
+	int first = 1;
+	for (i = 0; i < n; i++) {
+		const ptoc_tmov_pair *p = ptoc_target_tmov_get(t, i);
+		if (!p->reshape != !reshape)
+			continue;
+		printf("%s %s -> %s", first ? head : ",", ptoc_loc_name(p->src),
+		       ptoc_loc_name(p->dst));
+		first = 0;
+	}
+	if (!first)
+		fputs("\n", stdout);
+}
+
 static void md_limits(ptoc_target t)
 {
 	const ptoc_vec_limits *v = ptoc_target_vec(t);
@@ -407,6 +425,9 @@ static void md_limits(ptoc_target t)
 		       (unsigned)v->block_bytes);
 	else
 		printf("* no stride limit\n");
+	printf("\n### Data movement\n\n");
+	print_tmov(t, 0, "* tmov, same shape:");
+	print_tmov(t, 1, "* tmov, the shapes may differ:");
 	printf("\n### Cube\n\n");
 	printf("* m, k, n in [%u, %u]\n", (unsigned)c->mnk_min, (unsigned)c->mnk_max);
 	printf("* layouts: A (left) %s, B (right) %s, C (acc) %s; fractals %u, %u, %u B\n",
@@ -451,7 +472,13 @@ static void json_limits(ptoc_target t)
 		printf("%s\n    {\"a\": \"%s\", \"b\": \"%s\", \"c\": \"%s\", \"mx\": %s}",
 		       i ? "," : "", ptort_type_name(c->types[i].a), ptort_type_name(c->types[i].b),
 		       ptort_type_name(c->types[i].c), c->types[i].mx ? "true" : "false");
-	printf("\n  ]}");
+	printf("\n  ]},\n  \"tmov\": [");
+	for (i = 0; i < ptoc_target_tmov_count(t); i++) {
+		const ptoc_tmov_pair *p = ptoc_target_tmov_get(t, i);
+		printf("%s\n    {\"src\": \"%s\", \"dst\": \"%s\", \"reshape\": %s}", i ? "," : "",
+		       ptoc_loc_name(p->src), ptoc_loc_name(p->dst), p->reshape ? "true" : "false");
+	}
+	printf("\n  ]");
 }
 
 static int table(const struct opts *o)

@@ -93,7 +93,8 @@ static void usage(FILE *f)
 	      "  --arg ARG=VALUE  the value of an integer or index argument\n"
 	      "                   ARG: the argument's name without %, or its position from 0\n"
 	      "  --entry NAME     the kernel (default: the function marked pto.entry, or the only one)\n"
-	      "  --target T       a2a3 or a5 (default: the module's pto.target_arch, else a2a3)\n"
+	      "  --target T       a2a3 (a3, a2) or a5, any case (default: the module's\n"
+	      "                   pto.target_arch, else a2a3); --pto-arch=T is the same\n"
 	      "  --cc CC          the C compiler (default: $CC, else cc)\n"
 	      "  --keep           keep the temporary directory with the C files and print its path\n"
 	      "\n"
@@ -145,12 +146,14 @@ static int write_file(const char *path, const mem *b)
 }
 
 /* Compiles `file` to the kernel C and the harness C. Returns 0 or 1 (diagnosed). */
-static int compile(const char *file, int target, const char *entry, mem *kc, mem *hc)
+static int compile(const char *file, const struct target *target, const char *entry, mem *kc,
+		   mem *hc)
 {
 	mem src = {NULL, 0, 0};
 	ptoc_context *ctx;
 	ptoc_module *m;
 	const char *name;
+	const struct target *t = NULL;
 	pipeline p;
 	int rc = 1;
 	if (read_file(file, &src)) {
@@ -164,20 +167,18 @@ static int compile(const char *file, int target, const char *entry, mem *kc, mem
 		return 1;
 	}
 	ptoc_context_set_diag_handler(ctx, on_diag, ctx);
-	if (target)
-		ir_set_target(ctx, target);
 	name = ir_add_source_borrowed(ctx, file, src.p, src.n);
 	m = fe_parse(ctx, src.p, src.n, name, 1);
-	if (m && !ptoc_context_error_count(ctx))
-		ptoc_module_verify(m);
-	if (m && !ptoc_context_error_count(ctx)) {
+	if (m && !ptoc_context_error_count(ctx) && (t = target_resolve(ctx, m->op, target)))
+		ir_verify(ctx, m->op, t);
+	if (t && !ptoc_context_error_count(ctx)) {
 		pipeline_default(&p, NULL);
-		pipeline_run(ctx, m->op, &p, NULL, NULL);
+		pipeline_run(ctx, m->op, &p, t, NULL, NULL);
 	}
-	if (m && !ptoc_context_error_count(ctx)) {
+	if (t && !ptoc_context_error_count(ctx)) {
 		ir_op *f = emit_find_entry(ctx, m->op, entry);
-		if (f && !emit_c(ctx, m->op, pass_module_target(ctx, m->op), mem_write, kc) &&
-		    !emit_main(ctx, m->op, f, mem_write, hc))
+		if (f && !emit_c(ctx, m->op, t, mem_write, kc) &&
+		    !emit_main(ctx, m->op, f, t, mem_write, hc))
 			rc = 0;
 		else if (!ptoc_context_error_count(ctx))
 			fputs("ptoc run: out of memory\n", stderr);
@@ -306,7 +307,8 @@ int cmd_run(int argc, char **argv)
 	char **fwd, tmpl[4096], *kfile = NULL, *hfile = NULL, *prog = NULL, *log = NULL;
 	char *inc = NULL, *lib = NULL, *ccbuf = NULL, *flags = NULL, *incflag = NULL;
 	char *cargv[MAX_ARGS];
-	int nfwd = 0, target = 0, keep = 0, i, rc = 1, nc = 0;
+	int nfwd = 0, keep = 0, i, rc = 1, nc = 0;
+	const struct target *target = NULL;
 	mem kc = {NULL, 0, 0}, hc = {NULL, 0, 0};
 	const char *tmpdir = getenv("TMPDIR");
 	fwd = calloc(2 * (size_t)argc + 2, sizeof *fwd); /* --in=A=F becomes two words */
@@ -345,13 +347,13 @@ int cmd_run(int argc, char **argv)
 				return usage_error("option '%s' needs a value", a);
 			}
 			if (!strcmp(opt, "--target") || !strcmp(opt, "--pto-arch")) {
-				if (!strcmp(v, "a5"))
-					target = IR_TARGET_A5;
-				else if (!strcmp(v, "a2a3") || !strcmp(v, "a3") || !strcmp(v, "a2"))
-					target = IR_TARGET_A2A3;
-				else {
+				if (!(target = target_lookup(v, strlen(v)))) {
+					char names[128];
+					target_spellings(names, sizeof names);
+					fprintf(stderr, "ptoc run: unknown target '%s' (%s) (try ptoc run "
+						"--help)\n", v, names);
 					free(fwd);
-					return usage_error("unknown target '%s' (a2a3, a5)", v);
+					return 2;
 				}
 			} else if (!strcmp(opt, "--entry")) {
 				entry = v;

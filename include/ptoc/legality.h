@@ -31,11 +31,10 @@ typedef enum ptoc_target {
 
 /* "a2a3" or "a5". */
 const char *ptoc_target_name(ptoc_target t);
-/* Accepts "a2a3", "a3", "a2", "a5" (exact spelling). `s` need not be NUL-terminated.
- * Returns 0 and sets *out, or -1 when unknown. */
+/* The one spelling rule for a target's name, on the command line and in a module's
+ * `pto.target_arch`: "a2a3", "a3", "a2" (A2A3) or "a5" (A5), in any case ("A5" too).
+ * `s` need not be NUL-terminated. Returns 0 and sets *out, or -1 when unknown. */
 int ptoc_target_parse(const char *s, size_t len, ptoc_target *out);
-/* PTOAS's module attribute `pto.target_arch`: "a5" is A5, any other value A2A3. */
-ptoc_target ptoc_target_from_arch_attr(const char *s, size_t len);
 
 /* ---- The tcvt table ---------------------------------------------------- */
 
@@ -198,6 +197,17 @@ typedef struct ptoc_vec_limits {
 } ptoc_vec_limits;
 
 const ptoc_vec_limits *ptoc_target_vec(ptoc_target t);
+
+/* A tmov the target can do: from memory `src` to `dst`, and whether the shapes may
+ * differ (a sub-tile move; else source and destination have the same shape). */
+typedef struct ptoc_tmov_pair {
+	ptoc_loc src, dst;
+	int reshape;
+} ptoc_tmov_pair;
+
+/* The tmov memory pairs of a target (docs/semantics.md §6.2). Borrowed, static. */
+size_t ptoc_target_tmov_count(ptoc_target t);
+const ptoc_tmov_pair *ptoc_target_tmov_get(ptoc_target t, size_t i);
 
 /* Tile layouts of docs/semantics.md §6.1 (blayout/slayout). */
 typedef enum ptoc_layout {

@@ -67,7 +67,19 @@ int ptoc_context_render_diag(ptoc_context *ctx, ptoc_severity sev, ptoc_location
 ptoc_module *ptoc_parse(ptoc_context *ctx, const char *buf, size_t len, const char *filename);
 void ptoc_module_destroy(ptoc_module *m);
 
-/* Structural verification; reports every error found. Returns 0 when valid. */
+/* ---- The target --------------------------------------------------------- */
+
+/* Chooses the target `m` is compiled for, used by every later ptoc_module_verify,
+ * ptoc_module_run_passes and ptoc_module_emit_c: `target` when not NULL, else the
+ * module's `pto.target_arch` attribute, else "a2a3". A name is "a2a3", "a3", "a2"
+ * or "a5" in any case (as ptoc_target_parse, legality.h). A `pto.target_arch` that
+ * is not such a name is an error even when `target` is given. Returns 0, or -1 after
+ * reporting the error at the module's location. Without a call, the first of those
+ * functions chooses as with `target` NULL. */
+int ptoc_module_set_target(ptoc_module *m, const char *target);
+
+/* Structural verification, with the rules of the module's target (tmov pairs, tmatmul
+ * element types, m/k/n range); reports every error found. Returns 0 when valid. */
 int ptoc_module_verify(ptoc_module *m);
 
 typedef enum ptoc_print_form {
@@ -80,11 +92,11 @@ int ptoc_module_print(ptoc_module *m, ptoc_print_form form, ptoc_write_fn out, v
 /* ---- Passes ----------------------------------------------------------- */
 
 /* Runs passes on a verified module: `pipeline` is a comma-separated list of pass names
- * as for `ptoc --pass-pipeline=` (NULL: the default pipeline); `target` is "a2a3",
- * "a5" (or "a3", "a2"), or NULL for the module's `pto.target_arch` (else a2a3);
- * `remarks` as for -Rpass= (NULL: none). Problems are reported through the context's
- * handler. Returns 0 on success, -1 after reporting errors (an unknown pass or target
- * is reported at the module's location). */
+ * as for `ptoc --pass-pipeline=` (NULL: the default pipeline); `target`, when not
+ * NULL, is first passed to ptoc_module_set_target (NULL: the module's target as
+ * chosen before); `remarks` as for -Rpass= (NULL: none). Problems are reported
+ * through the context's handler. Returns 0 on success, -1 after reporting errors (an
+ * unknown pass or target is reported at the module's location). */
 int ptoc_module_run_passes(ptoc_module *m, const char *pipeline, const char *target,
 			   const char *remarks);
 

@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "ir/ir.h"
+#include "passes/pass.h"
 
 static char log_buf[8192];
 
@@ -82,9 +83,9 @@ static void test_valid(void)
 	ops[0] = ops[1] = &c->results[0];
 	ir_block_append_op(k.body, ir_op_create(k.ctx, "arith.addi", at(4), ops, 2, &idx, 1, NULL, 0));
 	ir_block_append_op(k.body, ret(&k, 5));
-	CHECK(ir_verify(k.ctx, k.mod) == 0 && log_buf[0] == 0);
+	CHECK(ir_verify(k.ctx, k.mod, TARGET_DEFAULT) == 0 && log_buf[0] == 0);
 	/* verifying twice gives the same answer (marks are cleared) */
-	CHECK(ir_verify(k.ctx, k.mod) == 0);
+	CHECK(ir_verify(k.ctx, k.mod, TARGET_DEFAULT) == 0);
 	ptoc_context_destroy(k.ctx);
 }
 
@@ -102,7 +103,7 @@ static void test_use_before_def(void)
 	ir_block_append_op(k.body, add);
 	ir_block_append_op(k.body, c);
 	ir_block_append_op(k.body, ret(&k, 5));
-	CHECK(ir_verify(k.ctx, k.mod) == 2);
+	CHECK(ir_verify(k.ctx, k.mod, TARGET_DEFAULT) == 2);
 	CHECK(strstr(log_buf, "3:error: 'arith.addi' op operand #0 does not dominate this use\n"
 			      "4:note: operand defined here\n"
 			      "3:error: 'arith.addi' op operand #1 does not dominate this use\n"));
@@ -136,7 +137,7 @@ static void test_isolation(void)
 	ir_block_append_op(ib, ret(&k, 6));
 	ir_block_append_op(k.body, inner);
 	ir_block_append_op(k.body, ret(&k, 7));
-	CHECK(ir_verify(k.ctx, k.mod) == 2);
+	CHECK(ir_verify(k.ctx, k.mod, TARGET_DEFAULT) == 2);
 	CHECK(strstr(log_buf, "5:error: 'arith.addi' op using value defined outside the region\n"
 			      "3:note: required by region isolation constraints\n"));
 	ptoc_context_destroy(k.ctx);
@@ -193,7 +194,7 @@ static void test_tile_buf_fields(void)
 		ir_block_append_op(k.body, ir_op_create(k.ctx, "pto.alloc_tile", at(10 + i), NULL, 0,
 							&t[i], 1, NULL, 0));
 	ir_block_append_op(k.body, ret(&k, 20));
-	CHECK(ir_verify(k.ctx, k.mod) == 9);
+	CHECK(ir_verify(k.ctx, k.mod, TARGET_DEFAULT) == 9);
 	for (i = 0; i < 9; i++)
 		CHECK(strstr(log_buf, want[i]) != NULL, "missing: %s", want[i]);
 	/* and a valid one, with each allowed fractal */
@@ -207,7 +208,7 @@ static void test_tile_buf_fields(void)
 								 &ty, 1, NULL, 0));
 		}
 		ir_block_append_op(k2.body, ret(&k2, 9));
-		CHECK(ir_verify(k2.ctx, k2.mod) == 0);
+		CHECK(ir_verify(k2.ctx, k2.mod, TARGET_DEFAULT) == 0);
 		ptoc_context_destroy(k2.ctx);
 	}
 	ptoc_context_destroy(k.ctx);
@@ -222,7 +223,7 @@ static void test_terminator(void)
 	u = ir_op_create(k.ctx, "test.anything", at(3), NULL, 0, NULL, 0, NULL, 1);
 	ir_region_append_block(&u->regions[0], ir_block_create(k.ctx, at(3)));
 	ir_block_append_op(k.body, u);
-	CHECK(ir_verify(k.ctx, k.mod) == 1);
+	CHECK(ir_verify(k.ctx, k.mod, TARGET_DEFAULT) == 1);
 	CHECK(strstr(log_buf, "3:error: 'func.func' op expects its body to end with 'func.return'"));
 	ptoc_context_destroy(k.ctx);
 }
@@ -259,14 +260,20 @@ static void test_target(void)
 	ops[2] = &oc->results[0];
 	ir_block_append_op(k.body, ir_op_create(k.ctx, "pto.tmatmul", at(6), ops, 3, NULL, 0, NULL, 0));
 	ir_block_append_op(k.body, ret(&k, 7));
-	CHECK(ir_verify(k.ctx, k.mod) == 1 && strstr(log_buf, "6:error: 'pto.tmatmul' op expects (dst, lhs, rhs)"));
-	ir_set_target(k.ctx, IR_TARGET_A5);
-	CHECK(ir_verify(k.ctx, k.mod) == 0);
-	ir_set_target(k.ctx, IR_TARGET_UNSET);
+	CHECK(ir_verify(k.ctx, k.mod, &target_a2a3) == 1 && strstr(log_buf, "6:error: 'pto.tmatmul' op expects (dst, lhs, rhs)"));
+	CHECK(ir_verify(k.ctx, k.mod, &target_a5) == 0);
+	/* the attribute, in any case, through the one resolver */
+	CHECK(target_resolve(k.ctx, k.mod, NULL) == &target_a2a3);
 	ir_op_set_attr(k.ctx, k.mod, "pto.target_arch", ir_attr_string(k.ctx, "A5", 2));
-	CHECK(ir_verify(k.ctx, k.mod) == 0);
+	CHECK(target_resolve(k.ctx, k.mod, NULL) == &target_a5);
+	CHECK(ir_verify(k.ctx, k.mod, target_resolve(k.ctx, k.mod, NULL)) == 0);
+	CHECK(target_resolve(k.ctx, k.mod, &target_a2a3) == &target_a2a3);
 	ir_op_set_attr(k.ctx, k.mod, "pto.target_arch", ir_attr_string(k.ctx, "a2a3", 4));
-	CHECK(ir_verify(k.ctx, k.mod) == 1);
+	CHECK(ir_verify(k.ctx, k.mod, target_resolve(k.ctx, k.mod, NULL)) == 1);
+	log_buf[0] = 0;
+	ir_op_set_attr(k.ctx, k.mod, "pto.target_arch", ir_attr_string(k.ctx, "a55", 3));
+	CHECK(target_resolve(k.ctx, k.mod, &target_a5) == NULL &&
+	      strstr(log_buf, "error: unknown target 'a55' in pto.target_arch (a2a3, a3, a2, a5)"));
 	ptoc_context_destroy(k.ctx);
 }
 

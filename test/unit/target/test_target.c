@@ -246,8 +246,10 @@ static void test_targets(void)
 	} c[] = {
 		{"a2a3", 1, PTOC_TARGET_A2A3}, {"a3", 1, PTOC_TARGET_A2A3},
 		{"a2", 1, PTOC_TARGET_A2A3},   {"a5", 1, PTOC_TARGET_A5},
-		{"A5", 0, 0},		       {"a6", 0, 0},
+		{"A5", 1, PTOC_TARGET_A5},     {"A2A3", 1, PTOC_TARGET_A2A3},
+		{"A3", 1, PTOC_TARGET_A2A3},   {"a6", 0, 0},
 		{"", 0, 0},		       {"a2a3x", 0, 0},
+		{"a", 0, 0},		       {"a5 ", 0, 0},
 	};
 	size_t i;
 	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
@@ -255,10 +257,10 @@ static void test_targets(void)
 		int rc = ptoc_target_parse(c[i].s, strlen(c[i].s), &t);
 		CHECK((rc == 0) == c[i].ok && (!c[i].ok || t == c[i].t), "parse '%s'", c[i].s);
 	}
-	CHECK(ptoc_target_from_arch_attr("a5", 2) == PTOC_TARGET_A5, "arch a5");
-	CHECK(ptoc_target_from_arch_attr("a3", 2) == PTOC_TARGET_A2A3, "arch a3");
-	CHECK(ptoc_target_from_arch_attr("a55", 3) == PTOC_TARGET_A2A3, "arch a55");
-	CHECK(ptoc_target_from_arch_attr("", 0) == PTOC_TARGET_A2A3, "arch empty");
+	{
+		ptoc_target t;
+		CHECK(ptoc_target_parse("a5\0", 3, &t) == -1, "parse with a NUL");
+	}
 	CHECK(!strcmp(ptoc_target_name(PTOC_TARGET_A2A3), "a2a3"), "name");
 	CHECK(!strcmp(ptoc_target_name(PTOC_TARGET_A5), "a5"), "name");
 	CHECK(!strcmp(ptoc_target_name(PTOC_TARGET_COUNT), "?"), "name out of range");
