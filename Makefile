@@ -3,6 +3,8 @@
 #   make check    install what is missing (scripts/setup.sh), build, run every test
 #   make demo     the same set-up, then compile and run an example
 #   make bench    build and run the benchmarks (figures, not assertions)
+#   make bench-qwen3   PTOAS's Qwen3 decode layer through ptoc, timed in parts, beside
+#                      PTOAS's numpy goldens (needs ../shared; bench/qwen3_layer.py)
 #   make check-sanitize   the whole suite again under ASan+UBSan (clang-19), in build-asan/
 #   make fuzz     a bounded libFuzzer run on the frontend (clang-19), in build-fuzz/
 #   make check-exhaustive  sweep all 2^32 f32 inputs for the f32 conversions and the
@@ -11,7 +13,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build setup check demo bench check-sanitize fuzz check-exhaustive clean
+.PHONY: all build setup check demo bench bench-qwen3 check-sanitize fuzz check-exhaustive clean
 
 all: build
 
@@ -39,6 +41,9 @@ bench: setup build
 	$(BUILD)/bin/ptoc-bench parse
 	$(BUILD)/bin/ptoc-bench kernel
 	$(BUILD)/bin/ptoc-bench vop
+
+bench-qwen3: setup build
+	/usr/bin/python3 bench/qwen3_layer.py --ptoc $(BUILD)/bin/ptoc --rtlib $(BUILD)/lib/libptort.a
 
 check-sanitize: setup
 	cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang-19 -DPTOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug

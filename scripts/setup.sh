@@ -11,6 +11,7 @@ PACKAGES=(
   clang-19 libclang-rt-19-dev             # sanitizer and libFuzzer builds
   tcc                                     # generated C must compile with tcc too
   python3 python3-numpy                   # lit; numpy float16 cross-checks
+  python3-mpmath                          # test/qwen3: correctly rounded exp for the exact reference
   libopenblas-dev                         # mmad benchmark baseline
   libmpfr-dev                             # vector ops: correctly rounded references (tests only)
 )
