@@ -1070,6 +1070,25 @@ static int types_cast(cust *c)
 	return 0;
 }
 
+/* LEAD: `: T`, the type of the first operand; the others are index. */
+static int types_lead(cust *c)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	unsigned i;
+	if (c->ct != 1 || c->fn || s->arrow || !s->noperand) {
+		ir_error(p->ctx, s->colon ? s->colon->loc : c->opname.loc,
+			 "expected '%s %%tile, %%a, %%b : <tile type>'", c->name);
+		return -1;
+	}
+	if (check_types(p, s->op0, 1, s->colon->t0))
+		return -1;
+	for (i = 1; i < s->noperand; i++)
+		if (use_type(p, &p->uses.a[s->op0 + i], ir_type_index(p->ctx)))
+			return -1;
+	return 0;
+}
+
 /* ---- step 3: the attributes outside the dict ---- */
 
 /* `[%a, <B>, 1]` as `args` (FLAG: `[<A>, <B>, <E>]` as the flag's pipes and event),
@@ -1143,6 +1162,7 @@ static const struct form_parse {
 	[IR_FORM_KWOPS] = {ops_kwops, types_result, "value", "arg"},
 	[IR_FORM_BARRIER] = {ops_positional, types_default, "pipe", "pipe"},
 	[IR_FORM_QUERY] = {ops_positional, types_result, "value", "arg"},
+	[IR_FORM_LEAD] = {ops_positional, types_lead, "value", "arg"},
 };
 static const struct form_parse form_parse_default = {ops_positional, types_default, "value",
 						     "arg"};

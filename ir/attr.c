@@ -320,6 +320,17 @@ int ir_attr_rmode(const ir_attr *a, ptort_rmode *out)
 	return ptort_rmode_parse(a->u.pto.value, strlen(a->u.pto.value), out);
 }
 
+int ir_attr_cmp(const ir_attr *a)
+{
+	unsigned k;
+	if (!a || a->kind != IR_ATTR_PTO || strcmp(a->u.pto.kind, "cmp"))
+		return -1;
+	for (k = 0; k < PTORT_CMP_COUNT; k++)
+		if (!strcmp(a->u.pto.value, ptort_cmp_name((ptort_cmp)k)))
+			return (int)k;
+	return -1;
+}
+
 int ir_attr_satmode(const ir_attr *a)
 {
 	const char *v;

@@ -208,6 +208,8 @@ const ir_attr *ir_dict_get(const ir_attr *dict, const char *name);
 int ir_attr_rmode(const ir_attr *a, ptort_rmode *out);
 /* 1 ON, 0 OFF for a saturation_mode attribute; -1 if not one. */
 int ir_attr_satmode(const ir_attr *a);
+/* The ptort_cmp of a #pto<cmp lt> attribute; -1 if not one. */
+int ir_attr_cmp(const ir_attr *a);
 
 /* ---- op.c: ops, values, blocks, regions ------------------------------ */
 
@@ -217,7 +219,10 @@ typedef enum ir_opcode {
 #include "ops.def"
 #undef OP
 	IR_OP_COUNT,
-	IR_OP_UNKNOWN = IR_OP_COUNT /* an op not in the table (accepted in generic form) */
+	IR_OP_UNKNOWN = IR_OP_COUNT, /* an op not in the table (accepted in generic form) */
+	/* the vector ops: row i of passes/vec_types.def is IR_OP_V_FIRST + i */
+	IR_OP_V_FIRST = IR_OP_TMATMUL_MX_BIAS + 1,
+	IR_OP_V_END = IR_OP_SET_VALIDSHAPE
 } ir_opcode;
 
 struct ir_value {
@@ -321,6 +326,8 @@ typedef enum ir_form {
 	IR_FORM_TILE,    /* DPS: op ins(%a, %b : T, U) outs(%d : D) {attrs}
 			  * SSA: %d = op %a, %b {attrs} : (T, U) -> D */
 	IR_FORM_TILE_INS_ATTRS, /* the same with the DPS attributes inside ins: ins(%a {attrs} : T) */
+	IR_FORM_LEAD,    /* op %t, %a, %b {attrs} : T   (only the first operand typed, the
+			  * others index: set_validshape) */
 	IR_FORM_COUNT
 } ir_form;
 
@@ -377,6 +384,7 @@ enum {
 	IR_OPF_ISOLATED = 1u << 3,   /* values from outside are not visible (func.func, module) */
 	IR_OPF_MATMUL = 1u << 4,     /* the tmatmul family */
 	IR_OPF_LEVEL3 = 1u << 5,     /* an instruction of level 3 */
+	IR_OPF_VEC = 1u << 6,        /* a vector op (a row of passes/vec_types.def) */
 };
 const ir_opdef *ir_opdef_get(ir_opcode code);
 /* The position of role `name` in `code`'s role list, or -1. For roles before any OPT
@@ -385,6 +393,33 @@ int ir_opdef_role(ir_opcode code, const char *name);
 /* How many roles of `d` from the first are of kind `k` (ARITH: select's I1 condition,
  * which the form's `: T` does not type). */
 unsigned ir_opdef_lead(const ir_opdef *d, ir_kind k);
+
+/* The vector ops (passes/vec_types.def): how each uses its operands, the element
+ * operation it computes and the element types each target's vector unit takes. */
+typedef enum ir_vkind {
+	IR_VK_BIN,    /* tile op tile */
+	IR_VK_BINS,   /* tile op scalar (tdivs: also scalar op tile) */
+	IR_VK_UN,     /* op tile */
+	IR_VK_DUP,    /* the scalar to every element (texpands) */
+	IR_VK_ROWRED, /* reduce each row to column 0 */
+	IR_VK_COLRED, /* reduce each column to row 0 */
+	IR_VK_ROWEXP, /* tile op the row's value of src1 (column 0) */
+	IR_VK_COLEXP, /* tile op the column's value of src1 (row 0) */
+	IR_VK_CMP,    /* compare two tiles to a predicate tile */
+	IR_VK_CMPS,   /* compare a tile to a scalar */
+	IR_VK_SEL,    /* select between two tiles by a predicate tile */
+	IR_VK_SELS,   /* select between a tile and a scalar */
+	IR_VK_PAD     /* copy the valid region, pad the rest (tfillpad) */
+} ir_vkind;
+typedef struct ir_vecdef {
+	const char *name;      /* "tadd" */
+	ir_vkind kind;
+	ptort_vop vop;         /* the element operation (MOV: copies, compares, selects) */
+	uint32_t types_a2a3;   /* bit t: ptort_type t is taken */
+	uint32_t types_a5;
+} ir_vecdef;
+/* The row of vector op `code`, NULL for other ops. */
+const ir_vecdef *ir_vecdef_get(ir_opcode code);
 
 /* The predicates of arith.cmpi, by their `predicate` value: "eq", "ne", "slt", "sle",
  * "sgt", "sge", "ult", "ule", "ugt", "uge". */
@@ -408,7 +443,12 @@ typedef enum ir_ifield_kind {
 	IR_IF_MNK,     /* an mmad m, k or n, [1, 4095] */
 	IR_IF_INIT,    /* "zero", "bias" or "c" */
 	IR_IF_UNIT,    /* a flag: present (unit) or absent */
-	IR_IF_TILE     /* NAME (tile_buf type), NAME_addr, NAME_v_row/v_col when `?` */
+	IR_IF_TILE,    /* NAME (tile_buf type), NAME_addr, NAME_v_row/v_col when `?` */
+	IR_IF_VOP,     /* an element operation: a string, a name of PTORT_VOP_LIST ("add") */
+	IR_IF_CMP,     /* a compare predicate: #pto<cmp lt> (PTORT_CMP_LIST) */
+	IR_IF_SCALAR,  /* a bit pattern of the element type, as an i64 */
+	IR_IF_FLAGS,   /* PTORT_V_* flags, [0, 7] */
+	IR_IF_BOOL     /* true / false (an op attribute: tcolsum's isBinary) */
 } ir_ifield_kind;
 enum { IR_IF_REQ, IR_IF_OPT, IR_IF_INIT_REQ /* required unless init = "zero" */ };
 typedef struct ir_ifield {

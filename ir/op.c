@@ -106,6 +106,24 @@ const char *const ir_cmpi_pred_names[IR_CMPI_PRED_COUNT] = {
 	"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
 };
 
+/* The vector ops, in the order of their opcodes (ops.def includes the same file). */
+static const ir_vecdef vecdefs[] = {
+#define VT(id) (1u << PTORT_##id)
+#define VEC_OP(name, kind, vop, a2a3, a5) {#name, IR_VK_##kind, PTORT_VOP_##vop, a2a3, a5},
+#include "../passes/vec_types.def"
+#undef VEC_OP
+#undef VT
+};
+_Static_assert(sizeof vecdefs / sizeof vecdefs[0] == IR_OP_V_END - IR_OP_V_FIRST,
+	       "the vector ops of ops.def are the rows of vec_types.def");
+
+const ir_vecdef *ir_vecdef_get(ir_opcode code)
+{
+	if (code < IR_OP_V_FIRST || code >= IR_OP_V_END)
+		return NULL;
+	return &vecdefs[code - IR_OP_V_FIRST];
+}
+
 int ir_opdef_role(ir_opcode code, const char *name)
 {
 	const ir_opdef *d = ir_opdef_get(code);

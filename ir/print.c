@@ -1312,6 +1312,24 @@ static int pr_tile(pr *p, const ir_op *op)
 	return 1;
 }
 
+/* LEAD: `op %t, %a, %b {attrs} : T`, the operands after the first of type index. */
+static int pr_lead(pr *p, const ir_op *op)
+{
+	wr *w = &p->w;
+	unsigned i;
+	if (!op->num_operands || op->num_results)
+		return 0;
+	for (i = 1; i < op->num_operands; i++)
+		if (op->operands[i].value->type->kind != IR_TYPE_INDEX)
+			return 0;
+	pr_head(p, op);
+	pr_values(p, op->operands, op->num_operands);
+	pr_extra_attrs(p, op, NULL, 0, " ");
+	puts_(w, " : ");
+	pr_type(w, op->operands[0].value->type);
+	return 1;
+}
+
 static const pr_form_fn form_printers[IR_FORM_COUNT] = {
 	[IR_FORM_NONE] = NULL,
 	[IR_FORM_MODULE] = pr_module,
@@ -1333,6 +1351,7 @@ static const pr_form_fn form_printers[IR_FORM_COUNT] = {
 	[IR_FORM_QUERY] = pr_query,
 	[IR_FORM_TILE] = pr_tile,
 	[IR_FORM_TILE_INS_ATTRS] = pr_tile,
+	[IR_FORM_LEAD] = pr_lead,
 };
 
 /* The custom form of `op`'s form; returns 0 when it has none or does not fit (the

@@ -440,6 +440,14 @@ static void verify_attrs(vctx *v, const ir_op *op)
 			if (ir_attr_satmode(a) < 0)
 				op_error(v, op, "expects '%s' to be #pto<saturation_mode ON> or #pto<saturation_mode OFF>", name);
 			break;
+		case IR_IF_CMP:
+			if (ir_attr_cmp(a) < 0)
+				op_error(v, op, "expects '%s' to be a #pto<cmp X> attribute with X one of eq, ne, lt, le, gt, ge", name);
+			break;
+		case IR_IF_BOOL:
+			if (a->kind != IR_ATTR_BOOL)
+				op_error(v, op, "expects '%s' to be true or false", name);
+			break;
 		case IR_IF_RMODE:
 			if (ir_attr_rmode(a, &rm) < 0)
 				op_error(v, op, "expects '%s' to be a #pto<round_mode X> attribute with X one of NONE, RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT", name);
@@ -504,6 +512,240 @@ static void verify_tmov(vctx *v, const ir_op *op)
 	if (!dyn(s.vr) && !dyn(s.vc) && !dyn(d.vr) && !dyn(d.vc) && (s.vr != d.vr || s.vc != d.vc))
 		op_error(v, op, "expects src and dst to have the same valid_shape (%lldx%lld vs %lldx%lld)",
 			 (long long)s.vr, (long long)s.vc, (long long)d.vr, (long long)d.vc);
+}
+
+/* ---- vector ops (passes/vec_types.def; docs/semantics.md §7) ---- */
+
+static int is_scalar_type(const ir_type *t)
+{
+	return t && (t->kind == IR_TYPE_INT || t->kind == IR_TYPE_INDEX || t->kind == IR_TYPE_FLOAT);
+}
+
+/* Rows and columns agree where both are static. */
+static int same_extent(int64_t a, int64_t b)
+{
+	return dyn(a) || dyn(b) || a == b;
+}
+
+/* A tile of a vector op: in vec once bufferized; row-major none_box unless it is one
+ * row or one column (whose elements sit at the same offsets in either blayout). */
+static int vec_tile(vctx *v, const ir_op *op, const ir_type *t, const char *role, tinfo *ti)
+{
+	if (check_tile_use(v, op, t, role, ti))
+		return -1;
+	if (!ti->buf)
+		return 0;
+	if (ti->mem != IR_MEM_VEC) {
+		op_error(v, op, "expects %s to be in vec (loc=vec), but got loc=%s", role,
+			 ir_mem_name(ti->mem));
+		return -1;
+	}
+	if (t->u.tb.slayout != IR_SLAYOUT_NONE_BOX ||
+	    (t->u.tb.blayout != IR_BLAYOUT_ROW_MAJOR && ti->rows != 1 && ti->cols != 1)) {
+		op_error(v, op, "expects %s to use the row-major layout (blayout=row_major, "
+			 "slayout=none_box; one row or one column may be col_major)", role);
+		return -1;
+	}
+	return 0;
+}
+
+/* The element type `e` of vector op `vd` on this target. */
+static void vec_elem(vctx *v, const ir_op *op, const ir_vecdef *vd, const ir_type *e,
+		     const char *role)
+{
+	uint32_t set = v->t->id == PTOC_TARGET_A5 ? vd->types_a5 : vd->types_a2a3;
+	ptort_type t;
+	char list[256];
+	size_t n = 0;
+	unsigned k;
+	if (!ir_type_to_elem(e, &t) && (set >> t & 1))
+		return;
+	list[0] = 0;
+	for (k = 0; k < PTORT_TYPE_COUNT; k++)
+		if (set >> k & 1)
+			n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s",
+					      n ? ", " : "", ptort_type_name((ptort_type)k));
+	op_error(v, op, "expects %s %s element type to be one of %s, but got '%s'",
+		 v->t->id == PTOC_TARGET_A5 ? "A5" : "A2/A3", vd->name, list, tstr(e));
+	(void)role;
+}
+
+static void same_elem(vctx *v, const ir_op *op, const tinfo *a, const char *ra, const tinfo *b,
+		      const char *rb)
+{
+	if (a->elem != b->elem)
+		op_error(v, op, "expects %s and %s to have the same element type, but got '%s' and '%s'",
+			 ra, rb, tstr(a->elem), tstr(b->elem));
+}
+
+static void same_valid(vctx *v, const ir_op *op, const tinfo *a, const char *ra, const tinfo *b,
+		       const char *rb)
+{
+	if (!same_extent(a->vr, b->vr) || !same_extent(a->vc, b->vc))
+		op_error(v, op, "expects %s and %s to have the same valid_shape (%lldx%lld vs %lldx%lld)",
+			 ra, rb, (long long)a->vr, (long long)a->vc, (long long)b->vr, (long long)b->vc);
+}
+
+/* An 8-bit integer predicate tile (tcmp's dst, tsel's mask) with room for one bit
+ * per column of `of`'s valid region in each row. */
+static void pred_tile(vctx *v, const ir_op *op, const tinfo *p, const char *role, const tinfo *of)
+{
+	if (!p->elem || p->elem->kind != IR_TYPE_INT || p->elem->u.i.bits != 8) {
+		op_error(v, op, "expects %s element type to be i8 or ui8 (a predicate bit per element), "
+			 "but got '%s'", role, tstr(p->elem));
+		return;
+	}
+	if (!same_extent(p->vr, of->vr))
+		op_error(v, op, "expects %s valid rows (%lld) to equal the data's (%lld)", role,
+			 (long long)p->vr, (long long)of->vr);
+	else if (!dyn(of->vc) && !dyn(p->cols) && p->cols * 8 < of->vc)
+		op_error(v, op, "expects %s to have at least %lld columns (one bit per element of %lld "
+			 "valid columns)", role, (long long)((of->vc + 7) / 8), (long long)of->vc);
+}
+
+static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
+{
+	const ir_opdef *d = ir_opdef_get(op->code);
+	unsigned nin = num_ins(op), i;
+	tinfo t[6], dt;
+	const ir_type *ty;
+	int bad = 0, scalar_first = 0;
+	/* every operand a tile except the scalar ones */
+	for (i = 0; i < nin && i < 5; i++) {
+		const char *role = d->roles[i].name;
+		ty = vtype(op, i);
+		if (vd->kind == IR_VK_BINS && ir_type_is_tile(vtype(op, 1)) && !ir_type_is_tile(vtype(op, 0)))
+			role = i == 0 ? "scalar" : "src", scalar_first = 1;
+		if (!strcmp(role, "scalar")) {
+			if (!is_scalar_type(ty)) {
+				op_error(v, op, "expects %s to be an integer or float scalar, but got '%s'",
+					 role, tstr(ty));
+				bad = 1;
+			}
+			memset(&t[i], 0, sizeof t[i]);
+			continue;
+		}
+		bad |= vec_tile(v, op, ty, role, &t[i]);
+	}
+	bad |= vec_tile(v, op, dst_type(op), "dst", &dt);
+	if (bad)
+		return;
+	if (scalar_first && op->code != IR_OP_V_tdivs) {
+		op_error(v, op, "expects the tile first and the scalar second (only tdivs takes "
+			 "the scalar first)");
+		return;
+	}
+	switch (vd->kind) {
+	case IR_VK_BIN:
+	case IR_VK_ROWEXP:
+	case IR_VK_COLEXP:
+		same_elem(v, op, &t[0], "src0", &t[1], "src1");
+		same_elem(v, op, &t[0], "src0", &dt, "dst");
+		vec_elem(v, op, vd, dt.elem, "dst");
+		same_valid(v, op, &t[0], "src0", &dt, "dst");
+		if (vd->kind == IR_VK_BIN)
+			same_valid(v, op, &t[1], "src1", &dt, "dst");
+		else if (vd->kind == IR_VK_ROWEXP && !same_extent(t[1].vr, dt.vr))
+			op_error(v, op, "expects src1 valid rows (%lld) to equal dst valid rows (%lld)",
+				 (long long)t[1].vr, (long long)dt.vr);
+		else if (vd->kind == IR_VK_COLEXP && !same_extent(t[1].vc, dt.vc))
+			op_error(v, op, "expects src1 valid columns (%lld) to equal dst valid columns (%lld)",
+				 (long long)t[1].vc, (long long)dt.vc);
+		break;
+	case IR_VK_BINS:
+	case IR_VK_UN:
+	case IR_VK_CMPS: {
+		tinfo *s = &t[scalar_first ? 1 : 0];
+		if (vd->kind == IR_VK_CMPS) {
+			vec_elem(v, op, vd, s->elem, "src");
+			pred_tile(v, op, &dt, "dst", s);
+			break;
+		}
+		same_elem(v, op, s, "src", &dt, "dst");
+		vec_elem(v, op, vd, dt.elem, "dst");
+		same_valid(v, op, s, "src", &dt, "dst");
+		break;
+	}
+	case IR_VK_DUP:
+		vec_elem(v, op, vd, dt.elem, "dst");
+		break;
+	case IR_VK_ROWRED:
+		same_elem(v, op, &t[0], "src", &dt, "dst");
+		vec_elem(v, op, vd, dt.elem, "dst");
+		if (!same_extent(t[0].vr, dt.vr))
+			op_error(v, op, "expects src and dst to have the same valid rows (%lld vs %lld)",
+				 (long long)t[0].vr, (long long)dt.vr);
+		else if (!same_extent(dt.vc, 1))
+			op_error(v, op, "expects dst to have one valid column, but got %lld",
+				 (long long)dt.vc);
+		break;
+	case IR_VK_COLRED:
+		if (nin == 2 && op->code != IR_OP_V_tcolsum) {
+			op_error(v, op, "expects no tmp operand (only tcolsum takes one)");
+			break;
+		}
+		if (ir_op_get_attr(op, "isBinary") && op->code != IR_OP_V_tcolsum) {
+			op_error(v, op, "expects no 'isBinary' attribute (only tcolsum has it)");
+			break;
+		}
+		same_elem(v, op, &t[0], "src", &dt, "dst");
+		vec_elem(v, op, vd, dt.elem, "dst");
+		if (!same_extent(t[0].vc, dt.vc))
+			op_error(v, op, "expects src and dst to have the same valid columns (%lld vs %lld)",
+				 (long long)t[0].vc, (long long)dt.vc);
+		else if (!same_extent(dt.vr, 1))
+			op_error(v, op, "expects dst to have one valid row, but got %lld",
+				 (long long)dt.vr);
+		break;
+	case IR_VK_CMP:
+		same_elem(v, op, &t[0], "src0", &t[1], "src1");
+		vec_elem(v, op, vd, t[0].elem, "src0");
+		same_valid(v, op, &t[0], "src0", &t[1], "src1");
+		pred_tile(v, op, &dt, "dst", &t[0]);
+		break;
+	case IR_VK_SEL:
+	case IR_VK_SELS: {
+		unsigned last = vd->kind == IR_VK_SEL ? 2 : 1;
+		for (i = 1; i <= last; i++) {
+			same_elem(v, op, &t[i], d->roles[i].name, &dt, "dst");
+			same_valid(v, op, &t[i], d->roles[i].name, &dt, "dst");
+		}
+		vec_elem(v, op, vd, dt.elem, "dst");
+		pred_tile(v, op, &t[0], "mask", &dt);
+		break;
+	}
+	case IR_VK_PAD:
+		same_elem(v, op, &t[0], "src", &dt, "dst");
+		vec_elem(v, op, vd, dt.elem, "dst");
+		if ((!dyn(t[0].vr) && !dyn(dt.vr) && t[0].vr > dt.vr) ||
+		    (!dyn(t[0].vc) && !dyn(dt.vc) && t[0].vc > dt.vc))
+			op_error(v, op, "expects src valid_shape to fit in dst valid_shape");
+		break;
+	}
+	if (vd->kind == IR_VK_CMP || vd->kind == IR_VK_CMPS) {
+		const ir_attr *a = ir_op_get_attr(op, "cmpMode");
+		ptort_type et;
+		if (a && v->t->id == PTOC_TARGET_A2A3 && vd->kind == IR_VK_CMP && !ir_type_to_elem(t[0].elem, &et) &&
+		    et == PTORT_I32 && ir_attr_cmp(a) != PTORT_CMP_EQ && ir_attr_cmp(a) != PTORT_CMP_NE)
+			op_error(v, op, "expects cmpMode eq or ne for i32 on A2/A3 (the vector unit "
+				 "compares i32 for equality only)");
+	}
+}
+
+static void verify_set_validshape(vctx *v, const ir_op *op)
+{
+	const ir_type *t = vtype(op, 0);
+	unsigned i;
+	if (!t || t->kind != IR_TYPE_TILE_BUF) {
+		op_error(v, op, "expects source to be a !pto.tile_buf, but got '%s'", tstr(t));
+		return;
+	}
+	if (t->u.tb.v_row != IR_DYN || t->u.tb.v_col != IR_DYN)
+		op_error(v, op, "expects source to have a dynamic valid shape (v_row=?, v_col=?)");
+	for (i = 1; i < 3; i++)
+		if (!is_int_or_index(vtype(op, i)))
+			op_error(v, op, "expects %s to be an index, but got '%s'",
+				 i == 1 ? "valid_row" : "valid_col", tstr(vtype(op, i)));
 }
 
 /* The (dst, lhs, rhs) element types of tmatmul/tmatmul.bias: a non-MX mmad of the
@@ -1094,6 +1336,7 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 	case IR_OP_TSTORE: verify_transfer(v, op, 0); break;
 	case IR_OP_TCVT: verify_tcvt(v, op); break;
 	case IR_OP_TMOV: verify_tmov(v, op); break;
+	case IR_OP_SET_VALIDSHAPE: verify_set_validshape(v, op); break;
 	case IR_OP_TPRINT:
 		if (!ir_type_is_tile(vtype(op, 0)))
 			op_error(v, op, "expects its operand to be a tile, but got '%s'", tstr(vtype(op, 0)));
@@ -1103,6 +1346,8 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 			verify_matmul(v, op);
 		if (ir_opdef_get(op->code)->flags & IR_OPF_LEVEL3) /* split-repeats */
 			verify_insn(v, op);
+		if (ir_vecdef_get(op->code))
+			verify_vec(v, op, ir_vecdef_get(op->code));
 		break;
 	}
 }
