@@ -416,3 +416,32 @@ REFS = {
     "qwen3_decode_incore_13": k12,
     "qwen3_decode_incore_15": k15,
 }
+
+
+# ---- other corpus samples (no golden) ----------------------------------------------
+
+def vadd(buf):
+    """VectorAddition/vadd.pto: 32 x 32 f32 a + b."""
+    return {"arg2": buf["arg0"] + buf["arg1"]}
+
+
+def fa_softmax(buf):
+    """FlashAttention/flash_attention_softmax.pto on 32 x 32 f32 scores: x = scale * s,
+    clamped by tmaxs -4.0001 then tmins 4.0001; the cubic Taylor polynomial
+    ((((x + (x*x)*0.5) + ((x*x)*x)*c3) + (((x*x)*x)*x)*c4) + 1.0001) / 32.0001, each
+    op one f32 rounding in the kernel's order (the scalars are the f32 constants)."""
+    x = buf["scores"] * f32c("1.767767e-01")
+    x = np.maximum(x, f32c("-4.000100e+00"))
+    x = np.minimum(x, f32c("4.000100e+00"))
+    t0 = x * x
+    t1 = t0 * x
+    t2 = t1 * x
+    t0 = t0 * f32c("5.000000e-01")
+    t1 = t1 * f32c("1.666667e-01")
+    t2 = t2 * f32c("4.166667e-02")
+    e = ((x + t0) + t1) + t2
+    e = e + f32c("1.000100e+00")
+    return {"softmax": e / f32c("3.200010e+01")}
+
+
+SAMPLE_REFS = {"vadd": vadd, "fa_softmax": fa_softmax}

@@ -59,7 +59,18 @@ SCALARS = {
     16: [0, 128],
 }
 A5_KERNELS = (1, 2, 5, 7, 9, 12, 13, 15)
-KERNELS = [k for i in range(17) for k in ["A3/%d" % i] + (["A5/%d" % i] if i in A5_KERNELS else [])]
+QWEN3 = [k for i in range(17) for k in ["A3/%d" % i] + (["A5/%d" % i] if i in A5_KERNELS else [])]
+
+# Other runnable samples of the corpus, which come without a golden: inputs from our
+# own generator (seed 19; uniform in the given range), checked bit for bit against
+# exact.py only. name: (file under samples/, {arg: (lo, hi)} inputs, [output args]).
+SAMPLES = {
+    "vadd": ("VectorAddition/vadd.pto", {"arg0": (-3.0, 3.0), "arg1": (-3.0, 3.0)}, ["arg2"]),
+    # scores beyond +-22.6 reach the clamp at +-4.0001 after the scale 0.1767767
+    "fa_softmax": ("FlashAttention/flash_attention_softmax.pto", {"scores": (-40.0, 40.0)},
+                   ["softmax"]),
+}
+KERNELS = QWEN3 + ["%s/%s" % (n, t) for n in SAMPLES for t in ("a2a3", "a5")]
 
 # PTOAS golden defects: the golden of qwen3_decode_incore_4 reads the RoPE tables with
 # hi and lo swapped against the kernel's arguments (the kernel takes cos_hi, cos_lo as
@@ -198,10 +209,14 @@ def main():
     generated = {}  # kernel number -> case dir with the golden's files
     for k in wanted:
         arch, num = k.split("/")
-        num = int(num)
-        name = "qwen3_decode_incore_%d" % num
-        pto = os.path.join(samples, "Qwen3Decode" + arch, name + ".pto")
-        target = "a2a3" if arch == "A3" else "a5"
+        if arch in SAMPLES:
+            name, target, num = arch, num, None
+            pto = os.path.join(samples, SAMPLES[arch][0])
+        else:
+            num = int(num)
+            name = "qwen3_decode_incore_%d" % num
+            pto = os.path.join(samples, "Qwen3Decode" + arch, name + ".pto")
+            target = "a2a3" if arch == "A3" else "a5"
         if k in pending and not refs_only:
             p, _ = run([ptoc, pto, "--target", target, "-o", os.devnull])
             err = p.stderr.decode(errors="replace")
@@ -218,15 +233,18 @@ def main():
                 print("XFAIL %s (%s): %s" % (k, pending[k], first[len(pto) + 1:]))
                 counts["XFAIL"] += 1
             continue
-        ok, note, t_gold, t_run = check_kernel(ptoc, pto, a3dir, work, num, name, target,
-                                               env, generated, keep, refs_only)
+        if num is None:
+            ok, note, t_gold, t_run = check_sample(ptoc, pto, work, name, target, keep, refs_only)
+        else:
+            ok, note, t_gold, t_run = check_kernel(ptoc, pto, a3dir, work, num, name, target,
+                                                   env, generated, keep, refs_only)
         counts["PASS" if ok else "FAIL"] += 1
         print("%s %s %s: %s (golden %.2f s, ptoc run %.2f s)"
               % ("PASS" if ok else "FAIL", k, target, note, t_gold, t_run))
         times.append({"kernel": k, "golden_s": round(t_gold, 3), "ptoc_run_s": round(t_run, 3),
                       "ok": ok})
         sys.stdout.flush()
-        later = [w for w in wanted[wanted.index(k) + 1:] if int(w.split("/")[1]) == num]
+        later = [w for w in wanted[wanted.index(k) + 1:] if w.split("/")[1] == str(num)]
         if not keep and not later and num in generated:
             shutil.rmtree(generated.pop(num), ignore_errors=True)
     if opts["--times"]:
@@ -342,6 +360,50 @@ def check_kernel(ptoc, pto, a3dir, work, num, name, target, env, generated, keep
         if not keep:
             os.remove(os.path.join(case_dir, "%s_%s.out" % (target, nm)))
     return ok, "; ".join(notes), t_gold, t_run
+
+
+def check_sample(ptoc, pto, work, name, target, keep, refs_only):
+    """A sample without a golden: our inputs, ptoc run, exact.py bit for bit."""
+    _, ins, outs = SAMPLES[name]
+    args, elems = parse_kernel(pto)
+    types = {a: ty for a, kind, ty in args if kind == "ptr"}
+    d = os.path.join(work, "%s_%s" % (name, target))
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    gen = np.random.default_rng(19)
+    bufs = {}
+    for a, (lo, hi) in ins.items():
+        if types[a] != "f32":
+            return False, "sample input %s: only f32 inputs are generated" % a, 0.0, 0.0
+        bufs[a] = gen.uniform(lo, hi, size=elems[a]).astype(np.float32)
+        bufs[a].tofile(os.path.join(d, a + ".in"))
+    ref = exact.SAMPLE_REFS[name]
+    if refs_only:
+        ref(bufs)
+        shutil.rmtree(d, ignore_errors=True)
+        return True, "reference runs (no golden in the corpus to compare with)", 0.0, 0.0
+    cmd = [ptoc, "run", pto, "--target", target]
+    for a in ins:
+        cmd += ["--in", "%s=%s" % (a, os.path.join(d, a + ".in"))]
+    for a in outs:
+        cmd += ["--out", "%s=%s" % (a, os.path.join(d, a + ".out"))]
+    p, t_run = run(cmd)
+    if p.returncode:
+        return False, "ptoc run failed (exit %d): %s" % (
+            p.returncode, p.stderr.decode(errors="replace").strip()[-600:]), 0.0, t_run
+    want = ref(bufs)
+    notes, ok = [], True
+    for a in outs:
+        got = np.fromfile(os.path.join(d, a + ".out"), dtype=NP_RAW[types[a]])
+        exp = np.asarray(want[a]).astype(NP_RAW[types[a]], copy=False)
+        same = got.size == exp.size and got.tobytes() == exp.tobytes()
+        ok = ok and same
+        notes.append("%s %s exact %s" % (a, types[a], "bit-identical" if same else "DIFFERS in %d elements"
+                                         % int(np.count_nonzero(got.view(np.uint8) != exp.view(np.uint8)))
+                                         if got.size == exp.size else "has %d elements" % got.size))
+    if not keep:
+        shutil.rmtree(d, ignore_errors=True)
+    return ok, "; ".join(notes) + " (no golden in the corpus)", 0.0, t_run
 
 
 def check_refs(case_dir, bufs, outs, name, scalars):
