@@ -180,8 +180,6 @@ static double compile_once(const text *t, int emit, size_t *out_bytes)
 	    (emit ? ptoc_module_emit_c(m, "a2a3", discard, out_bytes)
 		  : ptoc_module_print(m, PTOC_PRINT_CUSTOM, discard, out_bytes)) == 0)
 		dt = bench_now() - t0;
-	if (m)
-		ptoc_module_destroy(m);
 	ptoc_context_destroy(ctx);
 	return dt;
 }

@@ -132,8 +132,6 @@ static int ptoc_pipeline(const char *in, FILE *out, ptoc_print_form form)
 	m = ptoc_parse(ctx, buf, len, in);
 	if (m && ptoc_module_verify(m) == 0 && ptoc_module_print(m, form, write_file, out) == 0)
 		rc = 0;
-	if (m)
-		ptoc_module_destroy(m);
 	ptoc_context_destroy(ctx);
 	free(buf);
 	return rc;

@@ -35,6 +35,7 @@ typedef struct em {
 	ptoc_write_fn out;
 	void *user;
 	int werr;
+	int oom;           /* a work allocation failed (also sets werr) */
 	unsigned errors;
 	/* C names of values: id = vmark - 1 */
 	const char **names;
@@ -46,6 +47,18 @@ typedef struct em {
 } em;
 
 /* ---- output ----------------------------------------------------------------------- */
+
+/* The result of an emitter: the errors reported, after reporting a failed work
+ * allocation (docs/architecture.md "Allocation failure"); 1 for a write error, which
+ * the writer's owner reports. */
+static unsigned finish(em *e, const ir_op *module)
+{
+	if (e->oom && !e->errors) {
+		ir_error(e->ctx, module->loc, "emit-c: out of memory");
+		e->errors++;
+	}
+	return e->errors ? e->errors : e->werr ? 1 : 0;
+}
 
 static void put(em *e, const char *s, size_t n)
 {
@@ -71,7 +84,7 @@ static void pf(em *e, const char *fmt, ...)
 	if ((size_t)n >= sizeof small) {
 		p = malloc((size_t)n + 1);
 		if (!p) {
-			e->werr = 1;
+			e->oom = e->werr = 1;
 			return;
 		}
 		va_start(ap, fmt);
@@ -147,7 +160,7 @@ static int name_claim(em *e, const char *s)
 		unsigned cap = e->capused ? e->capused * 2 : 64, k;
 		const char **nu = calloc(cap, sizeof *nu);
 		if (!nu) {
-			e->werr = 1;
+			e->oom = e->werr = 1;
 			return 1;
 		}
 		for (k = 0; k < e->capused; k++)
@@ -190,13 +203,13 @@ static const char *set_name(em *e, ir_value *v, const char *s)
 		const char **nn = realloc(e->names, cap * sizeof *nn);
 		ir_value **nv;
 		if (!nn) {
-			e->werr = 1;
+			e->oom = e->werr = 1;
 			return "ptoc_oom";
 		}
 		e->names = nn;
 		nv = realloc(e->vals, cap * sizeof *nv);
 		if (!nv) {
-			e->werr = 1;
+			e->oom = e->werr = 1;
 			return "ptoc_oom";
 		}
 		e->vals = nv;
@@ -978,7 +991,7 @@ unsigned emit_c(ir_ctx *ctx, ir_op *module, const struct target *t, ptoc_write_f
 	free(e.names);
 	free(e.vals);
 	free(e.used);
-	return e.errors ? e.errors : e.werr ? 1 : 0;
+	return finish(&e, module);
 }
 
 /* ---- the harness ------------------------------------------------------------------- */
@@ -1242,5 +1255,5 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 	free(e.names);
 	free(e.vals);
 	free(e.used);
-	return e.errors ? e.errors : e.werr ? 1 : 0;
+	return finish(&e, module);
 }

@@ -2,7 +2,8 @@
  * hash set used for uniquing, and string interning.
  *
  * Nothing allocated here is freed before the context: ptoc_context_destroy releases
- * all chunks at once. Running out of memory is not a user error; it aborts. */
+ * all chunks at once. Running out of memory here is fatal (ir_xcalloc), the first of
+ * the two rules of docs/architecture.md "Allocation failure". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,19 +20,31 @@ struct ir_chunk {
 #define CHUNK_MIN ((size_t)64 << 10)
 #define CHUNK_MAX ((size_t)4 << 20)
 
-static void *xcalloc(size_t n)
+static void out_of_memory(void)
 {
-	void *p = calloc(1, n);
-	if (!p) {
-		fputs("ptoc: out of memory\n", stderr);
-		abort();
-	}
+	fputs("ptoc: out of memory\n", stderr);
+	abort();
+}
+
+void *ir_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *ir_xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (!p)
+		out_of_memory();
 	return p;
 }
 
 static void *chunk_new(ir_ctx *ctx, size_t data)
 {
-	ir_chunk *c = xcalloc(CHUNK_HDR + data);
+	ir_chunk *c = ir_xcalloc(1, CHUNK_HDR + data);
 	c->size = data;
 	c->next = ctx->chunks;
 	ctx->chunks = c;
@@ -135,12 +148,12 @@ static void put(ir_hslot *slots, size_t cap, uint64_t hash, void *p)
 	slots[i].p = p;
 }
 
-int ir_hset_insert(ir_hset *s, uint64_t hash, void *p)
+void ir_hset_insert(ir_hset *s, uint64_t hash, void *p)
 {
 	size_t i;
 	if ((s->n + 1) * 4 > s->cap * 3) {
 		size_t cap = s->cap ? s->cap * 2 : 64;
-		ir_hslot *slots = xcalloc(cap * sizeof *slots);
+		ir_hslot *slots = ir_xcalloc(cap, sizeof *slots);
 		for (i = 0; i < s->cap; i++)
 			if (s->slots[i].p)
 				put(slots, cap, s->slots[i].hash, s->slots[i].p);
@@ -150,7 +163,6 @@ int ir_hset_insert(ir_hset *s, uint64_t hash, void *p)
 	}
 	put(s->slots, s->cap, hash, p);
 	s->n++;
-	return 0;
 }
 
 void ir_hset_free(ir_hset *s)

@@ -9,7 +9,7 @@ ptoc_context *ptoc_context_create(void)
 	ptoc_context *ctx = calloc(1, sizeof *ctx);
 	if (!ctx)
 		return NULL;
-	ctx->error_limit = 50;
+	ctx->error_limit = IR_DEFAULT_ERROR_LIMIT;
 	return ctx;
 }
 

@@ -34,6 +34,9 @@ typedef struct ir_source {
 	struct ir_source *next;
 } ir_source;
 
+/* Errors passed to the handler before "too many errors" (ptoc_context_set_error_limit). */
+#define IR_DEFAULT_ERROR_LIMIT 50
+
 struct ptoc_context {
 	/* arena.c */
 	ir_chunk *chunks;
@@ -62,8 +65,8 @@ uint64_t ir_hash_mix(uint64_t h, uint64_t v);
 /* Finds an element equal to `key` (eq returns non-zero when equal) or returns NULL. */
 void *ir_hset_find(const ir_hset *s, uint64_t hash, int (*eq)(const void *elem, const void *key),
 		   const void *key);
-/* Inserts p (not already present). Returns 0, or -1 when out of memory. */
-int ir_hset_insert(ir_hset *s, uint64_t hash, void *p);
+/* Inserts p (not already present); out of memory is fatal (ir_xcalloc). */
+void ir_hset_insert(ir_hset *s, uint64_t hash, void *p);
 void ir_hset_free(ir_hset *s);
 void ir_arena_free(struct ptoc_context *ctx);
 /* The cached opcode of an interned op name (-1 when not yet looked up). */

@@ -7,7 +7,6 @@
 
 #include "ir/ir.h"
 
-#define DEFAULT_ERROR_LIMIT 50
 #define SHOW_MAX 160 /* longest source excerpt shown under a diagnostic */
 
 static ir_source *source_slot(ir_ctx *ctx, const char *name)
@@ -112,11 +111,10 @@ void ir_emitv(ir_ctx *ctx, ptoc_severity sev, ir_loc loc, const char *fmt, va_li
 	}
 	if ((size_t)n >= sizeof small) {
 		msg = malloc((size_t)n + 1);
-		if (!msg) {
-			va_end(ap2);
-			return;
-		}
-		vsnprintf(msg, (size_t)n + 1, fmt, ap2);
+		if (msg)
+			vsnprintf(msg, (size_t)n + 1, fmt, ap2);
+		else /* out of memory: the message truncated rather than lost */
+			msg = small, n = (int)sizeof small - 1;
 	}
 	va_end(ap2);
 	deliver(ctx, sev, loc, msg, (size_t)n);

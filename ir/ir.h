@@ -36,6 +36,11 @@ typedef struct ir_region ir_region;
 /* ---- arena.c: the context's memory and strings ------------------------ */
 
 void *ir_alloc(ir_ctx *ctx, size_t size);   /* zeroed, 16-byte aligned, freed with ctx */
+/* The IR's own memory (the arena's chunks, the printer's name tables) has no failure
+ * path: these abort with "ptoc: out of memory" when malloc fails. Every other
+ * allocation checks and reports (docs/architecture.md "Allocation failure"). */
+void *ir_xcalloc(size_t n, size_t size);
+void *ir_xrealloc(void *p, size_t size);
 char *ir_strndup(ir_ctx *ctx, const char *s, size_t len);
 /* Interned NUL-terminated copy: equal strings give the same pointer. */
 const char *ir_intern(ir_ctx *ctx, const char *s, size_t len);
@@ -500,13 +505,11 @@ unsigned ir_verify(ir_ctx *ctx, ir_op *root, const struct target *t);
 
 typedef struct ir_printer_opts {
 	int generic;          /* MLIR generic op form for every op */
-	int debug_locs;       /* append loc(...) to ops (not used by default) */
 } ir_printer_opts;
 /* Writes through `out`; returns 0 on success, the writer's error otherwise. */
 int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts,
 		ptoc_write_fn out, void *user);
 int ir_print_type(const ir_type *t, ptoc_write_fn out, void *user);
-int ir_print_attr(const ir_attr *a, ptoc_write_fn out, void *user);
 
 /* ---- frontend (frontend/frontend.h): parse any .pto form into a module ---- */
 ptoc_module *ptoc_parse(ptoc_context *ctx, const char *buf, size_t len, const char *filename);

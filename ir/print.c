@@ -410,22 +410,6 @@ typedef struct pr {
 	char tmp[256];
 } pr;
 
-static void *xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz);
-	if (!p)
-		abort(); /* out of memory */
-	return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p)
-		abort();
-	return p;
-}
-
 static size_t hp(const void *p)
 {
 	uintptr_t x = (uintptr_t)p;
@@ -447,7 +431,7 @@ static void ngrow(nscope *s)
 	nslot *old = s->tab;
 	unsigned oc = s->cap, i;
 	s->cap = oc ? oc * 2 : 64;
-	s->tab = xcalloc(s->cap, sizeof *s->tab);
+	s->tab = ir_xcalloc(s->cap, sizeof *s->tab);
 	for (i = 0; i < oc; i++)
 		if (old[i].name)
 			*nfind(s, old[i].name) = old[i];
@@ -456,7 +440,7 @@ static void ngrow(nscope *s)
 
 static void scope_push(pr *p)
 {
-	nscope *s = xcalloc(1, sizeof *s);
+	nscope *s = ir_xcalloc(1, sizeof *s);
 	s->outer = p->scope;
 	p->scope = s;
 	ngrow(s);
@@ -477,7 +461,7 @@ static void region_enter(pr *p)
 	nscope *s = p->scope;
 	if (s->nmarks == s->capmarks) {
 		s->capmarks = s->capmarks ? s->capmarks * 2 : 16;
-		s->marks = xrealloc(s->marks, s->capmarks * sizeof *s->marks);
+		s->marks = ir_xrealloc(s->marks, s->capmarks * sizeof *s->marks);
 	}
 	s->marks[s->nmarks++] = s->ndefs;
 }
@@ -509,7 +493,7 @@ static void take(pr *p, const char *name)
 	e->live = 1;
 	if (s->ndefs == s->capdefs) {
 		s->capdefs = s->capdefs ? s->capdefs * 2 : 64;
-		s->defs = xrealloc(s->defs, s->capdefs * sizeof *s->defs);
+		s->defs = ir_xrealloc(s->defs, s->capdefs * sizeof *s->defs);
 	}
 	s->defs[s->ndefs++] = name;
 }
@@ -529,7 +513,7 @@ static void vput(pr *p, const ir_value *v, const char *name)
 		vslot *old = p->vals;
 		unsigned oc = p->vcap, i;
 		p->vcap = oc ? oc * 2 : 1024;
-		p->vals = xcalloc(p->vcap, sizeof *p->vals);
+		p->vals = ir_xcalloc(p->vcap, sizeof *p->vals);
 		for (i = 0; i < oc; i++)
 			if (old[i].v)
 				*vfind(p, old[i].v) = old[i];
@@ -1382,7 +1366,7 @@ static void pr_op(pr *p, const ir_op *op, unsigned ind)
 int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts, ptoc_write_fn out,
 		void *user)
 {
-	pr *p = xcalloc(1, sizeof *p);
+	pr *p = ir_xcalloc(1, sizeof *p);
 	int err;
 	p->w.out = out;
 	p->w.user = user;
@@ -1402,24 +1386,11 @@ int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts, ptoc_
 
 int ir_print_type(const ir_type *t, ptoc_write_fn out, void *user)
 {
-	wr *w = xcalloc(1, sizeof *w);
+	wr *w = ir_xcalloc(1, sizeof *w);
 	int err;
 	w->out = out;
 	w->user = user;
 	pr_type(w, t);
-	flush(w);
-	err = w->err;
-	free(w);
-	return err;
-}
-
-int ir_print_attr(const ir_attr *a, ptoc_write_fn out, void *user)
-{
-	wr *w = xcalloc(1, sizeof *w);
-	int err;
-	w->out = out;
-	w->user = user;
-	pr_attr(w, a);
 	flush(w);
 	err = w->err;
 	free(w);

@@ -1,7 +1,8 @@
 /* ptoc.h: the public C API of the ptoc compiler library (libptoc).
  *
  * Conventions: one prefix (ptoc_), opaque handles, ownership in names
- * (_create/_destroy own, _get borrows), strings as pointer + length where the
+ * (_create/_destroy own, _get borrows; a module belongs to the context that parsed
+ * it and is freed with it), strings as pointer + length where the
  * length is not obvious, output through caller callbacks. The library never exits,
  * aborts or prints on bad input: it reports through the context's diagnostic
  * handler and returns failure (NULL or a non-zero status). */
@@ -63,9 +64,10 @@ int ptoc_context_render_diag(ptoc_context *ctx, ptoc_severity sev, ptoc_location
 
 /* Parses any .pto form (PTOAS module, tile SSA, line-oriented PTO-AS, generic op
  * form). `filename` is used for locations and copied. Returns NULL after reporting
- * errors. The buffer need not be NUL-terminated and may hold any bytes. */
+ * errors. The buffer need not be NUL-terminated and may hold any bytes. The module
+ * lives in the context's memory: it stays valid until ptoc_context_destroy, which
+ * frees it (there is no per-module free). */
 ptoc_module *ptoc_parse(ptoc_context *ctx, const char *buf, size_t len, const char *filename);
-void ptoc_module_destroy(ptoc_module *m);
 
 /* ---- The target --------------------------------------------------------- */
 

@@ -60,7 +60,6 @@ int main(void)
 
 	CHECK(ptoc_module_print(m, PTOC_PRINT_CUSTOM, sink, &printed) == 0);
 	CHECK(printed > 0);
-	ptoc_module_destroy(m);
 
 	/* bad input: a diagnostic and NULL, never a crash */
 	ndiags = 0;

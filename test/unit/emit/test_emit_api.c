@@ -78,27 +78,23 @@ int main(void)
 	CHECK(strstr(text, "ptort_vconv_v(") != NULL);
 	CHECK(strstr(text, "ptort_dma_store(") != NULL);
 	CHECK(ndiags == 0);
-	ptoc_module_destroy(m);
 
 	m = parse(ctx, kernel);
 	ntext = 0;
 	CHECK(m && ptoc_module_emit_c(m, NULL, collect, NULL) == 0);
 	CHECK(strstr(text, "target a2a3") != NULL);
 	CHECK(strstr(text, "ptort_vconv(") != NULL);
-	ptoc_module_destroy(m);
 
 	m = parse(ctx, kernel);
 	ntext = 0;
 	CHECK(m && ptoc_module_emit_c(m, "a9", collect, NULL) == -1);
 	CHECK(ntext == 0 && ndiags == 1);
-	ptoc_module_destroy(m);
 
 	m = parse(ctx, "func.func @f() {\n  %f = arith.constant 1.0 : f32\n  return\n}\n");
 	ntext = 0;
 	ndiags = 0;
 	CHECK(m && ptoc_module_emit_c(m, NULL, collect, NULL) == -1);
 	CHECK(ndiags == 1);
-	ptoc_module_destroy(m);
 
 	ptoc_context_destroy(ctx);
 	return check_report("test_emit_api");
