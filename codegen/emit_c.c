@@ -539,8 +539,44 @@ static const char *fint_kind(em *e, const ir_op *op, const ir_ifield *f, unsigne
 	switch (f->kind) {
 	case IR_IF_MASK: return fmask(e, op, f->name, fixed);
 	case IR_IF_STRIDE: case IR_IF_F16BITS: return fint(e, op, f->name, fixed, "uint16_t");
+	case IR_IF_FLAGS: return fint(e, op, f->name, fixed, "unsigned");
 	default: return fint(e, op, f->name, fixed, "uint32_t");
 	}
+}
+
+/* `op = "add"`: PTORT_VOP_ADD */
+static const char *fvop(em *e, const ir_op *op)
+{
+	static const char *const names[PTORT_VOP_COUNT] = {
+#define FVOP_(id, name, arity) "PTORT_VOP_" #id,
+		PTORT_VOP_LIST(FVOP_)
+#undef FVOP_
+	};
+	const ir_attr *a = ir_op_get_attr(op, "op");
+	unsigned k;
+	if (a && a->kind == IR_ATTR_STRING)
+		for (k = 0; k < PTORT_VOP_COUNT; k++)
+			if (strlen(ptort_vop_name((ptort_vop)k)) == a->u.str.len &&
+			    !memcmp(a->u.str.s, ptort_vop_name((ptort_vop)k), a->u.str.len))
+				return names[k];
+	err(e, op, "'%s' needs the field 'op' (an element operation: \"add\", ...)", op->name);
+	return "PTORT_VOP_ADD";
+}
+
+/* `cmp = #pto<cmp lt>`: PTORT_CMP_LT */
+static const char *fcmp(em *e, const ir_op *op)
+{
+	static const char *const names[PTORT_CMP_COUNT] = {
+#define FCMP_(id, name) "PTORT_CMP_" #id,
+		PTORT_CMP_LIST(FCMP_)
+#undef FCMP_
+	};
+	int c = ir_attr_cmp(ir_op_get_attr(op, "cmp"));
+	if (c < 0) {
+		err(e, op, "'%s' needs the field 'cmp' (#pto<cmp ...>)", op->name);
+		return "PTORT_CMP_EQ";
+	}
+	return names[c];
 }
 
 static const char *finit(em *e, const ir_op *op)
@@ -587,6 +623,9 @@ static void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 		case IR_IF_RMODE: a = frmode(e, op); break;
 		case IR_IF_SAT: a = fsat(e, op); break;
 		case IR_IF_UNIT: a = ir_op_get_attr(op, f->name) ? "1" : "0"; break;
+		case IR_IF_VOP: a = fvop(e, op); break;
+		case IR_IF_CMP: a = fcmp(e, op); break;
+		case IR_IF_SCALAR: a = fmask(e, op, f->name, d->fixed); break;
 		case IR_IF_INIT:
 			if (!(a = init = finit(e, op)))
 				a = "0";

@@ -1209,6 +1209,19 @@ static void verify_ifield(vctx *v, const ir_op *op, const char *name, unsigned k
 	case IR_IF_MNK: ok = int_in(a, v->t->cube.mnk_min, v->t->cube.mnk_max); break;
 	case IR_IF_INIT: ok = a->kind == IR_ATTR_STRING; break;
 	case IR_IF_UNIT: ok = a->kind == IR_ATTR_UNIT; break;
+	case IR_IF_VOP: {
+		unsigned k;
+		ok = 0;
+		if (a->kind == IR_ATTR_STRING)
+			for (k = 0; k < PTORT_VOP_COUNT; k++)
+				ok |= strlen(ptort_vop_name((ptort_vop)k)) == a->u.str.len &&
+				      !memcmp(a->u.str.s, ptort_vop_name((ptort_vop)k), a->u.str.len);
+		break;
+	}
+	case IR_IF_CMP: ok = ir_attr_cmp(a) >= 0; break;
+	case IR_IF_SCALAR: ok = a->kind == IR_ATTR_INT; break;
+	case IR_IF_FLAGS: ok = int_in(a, 0, 7); break;
+	case IR_IF_BOOL: ok = a->kind == IR_ATTR_BOOL; break;
 	}
 	if (!ok)
 		op_error(v, op, "field '%s' is missing or out of range", name);

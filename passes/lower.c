@@ -79,8 +79,25 @@ static int rebind_check(ir_ctx *ctx, const ir_op *user, const ir_value *v, const
 	return 0;
 }
 
+/* The last `pto.set_validshape %v, ...` before `user` (walking back through the
+ * enclosing blocks up to %v's block), NULL when none. */
+static const ir_op *last_set_validshape(const ir_op *user, const ir_value *v)
+{
+	const ir_op *op, *p;
+	for (op = user; op && op->block; op = op->block->region ? op->block->region->parent : NULL) {
+		for (p = op->prev; p; p = p->prev)
+			if (p->code == IR_OP_SET_VALIDSHAPE && p->num_operands == 3 &&
+			    p->operands[0].value == v)
+				return p;
+		if (op->block == v->def->block)
+			break;
+	}
+	return NULL;
+}
+
 int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
 {
+	const ir_op *vs;
 	ir_value *ops[3], *addr;
 	const ir_op *d = v ? v->def : NULL;
 	memset(out, 0, sizeof *out);
@@ -112,6 +129,10 @@ int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
 		ir_error(ctx, user->loc, "'%s': tile operand is not a pto.alloc_tile or pto.tassign "
 			 "result; %s cannot find its address", user->name, PASS_NAME);
 		return -1;
+	}
+	if ((vs = last_set_validshape(user, v))) {
+		out->v_row = vs->operands[1].value;
+		out->v_col = vs->operands[2].value;
 	}
 	if (!addr) {
 		ir_error(ctx, user->loc, "'%s': tile has no address (run place-tiles first)",
@@ -193,6 +214,31 @@ void li_tile(ir_ctx *ctx, lower_insn *li, const char *name, const lower_tile *t)
 		snprintf(f, sizeof f, "%s_v_col", name);
 		li_dyn(ctx, li, f, t->v_col);
 	}
+}
+
+void li_addr(ir_ctx *ctx, lower_insn *li, const char *name, const lower_tile *t, uint32_t off,
+	     ir_op *before)
+{
+	ir_value *ops[2];
+	ir_op *k, *add;
+	const ir_type *ty;
+	if (!t->addr_v) {
+		li_int(ctx, li, name, t->addr + off);
+		return;
+	}
+	if (!off) {
+		li_dyn(ctx, li, name, t->addr_v);
+		return;
+	}
+	ty = t->addr_v->type;
+	k = ir_op_create(ctx, "arith.constant", before->loc, NULL, 0, &ty, 1, NULL, 0);
+	ir_op_set_attr(ctx, k, "value", ir_attr_int(ctx, off, ty));
+	ir_block_insert_before(before, k);
+	ops[0] = t->addr_v;
+	ops[1] = &k->results[0];
+	add = ir_op_create(ctx, "arith.addi", before->loc, ops, 2, &ty, 1, NULL, 0);
+	ir_block_insert_before(before, add);
+	li_dyn(ctx, li, name, &add->results[0]);
 }
 
 void li_mem(ir_ctx *ctx, lower_insn *li, ir_mem m)

@@ -20,7 +20,8 @@ typedef struct lower_tile {
 	const ir_type *type;  /* the !pto.tile_buf */
 	int64_t addr;         /* byte address when addr_v is NULL */
 	ir_value *addr_v;     /* the address as an SSA value when not a constant */
-	ir_value *v_row, *v_col; /* the valid_row / valid_col values of a `?` dim */
+	ir_value *v_row, *v_col; /* the valid_row / valid_col values of a `?` dim (of the
+				  * last pto.set_validshape before the user, if any) */
 } lower_tile;
 
 /* Resolves tile value `v` used by `user`. Reports an error at the user and returns -1
@@ -52,12 +53,22 @@ void li_operand(lower_insn *li, ir_value *v);      /* a fixed operand (the DMA v
 void li_dyn(ir_ctx *ctx, lower_insn *li, const char *name, ir_value *v);
 /* `NAME = <tile_buf>`, `NAME_addr`, and NAME_v_row / NAME_v_col for `?` dims. */
 void li_tile(ir_ctx *ctx, lower_insn *li, const char *name, const lower_tile *t);
+/* Address field `name` = t's base + off: an attribute, or a dyn operand (an
+ * arith.addi inserted before `before` when the base is dynamic and off != 0). */
+void li_addr(ir_ctx *ctx, lower_insn *li, const char *name, const lower_tile *t, uint32_t off,
+	     ir_op *before);
 /* `mem = #pto.address_space<vec>` */
 void li_mem(ir_ctx *ctx, lower_insn *li, ir_mem m);
 /* Creates the instruction with the collected fields and inserts it before `before`.
  * Every field must be one of the instruction's and every required one present
  * (insns.def); otherwise an internal error is reported at `before` and NULL returned. */
 ir_op *li_emit(ir_ctx *ctx, lower_insn *li, ir_op *before);
+
+/* ---- lower_vec.c ------------------------------------------------------------------- */
+
+/* Lowers vector op `op` (ir_vecdef_get) or pto.set_validshape to instructions inserted
+ * before it, WITHOUT erasing it. Returns the number of errors reported. */
+unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o);
 
 /* ---- lower_cube.c ------------------------------------------------------------------ */
 

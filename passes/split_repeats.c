@@ -231,7 +231,7 @@ static int collect(ir_op *op, void *user)
 	sr *s = user;
 	const ir_opdef *d = ir_opdef_get(op->code);
 	if ((d->flags & IR_OPF_TILE) || op->code == IR_OP_TPRINT || op->code == IR_OP_ALLOC_TILE ||
-	    op->code == IR_OP_TASSIGN)
+	    op->code == IR_OP_TASSIGN || op->code == IR_OP_SET_VALIDSHAPE)
 		push(s, op);
 	return 0;
 }
@@ -265,32 +265,10 @@ typedef struct cvt_emit {
 	ir_value *rows_v, *cols_v; /* dynamic valid shape (register form) */
 } cvt_emit;
 
-/* The address field `name` = base + off: an attribute, or a dyn operand (an addi
- * inserted before the tile op when off != 0). */
 static void addr_field(cvt_emit *c, lower_insn *li, const char *name, const lower_tile *t,
 		       uint32_t off)
 {
-	ir_ctx *ctx = c->s->ctx;
-	ir_value *ops[2];
-	ir_op *k, *add;
-	const ir_type *ty;
-	if (!t->addr_v) {
-		li_int(ctx, li, name, t->addr + off);
-		return;
-	}
-	if (!off) {
-		li_dyn(ctx, li, name, t->addr_v);
-		return;
-	}
-	ty = t->addr_v->type;
-	k = ir_op_create(ctx, "arith.constant", c->op->loc, NULL, 0, &ty, 1, NULL, 0);
-	ir_op_set_attr(ctx, k, "value", ir_attr_int(ctx, off, ty));
-	ir_block_insert_before(c->op, k);
-	ops[0] = t->addr_v;
-	ops[1] = &k->results[0];
-	add = ir_op_create(ctx, "arith.addi", c->op->loc, ops, 2, &ty, 1, NULL, 0);
-	ir_block_insert_before(c->op, add);
-	li_dyn(ctx, li, name, &add->results[0]);
+	li_addr(c->s->ctx, li, name, t, off, c->op);
 }
 
 static int emit_cvt(void *user, const vc_insn *in)
@@ -486,7 +464,8 @@ static int lower_op(sr *s, ir_op *op)
 		    PASS_NAME);
 		return -1;
 	default:
-		e = lower_cube_op(s->ctx, op, s->o);
+		e = ir_vecdef_get(op->code) ? lower_vec_op(s->ctx, op, s->o)
+					    : lower_cube_op(s->ctx, op, s->o);
 		s->errors += e;
 		return e ? -1 : 0;
 	}
@@ -533,18 +512,32 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 	}
 	for (i = 0; i < s.n; i++) {
 		ir_op *op = s.ops[i], *prev = op->prev;
-		if (op->code == IR_OP_ALLOC_TILE || op->code == IR_OP_TASSIGN)
+		if (op->code == IR_OP_ALLOC_TILE || op->code == IR_OP_TASSIGN ||
+		    op->code == IR_OP_SET_VALIDSHAPE) /* read by lower_tile_of at later uses */
 			continue;
 		if (!lower_op(&s, op)) {
+			ir_value *used[8];
+			unsigned k, nu = op->num_operands < 8 ? op->num_operands : 8;
 			pass_remark(ctx, o, PASS_NAME, op->loc, "'%s' lowered to %u instruction(s)",
 				    op->name, count_insns(prev, op));
+			for (k = 0; k < nu; k++)
+				used[k] = op->operands[k].value;
 			ir_op_erase(op);
+			/* a scalar constant now in the instructions' fields (vector ops) */
+			for (k = 0; k < nu; k++)
+				if (used[k] && used[k]->def && used[k]->def->code == IR_OP_CONSTANT &&
+				    used[k]->def->block && !ir_value_num_uses(used[k]))
+					ir_op_erase(used[k]->def);
 		}
 	}
 	if (!s.errors) {
 		/* tile definitions, last first (a tassign uses its alloc_tile) */
 		for (i = s.n; i-- > 0;) {
 			ir_op *op = s.ops[i];
+			if (op->code == IR_OP_SET_VALIDSHAPE) {
+				ir_op_erase(op);
+				continue;
+			}
 			if (op->code != IR_OP_ALLOC_TILE && op->code != IR_OP_TASSIGN)
 				continue;
 			if (op->num_results && ir_value_num_uses(&op->results[0])) {

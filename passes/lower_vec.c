@@ -1,0 +1,981 @@
+/* lower_vec.c: the vector ops (passes/vec_types.def) to the runtime's vector
+ * instructions (ptort.h section 5, docs/lowered.md), for split-repeats.
+ *
+ * Requires: a level-2 op with placed tiles (lower_tile_of), verified (ir/verify.c
+ *   verify_vec: element types, valid shapes, row-major tiles).
+ * Produces: instructions inserted before the op (the caller erases it); errors at the
+ *   op for what cannot be lowered (a scalar that is not a constant, a dynamic valid
+ *   shape of a reduction on the repeat form, tcolsum's isBinary).
+ *
+ * Every op covers the valid region of its destination (docs/semantics.md §7): R rows
+ * of C columns; row pitches are the tiles' physical columns. Register form (A5,
+ * vec.predicated): one ptort_*_v instruction per op (a broadcast source by flags or a
+ * pitch of 0), a reduction by the sequences of §7.6. Repeat form (A2A3): L = 2048 / W
+ * lanes per repeat; an elementwise op is split by vs_split (below): the whole region
+ * as one run when every operand's rows are contiguous, else one repeat per row strided
+ * by the row pitches and one instruction per group of L columns, else one run per
+ * row; a run is floor(n / L) full repeats in instructions of <= repeat_max repeats and
+ * one masked repeat for the rest. Predicate bit arrays (tcmp, tsel) take one run per
+ * row (their bits advance L/8 bytes per repeat). trowexpand* first broadcasts the
+ * column into the scratch at the top of UB with vbrcb (one 32-byte block per row);
+ * trowsum/max/min follow §7.6 on the op's tmp tile.
+ * **[decision]** An op with a valid shape known only at run time is lowered to the
+ * register form on A2A3 too (rows and columns as operands): for elementwise ops,
+ * copies and fills it computes the same bits as repeats under run-time masks;
+ * reductions with such a shape are rejected on A2A3 (their order depends on C). */
+#include <stdio.h>
+#include <string.h>
+
+#include "passes/lower.h"
+#include "passes/target.h"
+#include "passes/tiles.h"
+
+#define PASS_NAME "split-repeats"
+
+typedef struct vl {
+	ir_ctx *ctx;
+	ir_op *op;
+	const pass_opts *o;
+	const ir_vecdef *vd;
+	ptort_type et;      /* the element type of the data */
+	uint32_t w;         /* its bits */
+	unsigned errors;
+	/* the valid region of the destination: static, or dynamic values */
+	uint32_t rows, cols;
+	ir_value *rows_v, *cols_v;
+} vl;
+
+static void verr(vl *v, const char *fmt, const char *a)
+{
+	char msg[512];
+	snprintf(msg, sizeof msg, fmt, a);
+	ir_error(v->ctx, v->op->loc, "'%s' %s: %s", v->op->name, PASS_NAME, msg);
+	v->errors++;
+}
+
+/* Row pitch of a tile in bytes: its physical columns (one-row or one-column tiles
+ * in either blayout address element (r, 0) or (0, c) the same way: verify_vec). */
+static uint32_t tile_pitch(const lower_tile *t)
+{
+	ptort_type e;
+	if (ir_type_to_elem(t->type->u.tb.elem, &e))
+		return 0;
+	return (uint32_t)((uint64_t)t->type->u.tb.cols * ptort_type_bits(e) / 8);
+}
+
+/* ---- scalars -------------------------------------------------------------------------- */
+
+/* f32 bits `b` as a value of `et` (tcvt RINT, saturation off; f32 itself unchanged:
+ * an f32 -> f32 tcvt would round to an integral value, docs/semantics.md §3). */
+static uint64_t from_f32(ptort_type et, uint32_t b)
+{
+	return et == PTORT_F32 ? b : ptort_cvt1(PTORT_F32, et, b, PTORT_RINT, PTORT_SAT_OFF);
+}
+
+/* The bits of scalar `s` converted to the element type (docs/semantics.md §7.3: as a
+ * tcvt with RINT, saturation off). Only constants are known here. */
+static int scalar_bits(vl *v, ir_value *s, uint64_t *out)
+{
+	const ir_attr *a = s && s->def && s->def->code == IR_OP_CONSTANT
+				   ? ir_op_get_attr(s->def, "value") : NULL;
+	ptort_type from;
+	char buf[1200];
+	int n;
+	if (!a || (a->kind != IR_ATTR_INT && a->kind != IR_ATTR_FLOAT)) {
+		verr(v, "the scalar operand must be an arith.constant (a run-time scalar is not "
+			"supported yet)%s", "");
+		return -1;
+	}
+	if (a->kind == IR_ATTR_INT) {
+		const ir_type *t = s->type;
+		int64_t x = a->u.i.v;
+		if (t->kind == IR_TYPE_INT && t->u.i.bits < 64) {
+			/* the constant's own width and signedness first */
+			uint64_t m = ((uint64_t)1 << t->u.i.bits) - 1, u = (uint64_t)x & m;
+			if (t->u.i.signedness != IR_INT_UNSIGNED && (u >> (t->u.i.bits - 1) & 1))
+				x = (int64_t)(u | ~m);
+			else
+				x = (int64_t)u;
+		}
+		from = t->kind == IR_TYPE_INT && t->u.i.signedness == IR_INT_UNSIGNED ? PTORT_U64
+										  : PTORT_I64;
+		*out = ptort_cvt1(from, v->et, (uint64_t)x, PTORT_RINT, PTORT_SAT_OFF);
+		return 0;
+	}
+	if (a->u.f.type && a->u.f.type->kind == IR_TYPE_FLOAT && a->u.f.type->u.f.kind != IR_F64) {
+		/* an f32/f16/bf16 constant: its value is an f32 exactly; converted as tcvt */
+		float f = (float)a->u.f.v;
+		uint32_t b;
+		memcpy(&b, &f, 4);
+		/* (f32 -> f32 with a round mode would round to an integral value: §3) */
+		*out = from_f32(v->et, b);
+		return 0;
+	}
+	/* an f64: its exact decimal value, rounded once to the element type */
+	n = snprintf(buf, sizeof buf, "%.1100g", a->u.f.v);
+	if (n <= 0 || (size_t)n >= sizeof buf) {
+		verr(v, "cannot convert the scalar constant%s", "");
+		return -1;
+	}
+	if (ptort_type_is_float(v->et)) {
+		int rc = ptort_value_parse(v->et, buf, (size_t)n, out);
+		if (rc == -2) /* beyond the largest finite value: the rounding gives inf */
+			*out = from_f32(v->et, a->u.f.v > 0 ? 0x7F800000u : 0xFF800000u);
+		else if (rc)
+			return verr(v, "cannot convert the scalar constant%s", ""), -1;
+		return 0;
+	}
+	{
+		/* to an integer element type: via f32 bits of the value (exact for f32/f16/bf16
+		 * constants), converted as tcvt f32 -> int with RINT */
+		float f = (float)a->u.f.v;
+		uint32_t b;
+		memcpy(&b, &f, 4);
+		*out = ptort_cvt1(PTORT_F32, v->et, b, PTORT_RINT, PTORT_SAT_OFF);
+	}
+	return 0;
+}
+
+/* ---- building one instruction ------------------------------------------------------ */
+
+/* Starts instruction `code` with mem, `op` (the element op `vop`, unless -1) and type. */
+static void start(vl *v, lower_insn *li, ir_opcode code, int vop)
+{
+	li_init(li, code);
+	li_mem(v->ctx, li, IR_MEM_VEC);
+	if (vop >= 0)
+		li_attr(v->ctx, li, "op", ir_attr_string(v->ctx, ptort_vop_name((ptort_vop)vop),
+							 strlen(ptort_vop_name((ptort_vop)vop))));
+	li_attr(v->ctx, li, "type", ir_attr_type(v->ctx, ir_type_elem(v->ctx, v->et)));
+}
+
+/* ... with the op's own element operation (with_op) or none */
+static void common(vl *v, lower_insn *li, ir_opcode code, int with_op)
+{
+	start(v, li, code, with_op ? (int)v->vd->vop : -1);
+}
+
+static int emit(vl *v, lower_insn *li)
+{
+	if (!li_emit(v->ctx, li, v->op)) {
+		v->errors++;
+		return -1;
+	}
+	return 0;
+}
+
+/* rows / cols fields of the register form: the static count, or the dyn value */
+static void li_rc(vl *v, lower_insn *li, uint32_t rows, uint32_t cols, int dyn)
+{
+	if (dyn && v->rows_v)
+		li_dyn(v->ctx, li, "rows", v->rows_v);
+	else
+		li_int(v->ctx, li, "rows", rows);
+	if (dyn && v->cols_v)
+		li_dyn(v->ctx, li, "cols", v->cols_v);
+	else
+		li_int(v->ctx, li, "cols", cols);
+}
+
+/* ---- the repeat form: splitting an elementwise region ------------------------------- */
+
+#define VS_MAX 4
+
+/* Operand i of a split: its tile, byte offset, row pitch, bytes it advances per
+ * repeat within a run (256 for data, L/8 for a bit array, 0 for a broadcast block)
+ * and its block stride (1, or 0 for a broadcast block). */
+typedef struct vs_opnd {
+	const lower_tile *t;
+	const char *name;     /* the address field */
+	const char *blk, *rep; /* its stride fields (NULL: none) */
+	uint32_t off, pitch, per_rep, blk_stride;
+} vs_opnd;
+
+typedef struct vs {
+	vl *v;
+	ir_opcode code;
+	int vop; /* the element op field, -1: none */
+	int has_cmp;
+	uint64_t scalar;
+	int has_scalar;
+	unsigned flags;
+	int has_flags;
+	unsigned n;
+	vs_opnd o[VS_MAX];
+	int per_row; /* one run per row */
+} vs;
+
+static void lane_mask(uint32_t m, uint32_t lanes, uint64_t *hi, uint64_t *lo)
+{
+	*hi = 0;
+	*lo = m >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << m) - 1;
+	if (lanes > 64 && m > 64)
+		*hi = m - 64 >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << (m - 64)) - 1;
+}
+
+/* One instruction: offsets off[i], `repeat` repeats, rep strides rep[i], m lanes. */
+static int vs_emit(vs *s, const uint32_t *off, uint32_t repeat, const uint32_t *rep, uint32_t m)
+{
+	vl *v = s->v;
+	lower_insn li;
+	unsigned i;
+	uint64_t hi, lo;
+	uint32_t L = 2048 / v->w;
+	start(v, &li, s->code, s->vop);
+	if (s->has_cmp)
+		li_attr(v->ctx, &li, "cmp", ir_op_get_attr(v->op, "cmpMode") ? ir_op_get_attr(v->op, "cmpMode")
+				: ir_attr_pto(v->ctx, "cmp", "eq", IR_PTO_ANGLE));
+	for (i = 0; i < s->n; i++) {
+		li_addr(v->ctx, &li, s->o[i].name, s->o[i].t, off[i], v->op);
+		if (s->o[i].blk)
+			li_int(v->ctx, &li, s->o[i].blk, s->o[i].blk_stride);
+		if (s->o[i].rep)
+			li_int(v->ctx, &li, s->o[i].rep, rep[i]);
+	}
+	if (s->has_scalar)
+		li_int(v->ctx, &li, "scalar", (int64_t)s->scalar);
+	if (s->has_flags)
+		li_int(v->ctx, &li, "flags", s->flags);
+	li_int(v->ctx, &li, "repeat", repeat);
+	lane_mask(m, L, &hi, &lo);
+	li_int(v->ctx, &li, "mask_hi", (int64_t)hi);
+	li_int(v->ctx, &li, "mask_lo", (int64_t)lo);
+	return emit(v, &li);
+}
+
+/* n elements from offsets base[i], each operand advancing per_rep bytes per repeat */
+static int vs_run(vs *s, const uint32_t *base, uint32_t n)
+{
+	uint32_t L = 2048 / s->v->w, full = n / L, k = 0, chunk, off[VS_MAX], rep[VS_MAX];
+	uint32_t maxr = s->v->o->target->vec.repeat_max ? s->v->o->target->vec.repeat_max : 255;
+	unsigned i;
+	for (i = 0; i < s->n; i++)
+		rep[i] = s->o[i].per_rep / 32; /* a bit array (L/8 bytes) never strides repeats */
+	for (i = 0; i < s->n; i++) /* a bit array advances L bits a repeat by itself */
+		if (s->o[i].rep && s->o[i].per_rep % 32)
+			maxr = 1;
+	while (k < full) {
+		chunk = full - k < maxr ? full - k : maxr;
+		for (i = 0; i < s->n; i++)
+			off[i] = base[i] + k * s->o[i].per_rep;
+		if (vs_emit(s, off, chunk, rep, L))
+			return -1;
+		k += chunk;
+	}
+	if (n % L) {
+		for (i = 0; i < s->n; i++)
+			off[i] = base[i] + full * s->o[i].per_rep;
+		if (vs_emit(s, off, 1, rep, n % L))
+			return -1;
+	}
+	return 0;
+}
+
+/* The region rows x cols of the operands. */
+static int vs_split(vs *s, uint32_t rows, uint32_t cols)
+{
+	vl *v = s->v;
+	uint32_t L = 2048 / v->w, row_bytes = cols * v->w / 8, base[VS_MAX], rep[VS_MAX];
+	uint32_t maxr = v->o->target->vec.repeat_max ? v->o->target->vec.repeat_max : 255;
+	uint32_t smax = v->o->target->vec.repeat_stride_max ? v->o->target->vec.repeat_stride_max
+							    : 255;
+	unsigned i;
+	uint32_t r, j, chunk;
+	int contiguous = !s->per_row, strided = !s->per_row;
+	for (i = 0; i < s->n; i++) {
+		if (s->o[i].pitch != row_bytes || s->o[i].per_rep != 256)
+			contiguous = 0;
+		if (s->o[i].pitch % 32 || s->o[i].pitch / 32 > smax)
+			strided = 0;
+	}
+	if (contiguous || rows == 1) {
+		if (!contiguous && rows == 1)
+			s->per_row = 1;
+		for (i = 0; i < s->n; i++)
+			base[i] = s->o[i].off;
+		if (!s->per_row)
+			return vs_run(s, base, rows * cols);
+	}
+	if (strided && !s->per_row) {
+		for (i = 0; i < s->n; i++)
+			rep[i] = s->o[i].pitch / 32;
+		for (j = 0; j * L < cols; j++) {
+			uint32_t m = cols - j * L < L ? cols - j * L : L;
+			for (r = 0; r < rows; r += chunk) {
+				chunk = rows - r < maxr ? rows - r : maxr;
+				for (i = 0; i < s->n; i++)
+					base[i] = s->o[i].off + r * s->o[i].pitch + j * s->o[i].per_rep;
+				if (vs_emit(s, base, chunk, rep, m))
+					return -1;
+			}
+		}
+		return 0;
+	}
+	for (r = 0; r < rows; r++) {
+		for (i = 0; i < s->n; i++)
+			base[i] = s->o[i].off + r * s->o[i].pitch;
+		if (vs_run(s, base, cols))
+			return -1;
+	}
+	return 0;
+}
+
+static void vs_init(vs *s, vl *v, ir_opcode code, int with_op)
+{
+	memset(s, 0, sizeof *s);
+	s->v = v;
+	s->code = code;
+	s->vop = with_op ? (int)v->vd->vop : -1;
+}
+
+/* A data operand: address field `name`, strides `name_blk` / `name_rep`. */
+static void vs_add(vs *s, const lower_tile *t, const char *name, const char *blk, const char *rep,
+		   uint32_t off, uint32_t pitch)
+{
+	vs_opnd *p = &s->o[s->n++];
+	p->t = t;
+	p->name = name;
+	p->blk = blk;
+	p->rep = rep;
+	p->off = off;
+	p->pitch = pitch;
+	p->per_rep = 256;
+	p->blk_stride = 1;
+}
+
+/* ---- the ops ---------------------------------------------------------------------- */
+
+typedef struct vops {
+	lower_tile t[6];   /* the op's tile operands by position (DPS) */
+	int is_tile[6];
+	unsigned nin;
+	lower_tile *dst;
+} vops;
+
+static int resolve(vl *v, vops *p)
+{
+	unsigned i;
+	memset(p, 0, sizeof *p);
+	p->nin = v->op->num_operands - 1;
+	for (i = 0; i < v->op->num_operands && i < 6; i++) {
+		ir_value *x = v->op->operands[i].value;
+		if (!ir_type_is_tile(x->type))
+			continue;
+		p->is_tile[i] = 1;
+		if (lower_tile_of(v->ctx, v->op, x, &p->t[i])) {
+			v->errors++;
+			return -1;
+		}
+	}
+	p->dst = &p->t[v->op->num_operands - 1];
+	return 0;
+}
+
+/* The sources of a register-form compare or select: src0 and src1 (two tiles), or src
+ * and the scalar; each with its pitch. */
+static void v_sources(vl *v, lower_insn *li, const lower_tile *a, const lower_tile *b,
+		      uint64_t sc)
+{
+	if (b) {
+		li_addr(v->ctx, li, "src0", a, 0, v->op);
+		li_addr(v->ctx, li, "src1", b, 0, v->op);
+		li_int(v->ctx, li, "src0_pitch", tile_pitch(a));
+		li_int(v->ctx, li, "src1_pitch", tile_pitch(b));
+	} else {
+		li_addr(v->ctx, li, "src", a, 0, v->op);
+		li_int(v->ctx, li, "scalar", (int64_t)sc);
+		li_int(v->ctx, li, "src_pitch", tile_pitch(a));
+	}
+}
+
+/* The register-form call of an elementwise op; src1_pitch / flags for broadcasts. */
+static int lower_v_elementwise(vl *v, vops *p)
+{
+	lower_insn li;
+	const ir_vecdef *vd = v->vd;
+	unsigned si = 0;
+	uint64_t sc = 0;
+	switch (vd->kind) {
+	case IR_VK_BIN: case IR_VK_ROWEXP: case IR_VK_COLEXP:
+		common(v, &li, IR_OP_I_VBIN_V, 1);
+		li_addr(v->ctx, &li, "dst", p->dst, 0, v->op);
+		li_addr(v->ctx, &li, "src0", &p->t[0], 0, v->op);
+		li_addr(v->ctx, &li, "src1", &p->t[1], 0, v->op);
+		li_rc(v, &li, v->rows, v->cols, 1);
+		li_int(v->ctx, &li, "dst_pitch", tile_pitch(p->dst));
+		li_int(v->ctx, &li, "src0_pitch", tile_pitch(&p->t[0]));
+		li_int(v->ctx, &li, "src1_pitch", vd->kind == IR_VK_COLEXP ? 0 : tile_pitch(&p->t[1]));
+		li_int(v->ctx, &li, "flags", vd->kind == IR_VK_ROWEXP ? PTORT_V_BRC1 : 0);
+		return emit(v, &li);
+	case IR_VK_BINS:
+		si = p->is_tile[0] ? 0 : 1;
+		if (scalar_bits(v, v->op->operands[1 - si].value, &sc))
+			return -1;
+		common(v, &li, IR_OP_I_VBINS_V, 1);
+		li_addr(v->ctx, &li, "dst", p->dst, 0, v->op);
+		li_addr(v->ctx, &li, "src", &p->t[si], 0, v->op);
+		li_int(v->ctx, &li, "scalar", (int64_t)sc);
+		li_int(v->ctx, &li, "flags", si ? PTORT_V_SCALAR_FIRST : 0);
+		li_rc(v, &li, v->rows, v->cols, 1);
+		li_int(v->ctx, &li, "dst_pitch", tile_pitch(p->dst));
+		li_int(v->ctx, &li, "src_pitch", tile_pitch(&p->t[si]));
+		return emit(v, &li);
+	case IR_VK_UN:
+		common(v, &li, IR_OP_I_VUN_V, 1);
+		li_addr(v->ctx, &li, "dst", p->dst, 0, v->op);
+		li_addr(v->ctx, &li, "src", &p->t[0], 0, v->op);
+		li_rc(v, &li, v->rows, v->cols, 1);
+		li_int(v->ctx, &li, "dst_pitch", tile_pitch(p->dst));
+		li_int(v->ctx, &li, "src_pitch", tile_pitch(&p->t[0]));
+		return emit(v, &li);
+	case IR_VK_DUP:
+		if (scalar_bits(v, v->op->operands[0].value, &sc))
+			return -1;
+		common(v, &li, IR_OP_I_VDUP_V, 0);
+		li_addr(v->ctx, &li, "dst", p->dst, 0, v->op);
+		li_int(v->ctx, &li, "scalar", (int64_t)sc);
+		li_rc(v, &li, v->rows, v->cols, 1);
+		li_int(v->ctx, &li, "dst_pitch", tile_pitch(p->dst));
+		return emit(v, &li);
+	case IR_VK_CMP: case IR_VK_CMPS: {
+		const ir_attr *cm = ir_op_get_attr(v->op, "cmpMode");
+		if (vd->kind == IR_VK_CMPS && scalar_bits(v, v->op->operands[1].value, &sc))
+			return -1;
+		common(v, &li, vd->kind == IR_VK_CMP ? IR_OP_I_VCMP_V : IR_OP_I_VCMPS_V, 0);
+		li_attr(v->ctx, &li, "cmp", cm ? cm : ir_attr_pto(v->ctx, "cmp", "eq", IR_PTO_ANGLE));
+		li_addr(v->ctx, &li, "dst_bits", p->dst, 0, v->op);
+		v_sources(v, &li, &p->t[0], vd->kind == IR_VK_CMP ? &p->t[1] : NULL, sc);
+		li_rc(v, &li, v->rows, v->cols, 1);
+		li_int(v->ctx, &li, "bits_pitch", tile_pitch(p->dst));
+		return emit(v, &li);
+	}
+	case IR_VK_SEL: case IR_VK_SELS:
+		if (vd->kind == IR_VK_SELS && scalar_bits(v, v->op->operands[3].value, &sc))
+			return -1;
+		common(v, &li, vd->kind == IR_VK_SEL ? IR_OP_I_VSEL_V : IR_OP_I_VSELS_V, 0);
+		li_addr(v->ctx, &li, "dst", p->dst, 0, v->op);
+		li_addr(v->ctx, &li, "sel_bits", &p->t[0], 0, v->op);
+		v_sources(v, &li, &p->t[1], vd->kind == IR_VK_SEL ? &p->t[2] : NULL, sc);
+		li_rc(v, &li, v->rows, v->cols, 1);
+		li_int(v->ctx, &li, "dst_pitch", tile_pitch(p->dst));
+		li_int(v->ctx, &li, "bits_pitch", tile_pitch(&p->t[0]));
+		return emit(v, &li);
+	default:
+		return -1;
+	}
+}
+
+/* The scratch at the top of UB (the target's reserved bytes), or -1. */
+static int64_t ub_scratch(vl *v, uint32_t *bytes)
+{
+	const ptoc_mem_info *mi = tile_mem_info(v->o->target, IR_MEM_VEC);
+	if (!mi || !mi->reserved_top)
+		return -1;
+	*bytes = mi->reserved_top;
+	return (int64_t)mi->capacity - mi->reserved_top;
+}
+
+/* The sources of a repeat-form compare or select (as v_sources). */
+static void vs_sources(vs *s, const lower_tile *a, const lower_tile *b, uint64_t sc)
+{
+	if (b) {
+		vs_add(s, a, "src0", "src0_blk", "src0_rep", 0, tile_pitch(a));
+		vs_add(s, b, "src1", "src1_blk", "src1_rep", 0, tile_pitch(b));
+	} else {
+		s->has_scalar = 1;
+		s->scalar = sc;
+		vs_add(s, a, "src", "src_blk", "src_rep", 0, tile_pitch(a));
+	}
+}
+
+/* The repeat-form split of an elementwise op. */
+static int lower_r_elementwise(vl *v, vops *p)
+{
+	const ir_vecdef *vd = v->vd;
+	vs s;
+	uint64_t sc = 0;
+	unsigned si;
+	lower_tile scr;
+	switch (vd->kind) {
+	case IR_VK_BIN: case IR_VK_COLEXP:
+		vs_init(&s, v, IR_OP_I_VBIN, 1);
+		vs_add(&s, p->dst, "dst", "dst_blk", "dst_rep", 0, tile_pitch(p->dst));
+		vs_add(&s, &p->t[0], "src0", "src0_blk", "src0_rep", 0, tile_pitch(&p->t[0]));
+		vs_add(&s, &p->t[1], "src1", "src1_blk", "src1_rep", 0,
+		       vd->kind == IR_VK_COLEXP ? 0 : tile_pitch(&p->t[1]));
+		return vs_split(&s, v->rows, v->cols);
+	case IR_VK_ROWEXP: {
+		/* vbrcb of src1's column into the UB scratch, one 32-byte block per row, then
+		 * the op reading that block in every lane of the row (block stride 0) */
+		uint32_t bytes, r0, n, maxr = 255;
+		int64_t base = ub_scratch(v, &bytes);
+		lower_insn li;
+		if (base < 0 || tile_pitch(&p->t[1]) != v->w / 8) {
+			verr(v, "the repeat form needs the row values as one column (rows x 1) and "
+				"UB scratch%s", "");
+			return -1;
+		}
+		memset(&scr, 0, sizeof scr);
+		scr.type = p->t[1].type;
+		for (r0 = 0; r0 < v->rows; r0 += n) {
+			n = v->rows - r0;
+			if (n > bytes / 32)
+				n = bytes / 32 / 8 * 8;
+			if (n > maxr * 8)
+				n = maxr * 8;
+			scr.addr = base;
+			common(v, &li, IR_OP_I_VBRCB, 0);
+			li_int(v->ctx, &li, "dst", base);
+			li_addr(v->ctx, &li, "src", &p->t[1], r0 * (v->w / 8), v->op);
+			li_int(v->ctx, &li, "repeat", (n + 7) / 8);
+			li_int(v->ctx, &li, "dst_blk", 1);
+			li_int(v->ctx, &li, "dst_rep", 8);
+			if (emit(v, &li))
+				return -1;
+			vs_init(&s, v, IR_OP_I_VBIN, 1);
+			vs_add(&s, p->dst, "dst", "dst_blk", "dst_rep", r0 * tile_pitch(p->dst),
+			       tile_pitch(p->dst));
+			vs_add(&s, &p->t[0], "src0", "src0_blk", "src0_rep", r0 * tile_pitch(&p->t[0]),
+			       tile_pitch(&p->t[0]));
+			vs_add(&s, &scr, "src1", "src1_blk", "src1_rep", 0, 32);
+			s.o[2].per_rep = 0;
+			s.o[2].blk_stride = 0;
+			if (vs_split(&s, n, v->cols))
+				return -1;
+		}
+		return 0;
+	}
+	case IR_VK_BINS:
+		si = p->is_tile[0] ? 0 : 1;
+		if (scalar_bits(v, v->op->operands[1 - si].value, &sc))
+			return -1;
+		vs_init(&s, v, IR_OP_I_VBINS, 1);
+		s.has_scalar = 1;
+		s.scalar = sc;
+		s.has_flags = 1;
+		s.flags = si ? PTORT_V_SCALAR_FIRST : 0;
+		vs_add(&s, p->dst, "dst", "dst_blk", "dst_rep", 0, tile_pitch(p->dst));
+		vs_add(&s, &p->t[si], "src", "src_blk", "src_rep", 0, tile_pitch(&p->t[si]));
+		return vs_split(&s, v->rows, v->cols);
+	case IR_VK_UN:
+		vs_init(&s, v, IR_OP_I_VUN, 1);
+		vs_add(&s, p->dst, "dst", "dst_blk", "dst_rep", 0, tile_pitch(p->dst));
+		vs_add(&s, &p->t[0], "src", "src_blk", "src_rep", 0, tile_pitch(&p->t[0]));
+		return vs_split(&s, v->rows, v->cols);
+	case IR_VK_DUP:
+		if (scalar_bits(v, v->op->operands[0].value, &sc))
+			return -1;
+		vs_init(&s, v, IR_OP_I_VDUP, 0);
+		s.has_scalar = 1;
+		s.scalar = sc;
+		vs_add(&s, p->dst, "dst", "dst_blk", "dst_rep", 0, tile_pitch(p->dst));
+		return vs_split(&s, v->rows, v->cols);
+	case IR_VK_CMP: case IR_VK_CMPS:
+		if (vd->kind == IR_VK_CMPS && scalar_bits(v, v->op->operands[1].value, &sc))
+			return -1;
+		vs_init(&s, v, vd->kind == IR_VK_CMP ? IR_OP_I_VCMP : IR_OP_I_VCMPS, 0);
+		s.has_cmp = 1;
+		s.per_row = 1;
+		vs_add(&s, p->dst, "dst_bits", NULL, NULL, 0, tile_pitch(p->dst));
+		s.o[0].per_rep = 2048 / v->w / 8;
+		vs_sources(&s, &p->t[0], vd->kind == IR_VK_CMP ? &p->t[1] : NULL, sc);
+		return vs_split(&s, v->rows, v->cols);
+	case IR_VK_SEL: case IR_VK_SELS:
+		if (vd->kind == IR_VK_SELS && scalar_bits(v, v->op->operands[3].value, &sc))
+			return -1;
+		vs_init(&s, v, vd->kind == IR_VK_SEL ? IR_OP_I_VSEL : IR_OP_I_VSELS, 0);
+		s.per_row = 1;
+		vs_add(&s, p->dst, "dst", "dst_blk", "dst_rep", 0, tile_pitch(p->dst));
+		vs_add(&s, &p->t[0], "sel_bits", NULL, NULL, 0, tile_pitch(&p->t[0]));
+		s.o[1].per_rep = 2048 / v->w / 8;
+		vs_sources(&s, &p->t[1], vd->kind == IR_VK_SEL ? &p->t[2] : NULL, sc);
+		return vs_split(&s, v->rows, v->cols);
+	default:
+		return -1;
+	}
+}
+
+/* ---- reductions ------------------------------------------------------------------- */
+
+/* vred: `repeat` repeats from src (strides src_rep blocks), results to dst. */
+static int vred(vl *v, const lower_tile *dt, uint32_t doff, const lower_tile *st, uint32_t soff,
+		uint32_t group, uint32_t repeat, uint32_t dst_rep, uint32_t src_rep, uint32_t m)
+{
+	lower_insn li;
+	uint64_t hi, lo;
+	common(v, &li, IR_OP_I_VRED, 1);
+	li_int(v->ctx, &li, "group", group);
+	li_addr(v->ctx, &li, "dst", dt, doff, v->op);
+	li_addr(v->ctx, &li, "src", st, soff, v->op);
+	li_int(v->ctx, &li, "repeat", repeat);
+	li_int(v->ctx, &li, "dst_rep", dst_rep);
+	li_int(v->ctx, &li, "src_blk", 1);
+	li_int(v->ctx, &li, "src_rep", src_rep);
+	lane_mask(m, 2048 / v->w, &hi, &lo);
+	li_int(v->ctx, &li, "mask_hi", (int64_t)hi);
+	li_int(v->ctx, &li, "mask_lo", (int64_t)lo);
+	return emit(v, &li);
+}
+
+/* vbin d = a op b over `repeat` repeats of m lanes, repeat strides in blocks */
+static int vbin3(vl *v, const lower_tile *dt, uint32_t doff, const lower_tile *at, uint32_t aoff,
+		 const lower_tile *bt, uint32_t boff, uint32_t repeat, uint32_t drep, uint32_t arep,
+		 uint32_t brep, uint32_t m)
+{
+	lower_insn li;
+	uint64_t hi, lo;
+	common(v, &li, IR_OP_I_VBIN, 1);
+	li_addr(v->ctx, &li, "dst", dt, doff, v->op);
+	li_addr(v->ctx, &li, "src0", at, aoff, v->op);
+	li_addr(v->ctx, &li, "src1", bt, boff, v->op);
+	li_int(v->ctx, &li, "repeat", repeat);
+	li_int(v->ctx, &li, "dst_blk", 1);
+	li_int(v->ctx, &li, "src0_blk", 1);
+	li_int(v->ctx, &li, "src1_blk", 1);
+	li_int(v->ctx, &li, "dst_rep", drep);
+	li_int(v->ctx, &li, "src0_rep", arep);
+	li_int(v->ctx, &li, "src1_rep", brep);
+	lane_mask(m, 2048 / v->w, &hi, &lo);
+	li_int(v->ctx, &li, "mask_hi", (int64_t)hi);
+	li_int(v->ctx, &li, "mask_lo", (int64_t)lo);
+	return emit(v, &li);
+}
+
+/* trowsum/max/min on the repeat form, one row (docs/semantics.md §7.6). */
+static int rowred_row(vl *v, vops *p, uint32_t r, int special)
+{
+	const lower_tile *src = &p->t[0], *tmp = &p->t[1], *dst = p->dst;
+	uint32_t L = 2048 / v->w, C = v->cols, n = C / L, t = C % L, so = r * tile_pitch(src);
+	uint32_t doff = r * tile_pitch(dst), m, R = (uint32_t)src->type->u.tb.rows;
+	uint64_t need;
+	(void)R;
+	if (special) { /* f32 whole tile, DN destination: block sums (a vcgadd each) */
+		switch (C) {
+		case 512: /* g(g(g(row))) */
+			return vred(v, tmp, 0, src, so, 8, 8, 1, 8, 64) ||
+			       vred(v, tmp, 0, tmp, 0, 8, 1, 1, 8, 64) ||
+			       vred(v, dst, doff, tmp, 0, 8, 1, 1, 8, 8);
+		case 128: /* s = 16 block sums, u_j = s_j + s_j+8, g(u) */
+			return vred(v, tmp, 0, src, so, 8, 2, 1, 8, 64) ||
+			       vbin3(v, tmp, 0, tmp, 0, tmp, 32, 1, 8, 8, 8, 8) ||
+			       vred(v, dst, doff, tmp, 0, 8, 1, 1, 8, 8);
+		case 256: /* s = 32 block sums, w, u, g(u) */
+			return vred(v, tmp, 0, src, so, 8, 4, 1, 8, 64) ||
+			       vbin3(v, tmp, 0, tmp, 0, tmp, 32, 2, 1, 2, 2, 8) ||
+			       vbin3(v, tmp, 0, tmp, 0, tmp, 32, 1, 8, 8, 8, 8) ||
+			       vred(v, dst, doff, tmp, 0, 8, 1, 1, 8, 8);
+		default: /* 1024: s = g(g(row)), u_j = s_j + s_j+8, g(u) */
+			return vred(v, tmp, 0, src, so, 8, 16, 1, 8, 64) ||
+			       vred(v, tmp, 0, tmp, 0, 8, 2, 1, 8, 64) ||
+			       vbin3(v, tmp, 0, tmp, 0, tmp, 32, 1, 8, 8, 8, 8) ||
+			       vred(v, dst, doff, tmp, 0, 8, 1, 1, 8, 8);
+		}
+	}
+	if (C <= L)
+		return vred(v, dst, doff, src, so, L, 1, 1, 8, C);
+	need = (uint64_t)(n / 2 ? n / 2 : 1) * 256;
+	if (tile_buf_bytes(tmp->type) < need) {
+		verr(v, "the tmp tile is too small for the row reduction%s", "");
+		return -1;
+	}
+	if (n == 1) { /* L < C < 2L: p0 = c0; p0 += tail; tree(p0) */
+		lower_insn li;
+		start(v, &li, IR_OP_I_VUN, PTORT_VOP_MOV);
+		li_addr(v->ctx, &li, "dst", tmp, 0, v->op);
+		li_addr(v->ctx, &li, "src", src, so, v->op);
+		li_int(v->ctx, &li, "repeat", 1);
+		li_int(v->ctx, &li, "dst_blk", 1);
+		li_int(v->ctx, &li, "src_blk", 1);
+		li_int(v->ctx, &li, "dst_rep", 8);
+		li_int(v->ctx, &li, "src_rep", 8);
+		li_int(v->ctx, &li, "mask_hi", L > 64 ? -1 : 0);
+		li_int(v->ctx, &li, "mask_lo", -1);
+		return emit(v, &li) || vbin3(v, tmp, 0, tmp, 0, src, so + 256, 1, 8, 8, 8, t) ||
+		       vred(v, dst, doff, tmp, 0, L, 1, 1, 8, L);
+	}
+	/* C >= 2L: pairs of chunks, odd chunk, tail, then halving */
+	if (vbin3(v, tmp, 0, src, so, src, so + 256, n / 2, 8, 16, 16, L))
+		return -1;
+	if (n % 2 && vbin3(v, tmp, 0, tmp, 0, src, so + (n - 1) * 256, 1, 8, 8, 8, L))
+		return -1;
+	if (t && vbin3(v, tmp, 0, tmp, 0, src, so + n * 256, 1, 8, 8, 8, t))
+		return -1;
+	for (m = n / 2; m > 1; m /= 2) {
+		if (vbin3(v, tmp, 0, tmp, 0, tmp, 256, m / 2, 8, 16, 16, L))
+			return -1;
+		if (m % 2 && vbin3(v, tmp, (m / 2 - 1) * 256, tmp, (m / 2 - 1) * 256, tmp,
+				   (m - 1) * 256, 1, 8, 8, 8, L))
+			return -1;
+	}
+	return vred(v, dst, doff, tmp, 0, L, 1, 1, 8, L);
+}
+
+static int lower_rowred(vl *v, vops *p)
+{
+	lower_insn li;
+	const ir_type *st = p->t[0].type, *dt = p->dst->type;
+	uint32_t r;
+	int special;
+	if (v->o->target->vec.predicated) {
+		/* the source's valid columns (the destination has one) */
+		common(v, &li, IR_OP_I_VRED_V, 1);
+		li_addr(v->ctx, &li, "dst", p->dst, 0, v->op);
+		li_addr(v->ctx, &li, "src", &p->t[0], 0, v->op);
+		if (v->rows_v)
+			li_dyn(v->ctx, &li, "rows", v->rows_v);
+		else
+			li_int(v->ctx, &li, "rows", v->rows);
+		if (st->u.tb.v_col == IR_DYN)
+			li_dyn(v->ctx, &li, "cols", p->t[0].v_col);
+		else
+			li_int(v->ctx, &li, "cols", st->u.tb.v_col);
+		li_int(v->ctx, &li, "dst_pitch", tile_pitch(p->dst));
+		li_int(v->ctx, &li, "src_pitch", tile_pitch(&p->t[0]));
+		return emit(v, &li);
+	}
+	/* the source's valid columns decide the order */
+	if (v->rows_v || st->u.tb.v_col == IR_DYN || p->t[0].v_col) {
+		verr(v, "a row reduction with a valid shape known only at run time is not "
+			"supported by the repeat form (A2A3)%s", "");
+		return -1;
+	}
+	v->cols = (uint32_t)st->u.tb.v_col;
+	special = v->et == PTORT_F32 && st->u.tb.v_row == st->u.tb.rows &&
+		  st->u.tb.v_col == st->u.tb.cols && dt->u.tb.cols == 1 &&
+		  dt->u.tb.blayout == IR_BLAYOUT_COL_MAJOR &&
+		  ((st->u.tb.rows == 64 && st->u.tb.cols == 128) ||
+		   (st->u.tb.rows == 32 && st->u.tb.cols == 256) ||
+		   (st->u.tb.rows == 16 && st->u.tb.cols == 512) ||
+		   (st->u.tb.rows == 8 && st->u.tb.cols == 1024));
+	for (r = 0; r < v->rows; r++)
+		if (rowred_row(v, p, r, special))
+			return -1;
+	return 0;
+}
+
+/* Register form: dst = row 0 of src (a copy, one row). */
+static int v_mov_row(vl *v, const lower_tile *dst, const lower_tile *src)
+{
+	lower_insn li;
+	start(v, &li, IR_OP_I_VUN_V, PTORT_VOP_MOV);
+	li_addr(v->ctx, &li, "dst", dst, 0, v->op);
+	li_addr(v->ctx, &li, "src", src, 0, v->op);
+	li_rc(v, &li, 1, v->cols, 0);
+	li_int(v->ctx, &li, "dst_pitch", tile_pitch(dst));
+	li_int(v->ctx, &li, "src_pitch", tile_pitch(src));
+	return emit(v, &li);
+}
+
+/* Register form, `rows` rows of a: dst = a(0) op b(0) in dst's row `dst_pitch` apart;
+ * with dst_pitch = a_pitch = 0 and a = dst, the rows of b accumulate into dst in
+ * order (each row read before it is written). */
+static int v_bin_rows(vl *v, const lower_tile *dst, uint32_t dst_pitch, const lower_tile *a,
+		      uint32_t aoff, uint32_t a_pitch, const lower_tile *b, uint32_t boff,
+		      uint32_t b_pitch, uint32_t rows)
+{
+	lower_insn li;
+	common(v, &li, IR_OP_I_VBIN_V, 1);
+	li_addr(v->ctx, &li, "dst", dst, 0, v->op);
+	li_addr(v->ctx, &li, "src0", a, aoff, v->op);
+	li_addr(v->ctx, &li, "src1", b, boff, v->op);
+	li_rc(v, &li, rows, v->cols, 0);
+	li_int(v->ctx, &li, "dst_pitch", dst_pitch);
+	li_int(v->ctx, &li, "src0_pitch", a_pitch);
+	li_int(v->ctx, &li, "src1_pitch", b_pitch);
+	li_int(v->ctx, &li, "flags", 0);
+	return emit(v, &li);
+}
+
+/* tcolsum/max/min: dst = r_0, then dst = dst op r_i in order (A2A3; max/min on both
+ * targets, where the order does not matter); A5 sums pairs first (§7.6). */
+static int lower_colred(vl *v, vops *p)
+{
+	const lower_tile *src = &p->t[0], *dst = p->dst;
+	const ir_attr *bin = ir_op_get_attr(v->op, "isBinary");
+	uint32_t R, sp = tile_pitch(src);
+	vs s;
+	if (bin && bin->kind == IR_ATTR_BOOL && bin->u.i.v) {
+		verr(v, "tcolsum with isBinary is not supported yet%s", "");
+		return -1;
+	}
+	if (v->rows_v || src->type->u.tb.v_row == IR_DYN || src->v_row) {
+		verr(v, "a column reduction with a dynamic number of rows is not supported yet%s", "");
+		return -1;
+	}
+	R = (uint32_t)src->type->u.tb.v_row;
+	if (v->o->target->vec.predicated) {
+		if (v_mov_row(v, dst, src))
+			return -1;
+		if (v->vd->vop == PTORT_VOP_ADD && R > 1) {
+			/* A5: dst = r_0 + (r_1 + r_2) + (r_3 + r_4) + ... (+ r_R-1 when R-1 is odd) */
+			const lower_tile *tmp = p->nin == 2 ? &p->t[1] : NULL;
+			uint32_t pairs = (R - 1) / 2;
+			if (pairs) {
+				if (!tmp || tile_buf_bytes(tmp->type) < (uint64_t)pairs * sp) {
+					verr(v, "tcolsum on A5 needs a tmp tile of (rows - 1) / 2 rows%s", "");
+					return -1;
+				}
+				if (v_bin_rows(v, tmp, sp, src, sp, 2 * sp, src, 2 * sp, 2 * sp, pairs) ||
+				    v_bin_rows(v, dst, 0, dst, 0, 0, tmp, 0, sp, pairs))
+					return -1;
+			}
+			if ((R - 1) % 2)
+				return v_bin_rows(v, dst, 0, dst, 0, 0, src, (R - 1) * sp, sp, 1);
+			return 0;
+		}
+		return R < 2 ? 0 : v_bin_rows(v, dst, 0, dst, 0, 0, src, sp, sp, R - 1);
+	}
+	/* repeat form: copy row 0, then accumulate rows 1 .. R-1 in order (the repeats of
+	 * one instruction run in order, each reading dst before writing it) */
+	vs_init(&s, v, IR_OP_I_VUN, 0);
+	s.vop = PTORT_VOP_MOV;
+	vs_add(&s, dst, "dst", "dst_blk", "dst_rep", 0, tile_pitch(dst));
+	vs_add(&s, src, "src", "src_blk", "src_rep", 0, sp);
+	if (vs_split(&s, 1, v->cols))
+		return -1;
+	if (R < 2)
+		return 0;
+	vs_init(&s, v, IR_OP_I_VBIN, 1);
+	vs_add(&s, dst, "dst", "dst_blk", "dst_rep", 0, 0);
+	vs_add(&s, dst, "src0", "src0_blk", "src0_rep", 0, 0);
+	vs_add(&s, src, "src1", "src1_blk", "src1_rep", sp, sp);
+	return vs_split(&s, R - 1, v->cols);
+}
+
+/* tfillpad: the pad value over the destination's valid region, then the source's
+ * valid region copied over it (docs/semantics.md §7.3). */
+static int lower_pad(vl *v, vops *p)
+{
+	const lower_tile *src = &p->t[0], *dst = p->dst;
+	int64_t pad = dst->type->u.tb.pad;
+	uint64_t pv = 0;
+	unsigned bits = v->w;
+	lower_insn li;
+	ir_value *srows = NULL, *scols = NULL;
+	uint32_t sr, sc;
+	vs s;
+	int dyn;
+	if (pad == 2 || pad == 3) {
+		if (ptort_type_is_float(v->et)) {
+			pv = from_f32(v->et, pad == 2 ? 0x7F800000u : 0xFF800000u);
+		} else if (ptort_type_is_signed_int(v->et)) {
+			uint64_t max = ((uint64_t)1 << (bits - 1)) - 1;
+			pv = pad == 2 ? max : (~max & (bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1));
+		} else {
+			pv = pad == 2 ? (bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1) : 0;
+		}
+	}
+	sr = src->type->u.tb.v_row == IR_DYN ? 0 : (uint32_t)src->type->u.tb.v_row;
+	sc = src->type->u.tb.v_col == IR_DYN ? 0 : (uint32_t)src->type->u.tb.v_col;
+	if (src->type->u.tb.v_row == IR_DYN)
+		srows = src->v_row;
+	if (src->type->u.tb.v_col == IR_DYN)
+		scols = src->v_col;
+	dyn = srows || scols || v->rows_v || v->cols_v;
+	if (v->o->target->vec.predicated || dyn) {
+		common(v, &li, IR_OP_I_VDUP_V, 0);
+		li_addr(v->ctx, &li, "dst", dst, 0, v->op);
+		li_int(v->ctx, &li, "scalar", (int64_t)pv);
+		li_rc(v, &li, v->rows, v->cols, 1);
+		li_int(v->ctx, &li, "dst_pitch", tile_pitch(dst));
+		if (emit(v, &li))
+			return -1;
+		start(v, &li, IR_OP_I_VUN_V, PTORT_VOP_MOV);
+		li_addr(v->ctx, &li, "dst", dst, 0, v->op);
+		li_addr(v->ctx, &li, "src", src, 0, v->op);
+		if (srows)
+			li_dyn(v->ctx, &li, "rows", srows);
+		else
+			li_int(v->ctx, &li, "rows", sr);
+		if (scols)
+			li_dyn(v->ctx, &li, "cols", scols);
+		else
+			li_int(v->ctx, &li, "cols", sc);
+		li_int(v->ctx, &li, "dst_pitch", tile_pitch(dst));
+		li_int(v->ctx, &li, "src_pitch", tile_pitch(src));
+		return emit(v, &li);
+	}
+	vs_init(&s, v, IR_OP_I_VDUP, 0);
+	s.has_scalar = 1;
+	s.scalar = pv;
+	vs_add(&s, dst, "dst", "dst_blk", "dst_rep", 0, tile_pitch(dst));
+	if (vs_split(&s, v->rows, v->cols))
+		return -1;
+	if (!sr || !sc)
+		return 0;
+	vs_init(&s, v, IR_OP_I_VUN, 0);
+	s.vop = PTORT_VOP_MOV;
+	vs_add(&s, dst, "dst", "dst_blk", "dst_rep", 0, tile_pitch(dst));
+	vs_add(&s, src, "src", "src_blk", "src_rep", 0, tile_pitch(src));
+	return vs_split(&s, sr, sc);
+}
+
+unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
+{
+	vl v;
+	vops p;
+	const ir_type *dt, *data;
+	memset(&v, 0, sizeof v);
+	v.ctx = ctx;
+	v.op = op;
+	v.o = o;
+	v.vd = ir_vecdef_get(op->code);
+	if (!v.vd)
+		return 0;
+	if (op->num_results) {
+		verr(&v, "tile SSA form (level 1) must be bufferized first%s", "");
+		return v.errors;
+	}
+	if (resolve(&v, &p))
+		return v.errors;
+	dt = p.dst->type;
+	/* the data's element type: the compared tiles for tcmp/tcmps */
+	data = v.vd->kind == IR_VK_CMP || v.vd->kind == IR_VK_CMPS ? p.t[0].type : dt;
+	if (ir_type_to_elem(data->u.tb.elem, &v.et)) {
+		verr(&v, "element type without a runtime type%s", "");
+		return v.errors;
+	}
+	v.w = ptort_type_bits(v.et);
+	/* the valid region the op covers: the destination's (the compared tile's for
+	 * compares, whose destination holds bits) */
+	{
+		const lower_tile *rt = v.vd->kind == IR_VK_CMP || v.vd->kind == IR_VK_CMPS ? &p.t[0]
+											   : p.dst;
+		if (rt->type->u.tb.v_row == IR_DYN)
+			v.rows_v = rt->v_row;
+		else
+			v.rows = (uint32_t)rt->type->u.tb.v_row;
+		if (rt->type->u.tb.v_col == IR_DYN)
+			v.cols_v = rt->v_col;
+		else
+			v.cols = (uint32_t)rt->type->u.tb.v_col;
+		if ((!v.rows_v && !v.rows) || (!v.cols_v && !v.cols))
+			return 0; /* an empty region: nothing to do */
+	}
+	if (!o->target->vec.predicated && v.w != 16 && v.w != 32 && v.vd->kind != IR_VK_PAD) {
+		verr(&v, "the repeat form (A2A3) takes 16- and 32-bit elements only%s", "");
+		return v.errors;
+	}
+	switch (v.vd->kind) {
+	case IR_VK_ROWRED:
+		lower_rowred(&v, &p);
+		break;
+	case IR_VK_COLRED:
+		lower_colred(&v, &p);
+		break;
+	case IR_VK_PAD:
+		if (!o->target->vec.predicated && v.w != 16 && v.w != 32) {
+			verr(&v, "the repeat form (A2A3) takes 16- and 32-bit elements only%s", "");
+			break;
+		}
+		lower_pad(&v, &p);
+		break;
+	default:
+		if (o->target->vec.predicated || v.rows_v || v.cols_v)
+			lower_v_elementwise(&v, &p);
+		else
+			lower_r_elementwise(&v, &p);
+		break;
+	}
+	return v.errors;
+}
