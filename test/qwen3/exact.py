@@ -445,3 +445,45 @@ def fa_softmax(buf):
 
 
 SAMPLE_REFS = {"vadd": vadd, "fa_softmax": fa_softmax}
+
+
+# ---- self-check of the reference's own numerics ----------------------------------
+
+def selfcheck():
+    """exp_f32 and cvt_f32_bf16 against mpmath / exact rationals on a fixed sample.
+    Returns None or what failed."""
+    import mpmath
+    from fractions import Fraction
+    mpmath.mp.prec = 200
+    g = np.random.default_rng(7)
+    x = np.concatenate([g.uniform(-88, 88, 1500), g.uniform(-1, 1, 500),
+                        -g.exponential(3, 500)]).astype(np.float32)
+    r = exp_f32(x)
+    for v, got in zip(x, r):
+        e = mpmath.exp(mpmath.mpf(float(v)))
+        lo = np.float32(float(e))
+        if mpmath.mpf(float(lo)) > e:
+            lo = np.nextafter(lo, np.float32(0))
+        hi = np.nextafter(lo, np.float32(np.inf))
+        mid = (mpmath.mpf(float(lo)) + mpmath.mpf(float(hi))) / 2
+        want = lo if e < mid or (e == mid and not int(lo.view(np.uint32)) & 1) else hi
+        if want.view(np.uint32) != got.view(np.uint32):
+            return "exp_f32(%r) = %r, correctly rounded %r" % (float(v), float(got), float(want))
+    y = np.concatenate([g.uniform(-3, 3, 2000).astype(np.float32),
+                        (np.arange(200, dtype=np.uint32) * np.uint32(0x8000) + np.uint32(0x3F800000)).view(np.float32)])
+    for mode in ("RINT", "ROUND"):
+        b = cvt_f32_bf16(y, mode)
+        for v, got in zip(y, b):
+            q = Fraction(float(v))
+            cands = [int((v.view(np.uint32) >> np.uint32(16))) + d for d in (0, 1)]
+            vals = [Fraction(float(bf16_f32(np.uint16(c)))) for c in cands]
+            d0, d1 = abs(q - vals[0]), abs(q - vals[1])
+            if d0 != d1:
+                want = cands[0] if d0 < d1 else cands[1]
+            elif mode == "RINT":
+                want = cands[0] if cands[0] % 2 == 0 else cands[1]
+            else:
+                want = cands[0] if abs(vals[0]) > abs(vals[1]) else cands[1]
+            if want != int(got):
+                return "cvt_f32_bf16(%r, %s) = 0x%04x, expected 0x%04x" % (float(v), mode, int(got), want)
+    return None
