@@ -30,28 +30,6 @@ static unsigned defs_since(const fe_parser *p, unsigned def0)
 
 /* ---- type strings for messages -------------------------------------------- */
 
-typedef struct sbuf { char *p; size_t n, cap; } sbuf;
-
-static int sbuf_write(void *user, const char *data, size_t len)
-{
-	sbuf *b = user;
-	size_t room = b->cap - 1 - b->n;
-	if (len > room)
-		len = room;
-	memcpy(b->p + b->n, data, len);
-	b->n += len;
-	b->p[b->n] = 0;
-	return 0;
-}
-
-static const char *tstr(const ir_type *t, char *buf, size_t cap)
-{
-	sbuf b = {buf, 0, cap};
-	buf[0] = 0;
-	ir_print_type(t, sbuf_write, &b);
-	return buf;
-}
-
 /* Reports use `u` as MLIR does when its value is not of type `t`; -1 then. */
 static int use_type(fe_parser *p, const fe_use *u, const ir_type *t)
 {
@@ -60,7 +38,8 @@ static int use_type(fe_parser *p, const fe_use *u, const ir_type *t)
 		return 0;
 	ir_error(p->ctx, u->loc,
 		 "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'",
-		 u->name, tstr(t, tb, sizeof tb), tstr(u->v->type, tb2, sizeof tb2));
+		 u->name, ir_type_str(t, tb, sizeof tb),
+		 ir_type_str(u->v->type, tb2, sizeof tb2));
 	ir_note(p->ctx, u->v->loc, "prior use here");
 	return -1;
 }
@@ -963,7 +942,7 @@ static int mismatch_same(cust *c, unsigned first, const ir_type *t)
 			if (u)
 				return use_type(p, u, t);
 			ir_error(p->ctx, c->opname.loc, "an operand of '%s' is not of type '%s'", c->name,
-				 tstr(t, c->tb, sizeof c->tb));
+				 ir_type_str(t, c->tb, sizeof c->tb));
 			return -1;
 		}
 	return 0;
@@ -991,7 +970,7 @@ static int types_const(cust *c)
 			v = ir_attr_float(p->ctx, v->u.f.v, c->cty[0]);
 		if (v->kind == IR_ATTR_FLOAT && c->cty[0]->kind != IR_TYPE_FLOAT) {
 			ir_error(p->ctx, s->colon->loc, "floating point value not valid for type '%s'",
-				 tstr(c->cty[0], c->tb, sizeof c->tb));
+				 ir_type_str(c->cty[0], c->tb, sizeof c->tb));
 			return -1;
 		}
 	} else if (v->kind == IR_ATTR_INT && v->u.i.type) {

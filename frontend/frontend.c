@@ -231,3 +231,14 @@ ptoc_module *ptoc_parse(ptoc_context *ctx, const char *buf, size_t len, const ch
 	name = ir_add_source(ctx, filename ? filename : "<input>", buf ? buf : "", buf ? len : 0);
 	return fe_parse(ctx, buf, len, name, 1);
 }
+
+ptoc_module *ptoc_parse_part(ptoc_context *ctx, const char *buf, size_t len,
+			     const char *filename, unsigned first_line)
+{
+	const char *name;
+	if (!ctx)
+		return NULL;
+	filename = filename ? filename : "<input>";
+	name = ir_intern(ctx, filename, strlen(filename));
+	return fe_parse(ctx, buf, len, name, first_line ? first_line : 1);
+}

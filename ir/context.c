@@ -9,7 +9,7 @@ ptoc_context *ptoc_context_create(void)
 	ptoc_context *ctx = calloc(1, sizeof *ctx);
 	if (!ctx)
 		return NULL;
-	ctx->error_limit = IR_DEFAULT_ERROR_LIMIT;
+	ctx->error_limit = PTOC_DEFAULT_ERROR_LIMIT;
 	return ctx;
 }
 
@@ -37,4 +37,10 @@ void ptoc_context_set_error_limit(ptoc_context *ctx, unsigned limit)
 {
 	ctx->error_limit = limit;
 	ir_diag_reset_limit(ctx);
+}
+
+void ptoc_context_add_source(ptoc_context *ctx, const char *filename, const char *buf,
+			     size_t len)
+{
+	ir_add_source_borrowed(ctx, filename, buf, len);
 }

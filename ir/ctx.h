@@ -34,9 +34,6 @@ typedef struct ir_source {
 	struct ir_source *next;
 } ir_source;
 
-/* Errors passed to the handler before "too many errors" (ptoc_context_set_error_limit). */
-#define IR_DEFAULT_ERROR_LIMIT 50
-
 struct ptoc_context {
 	/* arena.c */
 	ir_chunk *chunks;

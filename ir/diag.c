@@ -162,37 +162,10 @@ static int index_lines(ir_source *s)
 	return 0;
 }
 
-/* Appends to a growing buffer; on allocation failure keeps what it has. */
-typedef struct { char *p; size_t n, cap; int oom; } sbuf;
-
-static void sb_put(sbuf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->n + n + 1 > b->cap) {
-		size_t cap = (b->n + n + 1) * 2;
-		char *p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = 1;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = 0;
-}
-
-static void sb_str(sbuf *b, const char *s)
-{
-	sb_put(b, s, strlen(s));
-}
-
 /* The source line of `loc` and a caret under its column. Long lines are shown as a
  * window around the column; control bytes and non-ASCII bytes are shown as '?' so
  * the caret stays aligned (one column per byte, tabs kept). */
-static void render_excerpt(sbuf *b, ir_source *s, ir_loc loc)
+static void render_excerpt(ptoc_buf *b, ir_source *s, ir_loc loc)
 {
 	size_t start, end, col, from, to, i;
 	char c;
@@ -214,47 +187,47 @@ static void render_excerpt(sbuf *b, ir_source *s, ir_loc loc)
 	for (i = from; i < to; i++) {
 		c = s->buf[i];
 		if (c == '\t' || (c >= 0x20 && c < 0x7f))
-			sb_put(b, &c, 1);
+			ptoc_buf_write(b, &c, 1);
 		else
-			sb_put(b, "?", 1);
+			ptoc_buf_write(b, "?", 1);
 	}
-	sb_put(b, "\n", 1);
+	ptoc_buf_write(b, "\n", 1);
 	if (!loc.col)
 		return;
 	for (i = from; i < start + col; i++)
-		sb_put(b, s->buf[i] == '\t' ? "\t" : " ", 1);
-	sb_put(b, "^\n", 2);
+		ptoc_buf_write(b, s->buf[i] == '\t' ? "\t" : " ", 1);
+	ptoc_buf_write(b, "^\n", 2);
 }
 
 int ptoc_context_render_diag(ptoc_context *ctx, ptoc_severity sev, ptoc_location loc,
 			     const char *msg, size_t len, ptoc_write_fn out, void *user)
 {
-	sbuf b = {NULL, 0, 0, 0};
+	ptoc_buf b = {0};
 	char num[64];
 	ir_source *s = NULL;
 	int rc;
 	if (loc.file) {
-		sb_str(&b, loc.file);
+		ptoc_buf_puts(&b, loc.file);
 		if (loc.line) {
 			snprintf(num, sizeof num, ":%u:%u", (unsigned)loc.line, (unsigned)loc.col);
-			sb_str(&b, num);
+			ptoc_buf_puts(&b, num);
 		}
-		sb_str(&b, ": ");
+		ptoc_buf_puts(&b, ": ");
 		s = find_source(ctx, loc.file);
 	} else {
-		sb_str(&b, "ptoc: ");
+		ptoc_buf_puts(&b, "ptoc: ");
 	}
-	sb_str(&b, sev_names[(unsigned)sev < 4 ? sev : 0]);
-	sb_str(&b, ": ");
-	sb_put(&b, msg, len);
-	sb_put(&b, "\n", 1);
+	ptoc_buf_puts(&b, sev_names[(unsigned)sev < 4 ? sev : 0]);
+	ptoc_buf_puts(&b, ": ");
+	ptoc_buf_write(&b, msg, len);
+	ptoc_buf_write(&b, "\n", 1);
 	if (s)
 		render_excerpt(&b, s, loc);
-	if (b.oom || !b.p) {
-		free(b.p);
+	if (b.oom || !b.data) {
+		ptoc_buf_free(&b);
 		return -1;
 	}
-	rc = out(user, b.p, b.n);
-	free(b.p);
+	rc = out(user, b.data, b.len);
+	ptoc_buf_free(&b);
 	return rc;
 }

@@ -420,9 +420,7 @@ typedef struct ir_vecdef {
 	const char *name;      /* "tadd" */
 	ir_vkind kind;
 	ptort_vop vop;         /* the element operation (MOV: copies, compares, selects) */
-	uint32_t types_a2a3;   /* bit t: ptort_type t is taken */
-	uint32_t types_a5;
-} ir_vecdef;
+} ir_vecdef;            /* the element types per target: struct target's vec_types */
 /* The row of vector op `code`, NULL for other ops. */
 const ir_vecdef *ir_vecdef_get(ir_opcode code);
 
@@ -510,6 +508,8 @@ typedef struct ir_printer_opts {
 int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts,
 		ptoc_write_fn out, void *user);
 int ir_print_type(const ir_type *t, ptoc_write_fn out, void *user);
+/* The printed form of `t` in buf (cap bytes, truncated; "<null>" for NULL): buf. */
+const char *ir_type_str(const ir_type *t, char *buf, size_t cap);
 
 /* ---- frontend (frontend/frontend.h): parse any .pto form into a module ---- */
 ptoc_module *ptoc_parse(ptoc_context *ctx, const char *buf, size_t len, const char *filename);

@@ -109,7 +109,7 @@ const char *const ir_cmpi_pred_names[IR_CMPI_PRED_COUNT] = {
 /* The vector ops, in the order of their opcodes (ops.def includes the same file). */
 static const ir_vecdef vecdefs[] = {
 #define VT(id) (1u << PTORT_##id)
-#define VEC_OP(name, kind, vop, a2a3, a5) {#name, IR_VK_##kind, PTORT_VOP_##vop, a2a3, a5},
+#define VEC_OP(name, kind, vop, a2a3, a5) {#name, IR_VK_##kind, PTORT_VOP_##vop},
 #include "../passes/vec_types.def"
 #undef VEC_OP
 #undef VT

@@ -1396,3 +1396,14 @@ int ir_print_type(const ir_type *t, ptoc_write_fn out, void *user)
 	free(w);
 	return err;
 }
+
+const char *ir_type_str(const ir_type *t, char *buf, size_t cap)
+{
+	ptoc_buf b;
+	ptoc_buf_fixed(&b, buf, cap);
+	if (t)
+		ir_print_type(t, ptoc_buf_write, &b);
+	else
+		ptoc_buf_puts(&b, "<null>");
+	return buf;
+}

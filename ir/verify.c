@@ -51,34 +51,12 @@ static void op_note(vctx *v, ir_loc loc, const char *fmt, ...)
 	ir_note(v->ctx, loc, "%s", msg);
 }
 
-typedef struct { char *p; size_t n, cap; } tbuf;
-
-static int tbuf_write(void *user, const char *data, size_t len)
-{
-	tbuf *b = user;
-	size_t room = b->cap - 1 - b->n;
-	if (len > room)
-		len = room;
-	memcpy(b->p + b->n, data, len);
-	b->n += len;
-	b->p[b->n] = 0;
-	return 0;
-}
-
 /* The printed form of a type (truncated), in one of four rotating buffers. */
 static const char *tstr(const ir_type *t)
 {
 	static char bufs[4][256];
 	static unsigned k;
-	tbuf b;
-	b.p = bufs[k++ % 4];
-	b.n = 0;
-	b.cap = sizeof bufs[0];
-	b.p[0] = 0;
-	if (!t)
-		return "<null>";
-	ir_print_type(t, tbuf_write, &b);
-	return b.p;
+	return ir_type_str(t, bufs[k++ % 4], sizeof bufs[0]);
 }
 
 /* ---- small helpers on types ------------------------------------------------ */
@@ -553,7 +531,7 @@ static int vec_tile(vctx *v, const ir_op *op, const ir_type *t, const char *role
 static void vec_elem(vctx *v, const ir_op *op, const ir_vecdef *vd, const ir_type *e,
 		     const char *role)
 {
-	uint32_t set = v->t->id == PTOC_TARGET_A5 ? vd->types_a5 : vd->types_a2a3;
+	uint32_t set = target_vec_types(v->t, (size_t)(op->code - IR_OP_V_FIRST));
 	ptort_type t;
 	char list[256];
 	size_t n = 0;
@@ -566,7 +544,7 @@ static void vec_elem(vctx *v, const ir_op *op, const ir_vecdef *vd, const ir_typ
 			n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s",
 					      n ? ", " : "", ptort_type_name((ptort_type)k));
 	op_error(v, op, "expects %s %s element type to be one of %s, but got '%s'",
-		 v->t->id == PTOC_TARGET_A5 ? "A5" : "A2/A3", vd->name, list, tstr(e));
+		 v->t->title, vd->name, list, tstr(e));
 	(void)role;
 }
 
@@ -725,10 +703,10 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 	if (vd->kind == IR_VK_CMP || vd->kind == IR_VK_CMPS) {
 		const ir_attr *a = ir_op_get_attr(op, "cmpMode");
 		ptort_type et;
-		if (a && v->t->id == PTOC_TARGET_A2A3 && vd->kind == IR_VK_CMP && !ir_type_to_elem(t[0].elem, &et) &&
+		if (a && v->t->vec_cmp_i32_eq_only && vd->kind == IR_VK_CMP && !ir_type_to_elem(t[0].elem, &et) &&
 		    et == PTORT_I32 && ir_attr_cmp(a) != PTORT_CMP_EQ && ir_attr_cmp(a) != PTORT_CMP_NE)
-			op_error(v, op, "expects cmpMode eq or ne for i32 on A2/A3 (the vector unit "
-				 "compares i32 for equality only)");
+			op_error(v, op, "expects cmpMode eq or ne for i32 on %s (the vector unit "
+				 "compares i32 for equality only)", v->t->title);
 	}
 }
 

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "passes/pass.h"
+#include "passes/passes.h"
 #include "passes/tiles.h"
 
 /* The memory of operand `i` of a tmatmul-family op: its role's kind (ops.def). */

@@ -16,7 +16,7 @@
  *   - an (A, B -> C) element-type triple the target's mmad does not have. */
 #include <stdio.h>
 
-#include "passes/pass.h"
+#include "passes/passes.h"
 
 #define PASS_NAME "check-cube"
 
@@ -140,7 +140,6 @@ static int visit(ir_op *op, void *user)
 	return 0;
 }
 
-unsigned pass_check_cube(ir_ctx *ctx, ir_op *module, const pass_opts *o);
 unsigned pass_check_cube(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 {
 	cc c = {ctx, o->target, 0};

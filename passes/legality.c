@@ -10,33 +10,7 @@
 #include <string.h>
 
 #include "passes/target.h"
-
-/* ---- Small text buffer: snprintf-like, counts the full length ---------- */
-
-struct sbuf {
-	char *buf;
-	size_t cap, len;
-};
-
-static void sb_putn(struct sbuf *b, const char *s, size_t n)
-{
-	size_t i;
-	for (i = 0; i < n; i++, b->len++)
-		if (b->len + 1 < b->cap)
-			b->buf[b->len] = s[i];
-}
-
-static void sb_puts(struct sbuf *b, const char *s)
-{
-	sb_putn(b, s, strlen(s));
-}
-
-static size_t sb_finish(struct sbuf *b)
-{
-	if (b->cap)
-		b->buf[b->len < b->cap ? b->len : b->cap - 1] = 0;
-	return b->len;
-}
+#include "ptoc/ptoc.h" /* ptoc_buf */
 
 /* ---- Targets ----------------------------------------------------------- */
 
@@ -89,23 +63,21 @@ const struct target *target_lookup(const char *s, size_t len)
 	return NULL;
 }
 
-size_t target_spellings(char *buf, size_t cap)
+size_t ptoc_target_spellings(char *buf, size_t cap)
 {
-	struct sbuf b;
+	ptoc_buf b;
 	size_t i;
 	const char *const *a;
-	b.buf = buf;
-	b.cap = cap;
-	b.len = 0;
+	ptoc_buf_fixed(&b, buf, cap);
 	for (i = 0; target_list[i]; i++) {
-		sb_puts(&b, i ? ", " : "");
-		sb_puts(&b, target_list[i]->name);
+		ptoc_buf_puts(&b, i ? ", " : "");
+		ptoc_buf_puts(&b, target_list[i]->name);
 		for (a = target_list[i]->aliases; a && *a; a++) {
-			sb_puts(&b, ", ");
-			sb_puts(&b, *a);
+			ptoc_buf_puts(&b, ", ");
+			ptoc_buf_puts(&b, *a);
 		}
 	}
-	return sb_finish(&b);
+	return b.len;
 }
 
 int ptoc_target_parse(const char *s, size_t len, ptoc_target *out)
@@ -124,6 +96,11 @@ const ptoc_tmov_pair *target_find_tmov(const struct target *t, ptoc_loc src, pto
 		if (t->tmov[i].src == src && t->tmov[i].dst == dst)
 			return &t->tmov[i];
 	return NULL;
+}
+
+uint32_t target_vec_types(const struct target *t, size_t row)
+{
+	return row < t->nvec ? t->vec_types[row] : 0;
 }
 
 int target_has_mmad(const struct target *t, ptort_type a, ptort_type b, ptort_type c, int mx)
@@ -339,91 +316,93 @@ ptoc_cvt_verdict ptoc_cvt_query(ptoc_target t, ptort_type from, ptort_type to, p
 
 /* ---- Text -------------------------------------------------------------- */
 
-static void put_chain(struct sbuf *b, const ptoc_cvt_result *r)
+static void put_chain(ptoc_buf *b, const ptoc_cvt_result *r)
 {
 	unsigned i;
 	if (!r->nsteps) {
-		sb_puts(b, ptort_type_name(r->from));
-		sb_puts(b, " -> ");
-		sb_puts(b, ptort_type_name(r->to));
+		ptoc_buf_puts(b, ptort_type_name(r->from));
+		ptoc_buf_puts(b, " -> ");
+		ptoc_buf_puts(b, ptort_type_name(r->to));
 		return;
 	}
 	for (i = 0; i <= r->nsteps; i++) {
 		if (i)
-			sb_puts(b, " -> ");
-		sb_puts(b, ptort_type_name(r->chain[i]));
+			ptoc_buf_puts(b, " -> ");
+		ptoc_buf_puts(b, ptort_type_name(r->chain[i]));
 	}
 }
 
 size_t ptoc_cvt_chain_str(const ptoc_cvt_result *r, char *buf, size_t cap)
 {
-	struct sbuf b = {buf, cap, 0};
+	ptoc_buf b;
+	ptoc_buf_fixed(&b, buf, cap);
 	put_chain(&b, r);
-	return sb_finish(&b);
+	return b.len;
 }
 
-static void put_modes(struct sbuf *b, unsigned modes)
+static void put_modes(ptoc_buf *b, unsigned modes)
 {
 	int m, first = 1;
 	for (m = 0; m < PTORT_RMODE_COUNT; m++)
 		if (modes & PTOC_RMODE_BIT(m)) {
 			if (!first)
-				sb_puts(b, ", ");
-			sb_puts(b, ptort_rmode_name((ptort_rmode)m));
+				ptoc_buf_puts(b, ", ");
+			ptoc_buf_puts(b, ptort_rmode_name((ptort_rmode)m));
 			first = 0;
 		}
 }
 
-static void put_pair(struct sbuf *b, const ptoc_cvt_result *r)
+static void put_pair(ptoc_buf *b, const ptoc_cvt_result *r)
 {
-	sb_puts(b, ptort_type_name(r->from));
-	sb_puts(b, " -> ");
-	sb_puts(b, ptort_type_name(r->to));
+	ptoc_buf_puts(b, ptort_type_name(r->from));
+	ptoc_buf_puts(b, " -> ");
+	ptoc_buf_puts(b, ptort_type_name(r->to));
 }
 
 size_t target_cvt_reason(const struct target *t, const ptoc_cvt_result *r, char *buf,
 			 size_t cap)
 {
-	struct sbuf b = {buf, cap, 0};
+	ptoc_buf b;
+	ptoc_buf_fixed(&b, buf, cap);
 	size_t i, n = 0;
 
 	if (r->verdict != PTOC_CVT_ILLEGAL)
-		return sb_finish(&b);
+		return b.len;
 	if (!t) {
-		sb_puts(&b, "unknown target");
-		return sb_finish(&b);
+		ptoc_buf_puts(&b, "unknown target");
+		return b.len;
 	}
 	put_pair(&b, r);
 	if ((r->flags & PTOC_CVT_F_BAD_MODE) && r->last) {
-		sb_puts(&b, " with round mode ");
-		sb_puts(&b, ptort_rmode_name(r->requested));
-		sb_puts(&b, " is not supported on ");
-		sb_puts(&b, t->name);
-		sb_puts(&b, "; legal modes of ");
+		ptoc_buf_puts(&b, " with round mode ");
+		ptoc_buf_puts(&b, ptort_rmode_name(r->requested));
+		ptoc_buf_puts(&b, " is not supported on ");
+		ptoc_buf_puts(&b, t->name);
+		ptoc_buf_puts(&b, "; legal modes of ");
 		put_chain(&b, r);
-		sb_puts(&b, ": ");
+		ptoc_buf_puts(&b, ": ");
 		put_modes(&b, r->modes);
-		return sb_finish(&b);
+		return b.len;
 	}
-	sb_puts(&b, " is not supported on ");
-	sb_puts(&b, t->name);
+	ptoc_buf_puts(&b, " is not supported on ");
+	ptoc_buf_puts(&b, t->name);
 	for (i = 0; i < t->ncvt; i++) {
 		if (t->cvt[i].from != r->from)
 			continue;
-		sb_puts(&b, n++ ? ", " : "; legal destinations of ");
+		ptoc_buf_puts(&b, n++ ? ", " : "; legal destinations of ");
 		if (n == 1) {
-			sb_puts(&b, ptort_type_name(r->from));
-			sb_puts(&b, ": ");
+			ptoc_buf_puts(&b, ptort_type_name(r->from));
+			ptoc_buf_puts(&b, ": ");
 		}
-		sb_puts(&b, ptort_type_name(t->cvt[i].to));
+		ptoc_buf_puts(&b, ptort_type_name(t->cvt[i].to));
 	}
 	if (!n) {
-		sb_puts(&b, "; ");
-		sb_puts(&b, ptort_type_name(r->from));
-		sb_puts(&b, " has no conversions on ");
-		sb_puts(&b, t->name);
+		ptoc_buf_puts(&b, "; ");
+		ptoc_buf_puts(&b, ptort_type_name(r->from));
+		ptoc_buf_puts(&b, " has no conversions on ");
+		ptoc_buf_puts(&b, t->name);
 	}
-	return sb_finish(&b);
+	return b.len;
 }
 
 size_t ptoc_cvt_reason(const ptoc_cvt_result *r, char *buf, size_t cap)
@@ -435,33 +414,31 @@ unsigned target_cvt_warnings(const struct target *t, const ptoc_cvt_result *r,
 			     ptoc_msg_fn fn, void *user)
 {
 	char text[256];
-	struct sbuf b;
+	ptoc_buf b;
 	unsigned n = 0;
 
 	if (!t || r->verdict == PTOC_CVT_ILLEGAL)
 		return 0;
 	if (r->flags & PTOC_CVT_F_RMODE_IGNORED) {
-		b = (struct sbuf){text, sizeof text, 0};
-		sb_puts(&b, "round mode ");
-		sb_puts(&b, ptort_rmode_name(r->requested));
-		sb_puts(&b, " is ignored by the deq path of ");
+		ptoc_buf_fixed(&b, text, sizeof text);
+		ptoc_buf_puts(&b, "round mode ");
+		ptoc_buf_puts(&b, ptort_rmode_name(r->requested));
+		ptoc_buf_puts(&b, " is ignored by the deq path of ");
 		put_chain(&b, r);
-		sb_puts(&b, " on ");
-		sb_puts(&b, t->name);
-		sb_puts(&b, "; RINT is applied");
-		sb_finish(&b);
+		ptoc_buf_puts(&b, " on ");
+		ptoc_buf_puts(&b, t->name);
+		ptoc_buf_puts(&b, "; RINT is applied");
 		if (fn)
 			fn(user, text, strlen(text));
 		n++;
 	}
 	if (r->flags & PTOC_CVT_F_SAT_OVERRIDDEN) {
-		b = (struct sbuf){text, sizeof text, 0};
-		sb_puts(&b, "saturation OFF is not available for ");
+		ptoc_buf_fixed(&b, text, sizeof text);
+		ptoc_buf_puts(&b, "saturation OFF is not available for ");
 		put_chain(&b, r);
-		sb_puts(&b, " on ");
-		sb_puts(&b, t->name);
-		sb_puts(&b, "; saturation is forced ON");
-		sb_finish(&b);
+		ptoc_buf_puts(&b, " on ");
+		ptoc_buf_puts(&b, t->name);
+		ptoc_buf_puts(&b, "; saturation is forced ON");
 		if (fn)
 			fn(user, text, strlen(text));
 		n++;

@@ -42,7 +42,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "passes/pass.h"
+#include "passes/passes.h"
 
 #define PASS_NAME "legalize-cvt"
 
@@ -257,23 +257,6 @@ static int decompose(struct lcvt *s, ir_op *op, const ptoc_cvt_result *r)
 }
 
 /* A small text buffer for a printed type (truncated when long). */
-struct tbuf {
-	char s[64];
-	size_t n;
-};
-
-static int tbuf_write(void *user, const char *data, size_t len)
-{
-	struct tbuf *b = user;
-	size_t room = sizeof b->s - 1 - b->n;
-	if (len > room)
-		len = room;
-	memcpy(b->s + b->n, data, len);
-	b->n += len;
-	b->s[b->n] = 0;
-	return 0;
-}
-
 /* "f16 -> bf16 with round mode X is not supported on T; ..." for an illegal pair
  * (the reason text names no mode then) or the reason itself for an illegal mode. */
 static void report_illegal(struct lcvt *s, const ir_op *op, const ptoc_cvt_result *r)
@@ -312,10 +295,10 @@ static void legalize(struct lcvt *s, ir_op *op)
 		return; /* the verifier reported it */
 	if (ir_type_to_elem(se, &from) || ir_type_to_elem(de, &to)) {
 		int bad_src = ir_type_to_elem(se, &from) != 0;
-		struct tbuf tb = {{0}, 0};
-		ir_print_type(bad_src ? se : de, tbuf_write, &tb);
+		char tb[64];
+		ir_type_str(bad_src ? se : de, tb, sizeof tb);
 		err_at(s, op, "'pto.tcvt' op element type %s of %s has no conversions on %s",
-		       tb.s, bad_src ? "src" : "dst", s->t->name);
+		       tb, bad_src ? "src" : "dst", s->t->name);
 		return;
 	}
 	if ((a = ir_op_get_attr(op, "rmode")) && ir_attr_rmode(a, &rm))
@@ -373,7 +356,6 @@ static int visit(ir_op *op, void *user)
 }
 
 /* The pass entry (pass.c's table). */
-unsigned pass_legalize_cvt(ir_ctx *ctx, ir_op *module, const pass_opts *o);
 
 unsigned pass_legalize_cvt(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 {

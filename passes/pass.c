@@ -3,23 +3,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "passes/pass.h"
-#include "passes/tiles.h" /* bufferize, place-tiles */
+#include "passes/passes.h"
 
 /* verify: the structural verifier (ir/verify.c) as a pass. Requires nothing,
  * changes nothing. */
-static unsigned pass_verify(ir_ctx *ctx, ir_op *module, const pass_opts *o)
+unsigned pass_verify(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 {
 	return ir_verify(ctx, module, o->target);
 }
 
-/* The passes of other files (each defined in passes/<name>.c). */
-unsigned pass_legalize_cvt(ir_ctx *ctx, ir_op *module, const pass_opts *o);
-unsigned pass_check_cube(ir_ctx *ctx, ir_op *module, const pass_opts *o);
-/* split_repeats.c (split-repeats) */
-unsigned pass_split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o);
-
-/* Default-pipeline order. A pass file adds its row here. */
+/* Default-pipeline order (passes.h lists the same). A pass file adds its row here
+ * and its entry point to passes.h. */
 const pass_info pass_table[] = {
 	{"verify", "check the structure, types and per-target op rules", pass_verify},
 	{"check-cube", "the target's cube rules: operand layouts (A5), addressable "
@@ -33,16 +27,29 @@ const pass_info pass_table[] = {
 	{NULL, NULL, NULL},
 };
 
-/* The default pipeline, by name (each must be in pass_table). */
-static const char *const default_names[] = {
-	"verify",
-	"check-cube",
-	"legalize-cvt",
-	"bufferize",
-	"place-tiles",
-	"split-repeats",
-	"verify",
-};
+/* The default pipeline: every pass of the table in its order, then verify again. */
+static const char default_text[] =
+	"verify,check-cube,legalize-cvt,bufferize,place-tiles,split-repeats,verify";
+
+const char *ptoc_default_pipeline(void)
+{
+	return default_text;
+}
+
+int ptoc_pipeline_check(const char *text, char *err, size_t errcap)
+{
+	pipeline p;
+	return pipeline_parse(&p, text, err, errcap);
+}
+
+int ptoc_pass_info(size_t i, const char **name, const char **summary)
+{
+	if (i >= sizeof pass_table / sizeof pass_table[0] - 1)
+		return -1;
+	*name = pass_table[i].name;
+	*summary = pass_table[i].summary;
+	return 0;
+}
 
 const pass_info *pass_lookup(const char *name, size_t len)
 {
@@ -87,7 +94,7 @@ const struct target *target_resolve(ir_ctx *ctx, const ir_op *module,
 	const struct target *t = NULL;
 	char names[128];
 	if (a) {
-		target_spellings(names, sizeof names);
+		ptoc_target_spellings(names, sizeof names);
 		if (a->kind != IR_ATTR_STRING) {
 			ir_error(ctx, module->loc, "pto.target_arch must be a string naming a "
 				 "target (%s)", names);
@@ -103,19 +110,6 @@ const struct target *target_resolve(ir_ctx *ctx, const ir_op *module,
 	return chosen ? chosen : t ? t : TARGET_DEFAULT;
 }
 
-void pipeline_default(pipeline *p, const char *last)
-{
-	size_t i;
-	p->n = 0;
-	for (i = 0; i < sizeof default_names / sizeof *default_names; i++) {
-		const pass_info *pi = pass_lookup(default_names[i], strlen(default_names[i]));
-		if (pi && p->n < PIPELINE_MAX)
-			p->pass[p->n++] = pi;
-		if (last && !strcmp(default_names[i], last))
-			break;
-	}
-}
-
 static int is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n';
@@ -123,7 +117,7 @@ static int is_space(char c)
 
 int pipeline_parse(pipeline *p, const char *text, char *err, size_t errcap)
 {
-	const char *s = text;
+	const char *s0 = text ? text : default_text, *s = s0;
 	p->n = 0;
 	while (is_space(*s))
 		s++;
@@ -141,7 +135,7 @@ int pipeline_parse(pipeline *p, const char *text, char *err, size_t errcap)
 		while (e > b && is_space(e[-1]))
 			e--;
 		if (e == b) {
-			snprintf(err, errcap, "empty pass name in pipeline '%s'", text);
+			snprintf(err, errcap, "empty pass name in pipeline '%s'", s0);
 			return -1;
 		}
 		pi = pass_lookup(b, (size_t)(e - b));
@@ -170,7 +164,7 @@ static int dump_after(ir_ctx *ctx, ir_op *module, const char *name,
 		      const pipeline_run_opts *ro)
 {
 	char head[128];
-	ir_printer_opts po = {ro->dump_generic};
+	ir_printer_opts po = {ro->dump_form == PTOC_PRINT_GENERIC};
 	int n = snprintf(head, sizeof head, "// -----// IR Dump After %s //----- //\n", name);
 	if (ro->dump(ro->dump_user, head, (size_t)n))
 		return -1;

@@ -1,7 +1,7 @@
 /* pass.h: the pass manager. A pass is a function over a module, registered by name in
  * the table of pass.c; a pipeline is a list of passes run in order, either the default
- * one (DESIGN.md: verify, legalize-cvt, bufferize, place-tiles, split-repeats, verify)
- * or one the user names with --pass-pipeline=a,b,c.
+ * one (the passes of passes.h in their order, then verify again) or one the user names
+ * with --pass-pipeline=a,b,c.
  *
  * Every pass states in its file's header comment what it requires (the IR level and
  * what earlier passes established) and what it preserves. Passes report problems
@@ -56,23 +56,29 @@ const struct target *target_resolve(ir_ctx *ctx, const ir_op *module,
  * reporting an error. */
 const struct target *module_target(ptoc_module *m);
 
+/* Runs pipeline `text` (pipeline_parse: NULL is the default) on a public module
+ * for its target (module_target). 0, or -1 after reporting errors (a bad pipeline at
+ * the module). The pass half of ptoc_module_compile and ptoc_module_run_passes. */
+struct pipeline_run_opts;
+int module_run_pipeline(ptoc_module *m, const char *text, const char *remarks,
+			const struct pipeline_run_opts *ro);
+
 #define PIPELINE_MAX 32
 typedef struct pipeline {
 	const pass_info *pass[PIPELINE_MAX];
 	unsigned n;
 } pipeline;
 
-/* The default pipeline, up to and including the pass `last` (NULL: all of it). */
-void pipeline_default(pipeline *p, const char *last);
-/* Parses "a,b,c" (spaces around names allowed; an empty text is an empty pipeline).
- * Returns 0, or -1 with a message in err. */
+/* Parses "a,b,c" (spaces around names allowed; an empty text is an empty pipeline;
+ * NULL is the default pipeline, ptoc_default_pipeline). Returns 0, or -1 with a
+ * message in err. */
 int pipeline_parse(pipeline *p, const char *text, char *err, size_t errcap);
 
 typedef struct pipeline_run_opts {
 	int verify_each;            /* run the structural verifier after every pass */
 	ptoc_write_fn dump;         /* when set: print the IR after every pass (print-after-all) */
 	void *dump_user;
-	int dump_generic;
+	ptoc_print_form dump_form;
 } pipeline_run_opts;
 
 /* Runs the passes of `p` on `module` in order for target `t` (target_resolve).

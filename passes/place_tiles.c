@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "passes/pass.h"
+#include "passes/passes.h"
 #include "passes/tiles.h"
 
 uint64_t tile_buf_bytes(const ir_type *t)

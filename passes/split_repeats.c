@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "passes/lower.h"
+#include "passes/passes.h"
 
 #define PASS_NAME "split-repeats"
 
@@ -555,7 +556,6 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 }
 
 /* The pass-table entry (pass.c). */
-unsigned pass_split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o);
 unsigned pass_split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 {
 	return split_repeats(ctx, module, o);

@@ -22,6 +22,7 @@
 struct target {
 	ptoc_target id;
 	const char *name;          /* as printed; also accepted by target_lookup */
+	const char *title;         /* in prose messages: "A2/A3", "A5" */
 	const char *const *aliases; /* other names target_lookup accepts, NULL-ended */
 	const ptoc_cvt_rule *cvt; /* native tcvt pairs, docs/semantics.md §4 order */
 	size_t ncvt;
@@ -30,6 +31,12 @@ struct target {
 	ptoc_cube_limits cube;     /* m/k/n range, layouts, mmad type triples */
 	const ptoc_tmov_pair *tmov; /* the tmov memory pairs */
 	size_t ntmov;
+	/* The element types of each vector op, by row of vec_types.def (bit t: ptort_type
+	 * t is taken; a row past nvec takes nothing), and whether tcmp of i32 has only
+	 * eq and ne (docs/semantics.md §7.7). */
+	const uint32_t *vec_types;
+	size_t nvec;
+	int vec_cmp_i32_eq_only;
 };
 
 /* target_a2a3.c, target_a5.c */
@@ -47,12 +54,12 @@ const struct target *target_get(ptoc_target id);
  * its aliases, compared without case ("a2a3", "a3", "a2", "A5", ...). NULL when it
  * names no target. */
 const struct target *target_lookup(const char *s, size_t len);
-/* The names target_lookup accepts, "a2a3, a3, a2, a5", for messages: written into
- * buf like snprintf (cap bytes, NUL-terminated when cap > 0); returns the full length. */
-size_t target_spellings(char *buf, size_t cap);
+/* The names target_lookup accepts: ptoc_target_spellings (legality.h). */
 /* The tmov row of `src -> dst`, or NULL when the target cannot move between those
  * memories. */
 const ptoc_tmov_pair *target_find_tmov(const struct target *t, ptoc_loc src, ptoc_loc dst);
+/* The element types (bit t: ptort_type t) vector op `row` of vec_types.def takes. */
+uint32_t target_vec_types(const struct target *t, size_t row);
 /* Whether the target's mmad takes A x B -> C (mx: the MX form). */
 int target_has_mmad(const struct target *t, ptort_type a, ptort_type b, ptort_type c, int mx);
 /* The native rule of `from -> to`, or NULL. */

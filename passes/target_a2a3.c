@@ -62,9 +62,19 @@ static const ptoc_tmov_pair a2a3_tmov[] = {
 	{PTOC_LOC_ACC, PTOC_LOC_VEC, 0},
 };
 
+/* The vector ops' element types: the A2A3 column of vec_types.def. */
+static const uint32_t a2a3_vec[] = {
+#define VT(id) (1u << PTORT_##id)
+#define VEC_OP(name, kind, vop, a2a3, a5) a2a3,
+#include "passes/vec_types.def"
+#undef VEC_OP
+#undef VT
+};
+
 const struct target target_a2a3 = {
 	.id = PTOC_TARGET_A2A3,
 	.name = "a2a3",
+	.title = "A2/A3",
 	.aliases = a2a3_aliases,
 	.cvt = a2a3_cvt,
 	.ncvt = sizeof a2a3_cvt / sizeof a2a3_cvt[0],
@@ -102,4 +112,7 @@ const struct target target_a2a3 = {
 	},
 	.tmov = a2a3_tmov,
 	.ntmov = sizeof a2a3_tmov / sizeof a2a3_tmov[0],
+	.vec_types = a2a3_vec,
+	.nvec = sizeof a2a3_vec / sizeof a2a3_vec[0],
+	.vec_cmp_i32_eq_only = 1,
 };

@@ -99,9 +99,19 @@ static const ptoc_tmov_pair a5_tmov[] = {
 	{PTOC_LOC_ACC, PTOC_LOC_VEC, 1},
 };
 
+/* The vector ops' element types: the A5 column of vec_types.def. */
+static const uint32_t a5_vec[] = {
+#define VT(id) (1u << PTORT_##id)
+#define VEC_OP(name, kind, vop, a2a3, a5) a5,
+#include "passes/vec_types.def"
+#undef VEC_OP
+#undef VT
+};
+
 const struct target target_a5 = {
 	.id = PTOC_TARGET_A5,
 	.name = "a5",
+	.title = "A5",
 	.cvt = a5_cvt,
 	.ncvt = sizeof a5_cvt / sizeof a5_cvt[0],
 	.mem = {
@@ -138,4 +148,7 @@ const struct target target_a5 = {
 	},
 	.tmov = a5_tmov,
 	.ntmov = sizeof a5_tmov / sizeof a5_tmov[0],
+	.vec_types = a5_vec,
+	.nvec = sizeof a5_vec / sizeof a5_vec[0],
+	.vec_cmp_i32_eq_only = 0,
 };

@@ -1,16 +1,11 @@
-/* tiles.h: the tile-buffer passes (bufferize.c, place_tiles.c) and the facts about
- * tile buffers they share with later passes. */
+/* tiles.h: the facts about tile buffers that bufferize.c and place_tiles.c share
+ * with later passes (their entry points are in passes.h). */
 #ifndef PTOC_PASSES_TILES_H
 #define PTOC_PASSES_TILES_H
 
 #include <stdint.h>
 
 #include "passes/pass.h"
-
-/* bufferize.c: tile SSA (level 1) -> DPS tile buffers (level 2). */
-unsigned pass_bufferize(ir_ctx *ctx, ir_op *module, const pass_opts *o);
-/* place_tiles.c: a byte address for every pto.alloc_tile. */
-unsigned pass_place_tiles(ir_ctx *ctx, ir_op *module, const pass_opts *o);
 
 /* Bytes a tile_buf occupies: rows * cols * element bits / 8, rounded up (4-bit
  * elements are nibbles); 0 when the type is not a static tile_buf of a runtime

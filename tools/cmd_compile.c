@@ -11,41 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "codegen/emit.h"
-#include "frontend/frontend.h"
-#include "ir/ir.h"
-#include "passes/pass.h"
+#include "ptoc/legality.h"
+#include "ptoc/ptoc.h"
 #include "tools.h"
-
-typedef struct buf {
-	char *p;
-	size_t n, cap;
-	int oom;
-} buf;
-
-static int buf_write(void *user, const char *data, size_t len)
-{
-	buf *b = user;
-	if (b->oom)
-		return -1;
-	if (b->n + len + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		char *p;
-		while (cap < b->n + len + 1)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = 1;
-			return -1;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->n, data, len);
-	b->n += len;
-	b->p[b->n] = 0;
-	return 0;
-}
 
 static void usage(FILE *f)
 {
@@ -83,25 +51,18 @@ static void usage(FILE *f)
 	      "passes (names for --pass-pipeline and -Rpass):\n",
 	      f);
 	{
-		const pass_info *pi;
-		for (pi = pass_table; pi->name; pi++)
-			fprintf(f, "  %-20s  %s\n", pi->name, pi->summary);
+		const char *name, *summary;
+		size_t i;
+		for (i = 0; !ptoc_pass_info(i, &name, &summary); i++)
+			fprintf(f, "  %-20s  %s\n", name, summary);
 	}
 }
 
-enum { EMIT_C, EMIT_IR, EMIT_MAIN };
-
 typedef struct opts {
 	const char *input, *output;
-	int generic, verify_diags, split;
-	const struct target *target; /* --target / --pto-arch, or NULL */
-	int emit; /* EMIT_* */
-	const char *entry; /* --entry (emit=main) */
-	buf *emitted;      /* per chunk: the C emitted by process() (emit c/main) */
-	const char *pipeline;  /* --pass-pipeline text, or NULL */
-	const char *remarks;   /* -Rpass= */
-	int print_after_all, verify_each;
-	int lowered;           /* --emit=lowered: the default pipeline up to split-repeats */
+	int verify_diags, split;
+	ptoc_compile_opts c;   /* target, pipeline, remarks, output, entry, dumps */
+	ptoc_buf *emitted;     /* per chunk: the output of process() */
 } opts;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -123,22 +84,31 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name, in
 }
 
 /* --target / --pto-arch: a usage error when V names no target. */
-static int parse_target(const char *opt, const char *v, const struct target **out)
+static int parse_target(const char *opt, const char *v, const char **out)
 {
 	char names[128];
-	if ((*out = target_lookup(v, strlen(v))))
+	ptoc_target t;
+	if (!ptoc_target_parse(v, strlen(v), &t)) {
+		*out = v;
 		return -1;
-	target_spellings(names, sizeof names);
+	}
+	ptoc_target_spellings(names, sizeof names);
 	fprintf(stderr, "ptoc: unknown %s '%s' (%s) (try --help)\n", opt, v, names);
 	return 2;
 }
 
 /* Returns -1 to go on, else the exit status. */
+static int dump_write(void *user, const char *data, size_t len)
+{
+	return fwrite(data, 1, len, (FILE *)user) == len ? 0 : -1;
+}
+
 static int parse_args(int argc, char **argv, opts *o)
 {
-	int i, err = 0, rc;
+	int i, err = 0, rc, lowered = 0;
 	const char *v;
 	memset(o, 0, sizeof *o);
+	o->c.output = PTOC_OUTPUT_C;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -158,37 +128,36 @@ static int parse_args(int argc, char **argv, opts *o)
 				return usage_error("option '%s' needs a value", "-o");
 			o->output = argv[++i];
 		} else if ((v = opt_value(argc, argv, &i, "--emit", &err))) {
-			if (!strcmp(v, "ir"))
-				o->generic = 0, o->emit = EMIT_IR;
+			lowered = !strcmp(v, "lowered");
+			if (!strcmp(v, "ir") || lowered)
+				o->c.output = PTOC_OUTPUT_IR;
 			else if (!strcmp(v, "generic"))
-				o->generic = 1, o->emit = EMIT_IR;
+				o->c.output = PTOC_OUTPUT_GENERIC;
 			else if (!strcmp(v, "c"))
-				o->emit = EMIT_C;
+				o->c.output = PTOC_OUTPUT_C;
 			else if (!strcmp(v, "main"))
-				o->emit = EMIT_MAIN;
-			else if (!strcmp(v, "lowered"))
-				o->lowered = 1, o->emit = EMIT_IR;
+				o->c.output = PTOC_OUTPUT_MAIN;
 			else
 				return usage_error("unknown --emit value '%s' (c, ir, generic, lowered, main)", v);
 		} else if ((v = opt_value(argc, argv, &i, "--entry", &err))) {
-			o->entry = v;
+			o->c.entry = v;
 		} else if (!strcmp(a, "--print-after-all")) {
-			o->print_after_all = 1;
+			o->c.dump = dump_write;
+			o->c.dump_user = stderr;
 		} else if (!strcmp(a, "--verify-each")) {
-			o->verify_each = 1;
+			o->c.verify_each = 1;
 		} else if (!strncmp(a, "-Rpass=", 7)) {
-			o->remarks = a + 7;
+			o->c.remarks = a + 7;
 		} else if ((v = opt_value(argc, argv, &i, "--pass-pipeline", &err))) {
-			pipeline p;
 			char msg[512];
-			if (pipeline_parse(&p, v, msg, sizeof msg))
+			if (ptoc_pipeline_check(v, msg, sizeof msg))
 				return usage_error("%s", msg);
-			o->pipeline = v;
+			o->c.pipeline = v;
 		} else if ((v = opt_value(argc, argv, &i, "--target", &err))) {
-			if ((rc = parse_target("target", v, &o->target)) >= 0)
+			if ((rc = parse_target("target", v, &o->c.target)) >= 0)
 				return rc;
 		} else if ((v = opt_value(argc, argv, &i, "--pto-arch", &err))) {
-			if ((rc = parse_target("--pto-arch", v, &o->target)) >= 0)
+			if ((rc = parse_target("--pto-arch", v, &o->c.target)) >= 0)
 				return rc;
 		} else if (err) {
 			return err;
@@ -204,29 +173,30 @@ static int parse_args(int argc, char **argv, opts *o)
 	}
 	if (!o->input)
 		return usage_error("%s", "no input file");
+	if (lowered && !o->c.pipeline) /* the level-3 instructions */
+		o->c.pipeline = ptoc_default_pipeline();
+	o->c.dump_form = o->c.output == PTOC_OUTPUT_GENERIC ? PTOC_PRINT_GENERIC : PTOC_PRINT_CUSTOM;
 	return -1;
 }
 
 /* Reads all of `f`; returns 0, or -1 with errno set. `hint` is the expected size
  * (a regular file's), so the buffer is allocated once. */
-static int read_all(FILE *f, buf *b, size_t hint)
+static int read_all(FILE *f, ptoc_buf *b, size_t hint)
 {
 	char chunk[65536];
 	size_t n;
 	if (hint) {
-		b->p = malloc(hint + 1);
-		if (!b->p)
+		if (ptoc_buf_reserve(b, hint))
 			return -1;
-		b->cap = hint + 1;
-		b->n = fread(b->p, 1, hint, f);
-		b->p[b->n] = 0;
+		b->len = fread(b->data, 1, hint, f);
+		b->data[b->len] = 0;
 	}
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		if (buf_write(b, chunk, n))
+		if (ptoc_buf_write(b, chunk, n))
 			return -1;
 	if (ferror(f))
 		return -1;
-	if (!b->p && buf_write(b, "", 0))
+	if (!b->data && ptoc_buf_write(b, "", 0))
 		return -1;
 	return 0;
 }
@@ -494,23 +464,38 @@ static size_t split_input(const char *src, size_t len, int split, chunk **out)
 
 /* ---- output -------------------------------------------------------------------------- */
 
-static int print_all(const opts *o, ptoc_module **mods, size_t nmods, FILE *f);
-static void emit_text(const opts *o, ptoc_context *ctx, ptoc_module *m,
-		      const struct target *t, buf *b);
+/* The outputs of the chunks that succeeded (ok[i]), separated by `// -----` lines
+ * (IR) or a C comment of five dashes (C). */
+static int print_all(const opts *o, const int *ok, size_t n, FILE *f)
+{
+	int ir = o->c.output == PTOC_OUTPUT_IR || o->c.output == PTOC_OUTPUT_GENERIC;
+	size_t i;
+	int first = 1;
+	for (i = 0; i < n; i++) {
+		if (!ok[i])
+			continue;
+		if (!first && fputs(ir ? "// -----\n" : "/* ----- */\n", f) == EOF)
+			return -1;
+		first = 0;
+		if (fwrite(o->emitted[i].data, 1, o->emitted[i].len, f) != o->emitted[i].len)
+			return -1;
+	}
+	return fflush(f) == 0 ? 0 : -1;
+}
 
 /* Prints to `path` through a temporary file in the same directory, renamed over
  * `path` only when everything was written. */
-static int write_atomic(const char *path, const opts *o, ptoc_module **mods, size_t nmods)
+static int write_atomic(const char *path, const opts *o, const int *ok, size_t n)
 {
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 16);
-	int fd, ok;
+	size_t len = strlen(path);
+	char *tmp = malloc(len + 16);
+	int fd, good;
 	FILE *f;
 	mode_t mask;
 	if (!tmp)
 		return -1;
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp.XXXXXX", 12);
+	memcpy(tmp, path, len);
+	memcpy(tmp + len, ".tmp.XXXXXX", 12);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		fprintf(stderr, "ptoc: cannot create '%s': %s\n", tmp, strerror(errno));
@@ -527,144 +512,56 @@ static int write_atomic(const char *path, const opts *o, ptoc_module **mods, siz
 		free(tmp);
 		return -1;
 	}
-	ok = print_all(o, mods, nmods, f) == 0;
-	ok &= fclose(f) == 0;
-	if (ok && rename(tmp, path) != 0) {
+	good = print_all(o, ok, n, f) == 0;
+	good &= fclose(f) == 0;
+	if (good && rename(tmp, path) != 0) {
 		fprintf(stderr, "ptoc: cannot write '%s': %s\n", path, strerror(errno));
-		ok = 0;
-	} else if (!ok) {
+		good = 0;
+	} else if (!good) {
 		fprintf(stderr, "ptoc: cannot write '%s': %s\n", tmp, strerror(errno));
 	}
-	if (!ok)
+	if (!good)
 		unlink(tmp);
 	free(tmp);
-	return ok ? 0 : -1;
+	return good ? 0 : -1;
 }
 
 /* ---- the command ------------------------------------------------------------------- */
 
-/* Parses and verifies every chunk; the modules that succeed are kept in `mods`
- * (NULL for a failed chunk). Returns 0 when every chunk succeeded. */
-static int dump_write(void *user, const char *data, size_t len)
+/* Parses each chunk and runs ptoc_module_compile on it, its output into memory (so
+ * that errors are reported before any output exists); ok[i] tells which chunks
+ * succeeded. Returns 0 when every chunk did. */
+static int process(const opts *o, ptoc_context *ctx, const char *name, const chunk *chunks,
+		   size_t nchunks, int *ok)
 {
-	return fwrite(data, 1, len, (FILE *)user) == len ? 0 : -1;
-}
-
-/* Runs the pipeline the options name on a verified module for target t. */
-static void run_passes(const opts *o, ptoc_context *ctx, ptoc_module *m, const struct target *t)
-{
-	pipeline p;
-	pipeline_run_opts ro;
-	char msg[512];
-	memset(&ro, 0, sizeof ro);
-	if (!o->pipeline && o->lowered) { /* --emit=lowered: the default pipeline up to split-repeats */
-		pipeline_default(&p, "split-repeats");
-		if (p.n < PIPELINE_MAX && pass_lookup("verify", 6))
-			p.pass[p.n++] = pass_lookup("verify", 6);
-	} else if (!o->pipeline)
-		pipeline_default(&p, NULL);
-	else if (pipeline_parse(&p, o->pipeline, msg, sizeof msg))
-		return; /* checked by parse_args */
-	ro.verify_each = o->verify_each;
-	if (o->print_after_all) {
-		ro.dump = dump_write;
-		ro.dump_user = stderr;
-		ro.dump_generic = o->generic;
-	}
-	pipeline_run(ctx, m->op, &p, t, o->remarks, &ro);
-}
-
-static int process(const opts *o, ptoc_context *ctx, const char *name, const buf *in,
-		   ptoc_module ***mods, size_t *nmods)
-{
-	chunk *chunks = NULL;
-	size_t nchunks = split_input(in->p, in->n, o->split, &chunks), i;
+	size_t i;
 	int failed = 0;
-	*mods = nchunks ? calloc(nchunks, sizeof **mods) : NULL;
-	*nmods = *mods ? nchunks : 0;
-	if (!*mods) {
-		free(chunks);
-		return -1;
-	}
 	for (i = 0; i < nchunks; i++) {
 		unsigned before = ptoc_context_error_count(ctx);
 		ptoc_module *m;
-		ir_diag_reset_limit(ctx);
-		const struct target *t = NULL;
-		m = fe_parse(ctx, chunks[i].p, chunks[i].len, name, chunks[i].line);
+		ptoc_context_set_error_limit(ctx, o->verify_diags ? 0 : PTOC_DEFAULT_ERROR_LIMIT);
+		m = ptoc_parse_part(ctx, chunks[i].p, chunks[i].len, name, chunks[i].line);
 		if (m && ptoc_context_error_count(ctx) == before &&
-		    (t = target_resolve(ctx, m->op, o->target)))
-			ir_verify(ctx, m->op, t);
-		if (t && ptoc_context_error_count(ctx) == before &&
-		    (o->pipeline || o->lowered || o->emit != EMIT_IR))
-			run_passes(o, ctx, m, t);
-		if (t && ptoc_context_error_count(ctx) == before && o->emit != EMIT_IR)
-			emit_text(o, ctx, m, t, &o->emitted[i]);
-		if (!m || ptoc_context_error_count(ctx) != before)
-			failed = 1;
-		else
-			(*mods)[i] = m;
-	}
-	free(chunks);
-	return failed ? -1 : 0;
-}
-
-static int file_write(void *user, const char *data, size_t len)
-{
-	return fwrite(data, 1, len, user) == len ? 0 : -1;
-}
-
-/* Emits C into memory, so that emit errors are reported before any output exists. */
-static void emit_text(const opts *o, ptoc_context *ctx, ptoc_module *m,
-		      const struct target *t, buf *b)
-{
-	if (o->emit == EMIT_C) {
-		if (emit_c(ctx, m->op, t, buf_write, b) && b->oom)
+		    ptoc_module_compile(m, &o->c, ptoc_buf_write, &o->emitted[i]) &&
+		    o->emitted[i].oom)
 			fputs("ptoc: out of memory\n", stderr);
-	} else {
-		ir_op *f = emit_find_entry(ctx, m->op, o->entry);
-		if (f)
-			emit_main(ctx, m->op, f, t, buf_write, b);
+		ok[i] = m && ptoc_context_error_count(ctx) == before && !o->emitted[i].oom;
+		failed |= !ok[i];
 	}
-}
-
-static int print_one(const opts *o, ptoc_module *m, size_t i, FILE *f)
-{
-	if (o->emit != EMIT_IR)
-		return fwrite(o->emitted[i].p, 1, o->emitted[i].n, f) == o->emitted[i].n ? 0 : -1;
-	return ptoc_module_print(m, o->generic ? PTOC_PRINT_GENERIC : PTOC_PRINT_CUSTOM,
-				 file_write, f);
-}
-
-/* Prints the modules that succeeded, separated by `// -----` lines. */
-static int print_all(const opts *o, ptoc_module **mods, size_t nmods, FILE *f)
-{
-	size_t i;
-	int first = 1;
-	for (i = 0; i < nmods; i++) {
-		if (!mods[i])
-			continue;
-		if (!first && fputs(o->emit == EMIT_IR ? "// -----\n" : "/* ----- */\n", f) == EOF)
-			return -1;
-		first = 0;
-		if (print_one(o, mods[i], i, f))
-			return -1;
-	}
-	return fflush(f) == 0 ? 0 : -1;
+	return failed ? -1 : 0;
 }
 
 int cmd_compile(int argc, char **argv)
 {
 	opts o;
-	buf in = {NULL, 0, 0, 0};
-	ptoc_module **mods = NULL;
-	size_t nmods = 0;
+	ptoc_buf in = {0};
 	ptoc_context *ctx;
 	state st;
 	const char *name;
 	expect *ex = NULL;
-	size_t nex = 0, i, nex_chunks;
+	size_t nex = 0, i, nchunks;
 	chunk *chunks = NULL;
+	int *ok = NULL;
 	int rc = parse_args(argc, argv, &o), failed;
 	if (rc >= 0)
 		return rc;
@@ -672,7 +569,7 @@ int cmd_compile(int argc, char **argv)
 		name = "<stdin>";
 		if (read_all(stdin, &in, 0)) {
 			fprintf(stderr, "ptoc: cannot read stdin: %s\n", strerror(errno));
-			free(in.p);
+			ptoc_buf_free(&in);
 			return 1;
 		}
 	} else {
@@ -690,42 +587,38 @@ int cmd_compile(int argc, char **argv)
 		fclose(f);
 		if (rc) {
 			fprintf(stderr, "ptoc: cannot read '%s': %s\n", o.input, strerror(errno));
-			free(in.p);
+			ptoc_buf_free(&in);
 			return 1;
 		}
 	}
 	ctx = ptoc_context_create();
-	if (!ctx) {
-		free(in.p);
+	nchunks = split_input(in.data, in.len, o.split, &chunks);
+	o.emitted = calloc(nchunks + 1, sizeof *o.emitted);
+	ok = calloc(nchunks + 1, sizeof *ok);
+	if (!ctx || !chunks || !o.emitted || !ok) {
 		fputs("ptoc: out of memory\n", stderr);
+		ptoc_context_destroy(ctx);
+		free(chunks);
+		free(o.emitted);
+		free(ok);
+		ptoc_buf_free(&in);
 		return 1;
 	}
 	memset(&st, 0, sizeof st);
 	st.ctx = ctx;
 	st.collect = o.verify_diags;
 	ptoc_context_set_diag_handler(ctx, on_diag, &st);
+	ptoc_context_add_source(ctx, name, in.data, in.len); /* `in` outlives ctx */
 	if (o.verify_diags)
-		ptoc_context_set_error_limit(ctx, 0);
-	name = ir_add_source_borrowed(ctx, name, in.p, in.n); /* `in` outlives ctx */
-	if (o.verify_diags)
-		nex = collect_expectations(in.p, in.n, name, &ex);
-	nex_chunks = split_input(in.p, in.n, o.split, &chunks);
-	free(chunks);
-	o.emitted = calloc(nex_chunks + 1, sizeof *o.emitted);
-	if (!o.emitted) {
-		fputs("ptoc: out of memory\n", stderr);
-		ptoc_context_destroy(ctx);
-		free(in.p);
-		return 1;
-	}
-	failed = process(&o, ctx, name, &in, &mods, &nmods) != 0;
+		nex = collect_expectations(in.data, in.len, name, &ex);
+	failed = process(&o, ctx, name, chunks, nchunks, ok) != 0;
 	if (o.verify_diags)
 		failed = check_expectations(&st, ex, nex) != 0;
 	rc = failed ? 1 : 0;
 	if (!failed) {
 		if (o.output && strcmp(o.output, "-"))
-			rc = write_atomic(o.output, &o, mods, nmods) ? 1 : 0;
-		else if (print_all(&o, mods, nmods, stdout)) {
+			rc = write_atomic(o.output, &o, ok, nchunks) ? 1 : 0;
+		else if (print_all(&o, ok, nchunks, stdout)) {
 			fprintf(stderr, "ptoc: cannot write the output: %s\n", strerror(errno));
 			rc = 1;
 		}
@@ -736,11 +629,12 @@ int cmd_compile(int argc, char **argv)
 	for (i = 0; i < nex; i++)
 		free(ex[i].text);
 	free(ex);
-	free(mods);
-	for (i = 0; i < nex_chunks; i++)
-		free(o.emitted[i].p);
+	for (i = 0; i < nchunks; i++)
+		ptoc_buf_free(&o.emitted[i]);
 	free(o.emitted);
+	free(ok);
+	free(chunks);
 	ptoc_context_destroy(ctx);
-	free(in.p);
+	ptoc_buf_free(&in);
 	return rc;
 }

@@ -22,10 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "codegen/emit.h"
-#include "frontend/frontend.h"
-#include "ir/ir.h"
-#include "passes/pass.h"
+#include "ptoc/legality.h"
+#include "ptoc/ptoc.h"
 #include "tools.h"
 
 #ifndef PTOC_BUILD_RT_INCLUDE
@@ -42,30 +40,6 @@
 #endif
 
 #define MAX_ARGS 4096
-
-typedef struct mem {
-	char *p;
-	size_t n, cap;
-} mem;
-
-static int mem_write(void *user, const char *data, size_t len)
-{
-	mem *b = user;
-	if (b->n + len + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		char *p;
-		while (cap < b->n + len + 1)
-			cap *= 2;
-		if (!(p = realloc(b->p, cap)))
-			return -1;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->n, data, len);
-	b->n += len;
-	b->p[b->n] = 0;
-	return 0;
-}
 
 static int err_write(void *user, const char *data, size_t len)
 {
@@ -110,7 +84,7 @@ static int usage_error(const char *fmt, const char *a)
 	return 2;
 }
 
-static int read_file(const char *path, mem *b)
+static int read_file(const char *path, ptoc_buf *b)
 {
 	FILE *f = fopen(path, "rb");
 	char chunk[65536];
@@ -124,11 +98,11 @@ static int read_file(const char *path, mem *b)
 		return -1;
 	}
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		if (mem_write(b, chunk, n)) {
+		if (ptoc_buf_write(b, chunk, n)) {
 			fclose(f);
 			return -1;
 		}
-	if (ferror(f) || (!b->p && mem_write(b, "", 0))) {
+	if (ferror(f) || (!b->data && ptoc_buf_write(b, "", 0))) {
 		fclose(f);
 		return -1;
 	}
@@ -136,55 +110,52 @@ static int read_file(const char *path, mem *b)
 	return 0;
 }
 
-static int write_file(const char *path, const mem *b)
+static int write_file(const char *path, const ptoc_buf *b)
 {
 	FILE *f = fopen(path, "wb");
-	int ok = f && fwrite(b->p, 1, b->n, f) == b->n;
+	int ok = f && fwrite(b->data, 1, b->len, f) == b->len;
 	if (f && fclose(f))
 		ok = 0;
 	return ok ? 0 : -1;
 }
 
-/* Compiles `file` to the kernel C and the harness C. Returns 0 or 1 (diagnosed). */
-static int compile(const char *file, const struct target *target, const char *entry, mem *kc,
-		   mem *hc)
+/* Compiles `file` to the kernel C and the harness C (ptoc_module_compile: the default
+ * pipeline and emit-c, then the harness of the lowered module). Returns 0 or 1
+ * (diagnosed). */
+static int compile(const char *file, const char *target, const char *entry, ptoc_buf *kc,
+		   ptoc_buf *hc)
 {
-	mem src = {NULL, 0, 0};
+	ptoc_buf src = {0};
 	ptoc_context *ctx;
 	ptoc_module *m;
-	const char *name;
-	const struct target *t = NULL;
-	pipeline p;
+	ptoc_compile_opts o = {0};
 	int rc = 1;
 	if (read_file(file, &src)) {
 		fprintf(stderr, "ptoc run: cannot read '%s': %s\n", file, strerror(errno));
-		free(src.p);
+		ptoc_buf_free(&src);
 		return 1;
 	}
 	if (!(ctx = ptoc_context_create())) {
-		free(src.p);
+		ptoc_buf_free(&src);
 		fputs("ptoc run: out of memory\n", stderr);
 		return 1;
 	}
 	ptoc_context_set_diag_handler(ctx, on_diag, ctx);
-	name = ir_add_source_borrowed(ctx, file, src.p, src.n);
-	m = fe_parse(ctx, src.p, src.n, name, 1);
-	if (m && !ptoc_context_error_count(ctx) && (t = target_resolve(ctx, m->op, target)))
-		ir_verify(ctx, m->op, t);
-	if (t && !ptoc_context_error_count(ctx)) {
-		pipeline_default(&p, NULL);
-		pipeline_run(ctx, m->op, &p, t, NULL, NULL);
-	}
-	if (t && !ptoc_context_error_count(ctx)) {
-		ir_op *f = emit_find_entry(ctx, m->op, entry);
-		if (f && !emit_c(ctx, m->op, t, mem_write, kc) &&
-		    !emit_main(ctx, m->op, f, t, mem_write, hc))
+	ptoc_context_add_source(ctx, file, src.data, src.len);
+	m = ptoc_parse_part(ctx, src.data, src.len, file, 1);
+	o.target = target;
+	o.entry = entry;
+	o.output = PTOC_OUTPUT_C;
+	if (m && !ptoc_context_error_count(ctx) && !ptoc_module_compile(m, &o, ptoc_buf_write, kc)) {
+		o.pipeline = ""; /* lowered already */
+		o.output = PTOC_OUTPUT_MAIN;
+		if (!ptoc_module_compile(m, &o, ptoc_buf_write, hc))
 			rc = 0;
-		else if (!ptoc_context_error_count(ctx))
-			fputs("ptoc run: out of memory\n", stderr);
 	}
+	if (rc && !ptoc_context_error_count(ctx))
+		fputs("ptoc run: out of memory\n", stderr);
 	ptoc_context_destroy(ctx);
-	free(src.p);
+	ptoc_buf_free(&src);
 	return rc;
 }
 
@@ -295,10 +266,10 @@ static void split_words(char *s, char **argv, int *n)
 
 static void print_file(const char *path)
 {
-	mem b = {NULL, 0, 0};
+	ptoc_buf b = {0};
 	if (!read_file(path, &b))
-		fwrite(b.p, 1, b.n, stderr);
-	free(b.p);
+		fwrite(b.data, 1, b.len, stderr);
+	ptoc_buf_free(&b);
 }
 
 int cmd_run(int argc, char **argv)
@@ -308,8 +279,8 @@ int cmd_run(int argc, char **argv)
 	char *inc = NULL, *lib = NULL, *ccbuf = NULL, *flags = NULL, *incflag = NULL;
 	char *cargv[MAX_ARGS];
 	int nfwd = 0, keep = 0, i, rc = 1, nc = 0;
-	const struct target *target = NULL;
-	mem kc = {NULL, 0, 0}, hc = {NULL, 0, 0};
+	const char *target = NULL;
+	ptoc_buf kc = {0}, hc = {0};
 	const char *tmpdir = getenv("TMPDIR");
 	fwd = calloc(2 * (size_t)argc + 2, sizeof *fwd); /* --in=A=F becomes two words */
 	if (!fwd)
@@ -347,9 +318,11 @@ int cmd_run(int argc, char **argv)
 				return usage_error("option '%s' needs a value", a);
 			}
 			if (!strcmp(opt, "--target") || !strcmp(opt, "--pto-arch")) {
-				if (!(target = target_lookup(v, strlen(v)))) {
+				ptoc_target tg;
+				target = v;
+				if (ptoc_target_parse(v, strlen(v), &tg)) {
 					char names[128];
-					target_spellings(names, sizeof names);
+					ptoc_target_spellings(names, sizeof names);
 					fprintf(stderr, "ptoc run: unknown target '%s' (%s) (try ptoc run "
 						"--help)\n", v, names);
 					free(fwd);
@@ -476,8 +449,8 @@ clean:
 		rmdir(tmpl);
 	}
 out:
-	free(kc.p);
-	free(hc.p);
+	ptoc_buf_free(&kc);
+	ptoc_buf_free(&hc);
 	free(fwd);
 	free(kfile);
 	free(hfile);

@@ -35,6 +35,9 @@ const char *ptoc_target_name(ptoc_target t);
  * `pto.target_arch`: "a2a3", "a3", "a2" (A2A3) or "a5" (A5), in any case ("A5" too).
  * `s` need not be NUL-terminated. Returns 0 and sets *out, or -1 when unknown. */
 int ptoc_target_parse(const char *s, size_t len, ptoc_target *out);
+/* The names ptoc_target_parse accepts, "a2a3, a3, a2, a5", for messages, into buf
+ * (cap bytes, truncated, NUL-terminated when cap > 0); returns the full length. */
+size_t ptoc_target_spellings(char *buf, size_t cap);
 
 /* ---- The tcvt table ---------------------------------------------------- */
 

@@ -43,6 +43,33 @@ typedef void (*ptoc_diag_handler)(void *user, ptoc_severity sev, ptoc_location l
 /* Output sink for printers and emitters; returns 0 on success. */
 typedef int (*ptoc_write_fn)(void *user, const char *data, size_t len);
 
+/* ---- Text buffer ------------------------------------------------------- */
+
+/* The one in-memory text sink of the project. Two kinds:
+ *   growing: zero-initialise (`ptoc_buf b = {0};`); the text is malloc'd, free it with
+ *            ptoc_buf_free. When memory runs out, `oom` is set, the text written so
+ *            far is kept, and this and every later write fails.
+ *   fixed:   ptoc_buf_fixed over a caller's array; keeps what fits (NUL-terminated)
+ *            and counts the rest in `len`, like snprintf; writes never fail.
+ * `data` is NUL-terminated whenever it is not NULL. */
+typedef struct ptoc_buf {
+	char *data;
+	size_t len;  /* bytes written (a fixed buffer keeps at most cap - 1 of them) */
+	size_t cap;  /* bytes at data */
+	int fixed;
+	int oom;
+} ptoc_buf;
+
+void ptoc_buf_fixed(ptoc_buf *b, char *array, size_t cap);
+/* A ptoc_write_fn: appends `len` bytes to the ptoc_buf `b`. 0, or -1 when out of memory. */
+int ptoc_buf_write(void *b, const char *data, size_t len);
+/* ptoc_buf_write of a NUL-terminated string. */
+int ptoc_buf_puts(ptoc_buf *b, const char *s);
+/* Makes room for `n` more bytes at once (growing buffers); 0, or -1 (oom set). */
+int ptoc_buf_reserve(ptoc_buf *b, size_t n);
+/* Empties the buffer, freeing a growing buffer's text. */
+void ptoc_buf_free(ptoc_buf *b);
+
 /* ---- Context ----------------------------------------------------------- */
 
 ptoc_context *ptoc_context_create(void);
@@ -51,10 +78,16 @@ void ptoc_context_destroy(ptoc_context *ctx);
 void ptoc_context_set_diag_handler(ptoc_context *ctx, ptoc_diag_handler fn, void *user);
 /* Number of errors reported through this context so far. */
 unsigned ptoc_context_error_count(const ptoc_context *ctx);
-/* At most `limit` errors reach the handler (default 50; 0: no limit); then one
- * "too many errors emitted, stopping now" and the rest (with their notes) are dropped,
- * though still counted. */
+/* At most `limit` errors reach the handler (default PTOC_DEFAULT_ERROR_LIMIT; 0: no
+ * limit) from now on; then one "too many errors emitted, stopping now" and the rest
+ * (with their notes) are dropped, though still counted. */
+#define PTOC_DEFAULT_ERROR_LIMIT 50
 void ptoc_context_set_error_limit(ptoc_context *ctx, unsigned limit);
+/* Registers the text of file `filename` without copying it (it must stay valid until
+ * ptoc_context_destroy), so that diagnostics anywhere in it show their source line;
+ * for parsing parts of one text with ptoc_parse_part. */
+void ptoc_context_add_source(ptoc_context *ctx, const char *filename, const char *buf,
+			     size_t len);
 /* Renders a diagnostic the way the driver prints it: "file:line:col: error: msg",
  * the source line and a caret, when the context knows the source buffer. */
 int ptoc_context_render_diag(ptoc_context *ctx, ptoc_severity sev, ptoc_location loc,
@@ -68,6 +101,11 @@ int ptoc_context_render_diag(ptoc_context *ctx, ptoc_severity sev, ptoc_location
  * lives in the context's memory: it stays valid until ptoc_context_destroy, which
  * frees it (there is no per-module free). */
 ptoc_module *ptoc_parse(ptoc_context *ctx, const char *buf, size_t len, const char *filename);
+/* As ptoc_parse for a part of a larger text whose first byte is on line `first_line`
+ * of `filename`; the text is not registered (ptoc_context_add_source does that for the
+ * whole file, once). */
+ptoc_module *ptoc_parse_part(ptoc_context *ctx, const char *buf, size_t len,
+			     const char *filename, unsigned first_line);
 
 /* ---- The target --------------------------------------------------------- */
 
@@ -102,6 +140,14 @@ int ptoc_module_print(ptoc_module *m, ptoc_print_form form, ptoc_write_fn out, v
 int ptoc_module_run_passes(ptoc_module *m, const char *pipeline, const char *target,
 			   const char *remarks);
 
+/* The default pipeline in --pass-pipeline syntax ("verify,check-cube,...,verify"). */
+const char *ptoc_default_pipeline(void);
+/* Checks a pipeline's text: 0, or -1 with the reason in err (errcap bytes, truncated). */
+int ptoc_pipeline_check(const char *pipeline, char *err, size_t errcap);
+/* The i-th registered pass, in default-pipeline order: its name and a one-line summary.
+ * Returns 0, or -1 when i is past the last. */
+int ptoc_pass_info(size_t i, const char **name, const char **summary);
+
 /* ---- C code generation (emit-c) ---------------------------------------- */
 
 /* Compiles a verified module to C99 that links the runtime (libptort, ptort.h): runs
@@ -113,6 +159,36 @@ int ptoc_module_run_passes(ptoc_module *m, const char *pipeline, const char *tar
  * ptort_ctx_error(ctx) after a call. Returns 0, or -1 after reporting errors (or when
  * `out` fails); after a failure `out` may have received a partial text, so buffer it. */
 int ptoc_module_emit_c(ptoc_module *m, const char *target, ptoc_write_fn out, void *user);
+
+/* ---- The whole sequence ------------------------------------------------- */
+
+typedef enum ptoc_output {
+	PTOC_OUTPUT_NONE,    /* verify and run the passes only */
+	PTOC_OUTPUT_IR,      /* the module after the passes, in the parser's syntax */
+	PTOC_OUTPUT_GENERIC, /* the same in MLIR's generic op form */
+	PTOC_OUTPUT_C,       /* the kernels as C (as ptoc_module_emit_c) */
+	PTOC_OUTPUT_MAIN     /* a harness with main() for the entry kernel (`ptoc run`) */
+} ptoc_output;
+
+typedef struct ptoc_compile_opts {
+	const char *target;    /* as ptoc_module_set_target (NULL: the module's) */
+	const char *pipeline;  /* pass names; NULL: ptoc_default_pipeline() for C and MAIN,
+				  no passes for the other outputs */
+	const char *remarks;   /* as -Rpass= (NULL: none) */
+	int verify_each;       /* verify after every pass */
+	ptoc_write_fn dump;    /* when set: the IR after every pass (print-after-all) */
+	void *dump_user;
+	ptoc_print_form dump_form;
+	ptoc_output output;
+	const char *entry;     /* PTOC_OUTPUT_MAIN: the kernel (NULL: the function marked
+				  pto.entry, else the only one) */
+} ptoc_compile_opts;
+
+/* What `ptoc` does with each parsed module, written once: choose the target, verify,
+ * run the pipeline, write the output through `out`. Returns 0, or -1 after reporting
+ * errors or when `out` failed (then `out` may have a partial text: buffer it). */
+int ptoc_module_compile(ptoc_module *m, const ptoc_compile_opts *o, ptoc_write_fn out,
+			void *user);
 
 #ifdef __cplusplus
 }

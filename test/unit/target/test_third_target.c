@@ -2,8 +2,8 @@
  * as one `struct target` and nothing else, is handed to the verifier, the passes
  * and the emitter, which must obey it where it differs from a2a3: the tmov memory
  * pairs and whether they may reshape, the mmad type triples, the m/k/n range, the
- * tcvt pairs, the memory capacities and alignment, the memory sizes the emitted C
- * states. Every expectation follows from the t3 table below (and a2a3's documented
+ * vector ops' element types and compare modes, the tcvt pairs, the memory capacities
+ * and alignment, the memory sizes the emitted C states. Every expectation follows from the t3 table below (and a2a3's documented
  * values for the contrast), not from the code under test. */
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +31,10 @@ static const ptoc_tmov_pair t3_tmov[] = {
 };
 
 static const char *const t3_aliases[] = {"third", NULL};
+
+/* vector ops: tadd takes f16 only (a2a3: f16, f32 and 16/32-bit integers), every
+ * other op nothing; tcmp of i32 is not limited to eq/ne (a2a3's is) */
+static uint32_t t3_vec[IR_OP_V_END - IR_OP_V_FIRST];
 
 static const struct target t3 = {
 	.id = PTOC_TARGET_COUNT, /* not a public target */
@@ -62,6 +66,10 @@ static const struct target t3 = {
 	},
 	.tmov = t3_tmov,
 	.ntmov = sizeof t3_tmov / sizeof t3_tmov[0],
+	.title = "T3",
+	.vec_types = t3_vec,
+	.nvec = sizeof t3_vec / sizeof t3_vec[0],
+	.vec_cmp_i32_eq_only = 0,
 };
 
 /* ---- running ptoc on a text ---------------------------------------------- */
@@ -180,6 +188,36 @@ static void test_matmul(void)
 	      "t3 k = 64: %s", diags);
 }
 
+static void test_vector(void)
+{
+	static const char add_f32[] =
+		"func.func @k() {\n"
+		"  %a = pto.alloc_tile : !pto.tile_buf<vec, 16x64xf32>\n"
+		"  pto.tadd ins(%a, %a : !pto.tile_buf<vec, 16x64xf32>, !pto.tile_buf<vec, 16x64xf32>) outs(%a : !pto.tile_buf<vec, 16x64xf32>)\n"
+		"  return\n}\n";
+	static const char add_f16[] =
+		"func.func @k() {\n"
+		"  %a = pto.alloc_tile : !pto.tile_buf<vec, 16x64xf16>\n"
+		"  pto.tadd ins(%a, %a : !pto.tile_buf<vec, 16x64xf16>, !pto.tile_buf<vec, 16x64xf16>) outs(%a : !pto.tile_buf<vec, 16x64xf16>)\n"
+		"  return\n}\n";
+	static const char cmp_i32[] =
+		"func.func @k() {\n"
+		"  %a = pto.alloc_tile : !pto.tile_buf<vec, 16x64xi32>\n"
+		"  %m = pto.alloc_tile : !pto.tile_buf<vec, 16x8xui8>\n"
+		"  pto.tcmp ins(%a, %a {cmpMode = #pto<cmp gt>} : !pto.tile_buf<vec, 16x64xi32>, !pto.tile_buf<vec, 16x64xi32>) outs(%m : !pto.tile_buf<vec, 16x8xui8>)\n"
+		"  return\n}\n";
+	t3_vec[IR_OP_V_tadd - IR_OP_V_FIRST] = 1u << PTORT_F16;
+	t3_vec[IR_OP_V_tcmp - IR_OP_V_FIRST] = 1u << PTORT_I32;
+	CHECK(run(add_f32, &target_a2a3, "", NULL) == 0, "a2a3 tadd f32: %s", diags);
+	CHECK(run(add_f32, &t3, "", NULL) >= 1 &&
+	      has("'pto.tadd' op expects T3 tadd element type to be one of f16, but got 'f32'"),
+	      "t3 tadd f32: %s", diags);
+	CHECK(run(add_f16, &t3, "", NULL) == 0, "t3 tadd f16: %s", diags);
+	CHECK(run(cmp_i32, &target_a2a3, "", NULL) == 1 &&
+	      has("expects cmpMode eq or ne for i32 on A2/A3"), "a2a3 tcmp i32 gt: %s", diags);
+	CHECK(run(cmp_i32, &t3, "", NULL) == 0, "t3 tcmp i32 gt: %s", diags);
+}
+
 static void test_cvt(void)
 {
 	static const char f16_f32[] =
@@ -233,15 +271,16 @@ static void test_lookup(void)
 	CHECK(target_lookup("A5", 2) == &target_a5);
 	CHECK(target_lookup("a3", 2) == &target_a2a3);
 	CHECK(target_lookup("t3", 2) == NULL, "t3 is not in target_list");
-	CHECK(target_spellings(names, sizeof names) == strlen("a2a3, a3, a2, a5") &&
+	CHECK(ptoc_target_spellings(names, sizeof names) == strlen("a2a3, a3, a2, a5") &&
 	      !strcmp(names, "a2a3, a3, a2, a5"), "%s", names);
-	CHECK(target_spellings(names, 5) == strlen("a2a3, a3, a2, a5") && !strcmp(names, "a2a3"));
+	CHECK(ptoc_target_spellings(names, 5) == strlen("a2a3, a3, a2, a5") && !strcmp(names, "a2a3"));
 }
 
 int main(void)
 {
 	test_tmov();
 	test_matmul();
+	test_vector();
 	test_cvt();
 	test_memories();
 	test_lookup();
