@@ -753,37 +753,99 @@ static int lower_rowred(vl *v, vops *p)
 	return 0;
 }
 
-/* Register form: dst = row 0 of src (a copy, one row). */
-static int v_mov_row(vl *v, const lower_tile *dst, const lower_tile *src)
+/* `rows` rows of C columns in either form: d = a op b, each operand from its byte
+ * offset, rows `pitch` bytes apart (0: the same row; d = a with pitch 0 accumulates
+ * the rows of b in order). */
+static int bin_rows(vl *v, const lower_tile *d, uint32_t doff, uint32_t dp, const lower_tile *a,
+		    uint32_t aoff, uint32_t ap, const lower_tile *b, uint32_t boff, uint32_t bp,
+		    uint32_t rows)
 {
-	lower_insn li;
-	start(v, &li, IR_OP_I_VUN_V, PTORT_VOP_MOV);
-	li_addr(v->ctx, &li, "dst", dst, 0, v->op);
-	li_addr(v->ctx, &li, "src", src, 0, v->op);
-	li_rc(v, &li, 1, v->cols, 0);
-	li_int(v->ctx, &li, "dst_pitch", tile_pitch(dst));
-	li_int(v->ctx, &li, "src_pitch", tile_pitch(src));
-	return emit(v, &li);
+	vs s;
+	if (v->o->target->vec.predicated) {
+		lower_insn li;
+		common(v, &li, IR_OP_I_VBIN_V, 1);
+		li_addr(v->ctx, &li, "dst", d, doff, v->op);
+		li_addr(v->ctx, &li, "src0", a, aoff, v->op);
+		li_addr(v->ctx, &li, "src1", b, boff, v->op);
+		li_rc(v, &li, rows, v->cols, 0);
+		li_int(v->ctx, &li, "dst_pitch", dp);
+		li_int(v->ctx, &li, "src0_pitch", ap);
+		li_int(v->ctx, &li, "src1_pitch", bp);
+		li_int(v->ctx, &li, "flags", 0);
+		return emit(v, &li);
+	}
+	vs_init(&s, v, IR_OP_I_VBIN, 1);
+	vs_add(&s, d, "dst", "dst_blk", "dst_rep", doff, dp);
+	vs_add(&s, a, "src0", "src0_blk", "src0_rep", aoff, ap);
+	vs_add(&s, b, "src1", "src1_blk", "src1_rep", boff, bp);
+	return vs_split(&s, rows, v->cols);
 }
 
-/* Register form, `rows` rows of a: dst = a(0) op b(0) in dst's row `dst_pitch` apart;
- * with dst_pitch = a_pitch = 0 and a = dst, the rows of b accumulate into dst in
- * order (each row read before it is written). */
-static int v_bin_rows(vl *v, const lower_tile *dst, uint32_t dst_pitch, const lower_tile *a,
-		      uint32_t aoff, uint32_t a_pitch, const lower_tile *b, uint32_t boff,
-		      uint32_t b_pitch, uint32_t rows)
+/* One row of C columns copied, either form. */
+static int copy_row(vl *v, const lower_tile *d, const lower_tile *a, uint32_t aoff)
 {
-	lower_insn li;
-	common(v, &li, IR_OP_I_VBIN_V, 1);
-	li_addr(v->ctx, &li, "dst", dst, 0, v->op);
-	li_addr(v->ctx, &li, "src0", a, aoff, v->op);
-	li_addr(v->ctx, &li, "src1", b, boff, v->op);
-	li_rc(v, &li, rows, v->cols, 0);
-	li_int(v->ctx, &li, "dst_pitch", dst_pitch);
-	li_int(v->ctx, &li, "src0_pitch", a_pitch);
-	li_int(v->ctx, &li, "src1_pitch", b_pitch);
-	li_int(v->ctx, &li, "flags", 0);
-	return emit(v, &li);
+	vs s;
+	if (v->o->target->vec.predicated) {
+		lower_insn li;
+		start(v, &li, IR_OP_I_VUN_V, PTORT_VOP_MOV);
+		li_addr(v->ctx, &li, "dst", d, 0, v->op);
+		li_addr(v->ctx, &li, "src", a, aoff, v->op);
+		li_rc(v, &li, 1, v->cols, 0);
+		li_int(v->ctx, &li, "dst_pitch", tile_pitch(d));
+		li_int(v->ctx, &li, "src_pitch", tile_pitch(a));
+		return emit(v, &li);
+	}
+	vs_init(&s, v, IR_OP_I_VUN, 0);
+	s.vop = PTORT_VOP_MOV;
+	vs_add(&s, d, "dst", "dst_blk", "dst_rep", 0, tile_pitch(d));
+	vs_add(&s, a, "src", "src_blk", "src_rep", aoff, tile_pitch(a));
+	return vs_split(&s, 1, v->cols);
+}
+
+/* tcolsum with isBinary (docs/semantics.md §7.6): pair sums of the rows into tmp, the
+ * odd last row added into pair 0 (A2A3) or pair R/2-1 (A5), then halving the same
+ * way; dst = p_0. One row: a copy (A2A3), +0 + r_0 (A5). */
+static int colsum_binary(vl *v, vops *p, uint32_t R)
+{
+	const lower_tile *src = &p->t[0], *dst = p->dst, *tmp = p->nin == 2 ? &p->t[1] : NULL;
+	uint32_t sp = tile_pitch(src), m = R / 2, k;
+	int a5 = v->o->target->vec.predicated;
+	if (R == 1) {
+		lower_insn li;
+		if (!a5)
+			return copy_row(v, dst, src, 0);
+		common(v, &li, IR_OP_I_VBINS_V, 1);
+		li_addr(v->ctx, &li, "dst", dst, 0, v->op);
+		li_addr(v->ctx, &li, "src", src, 0, v->op);
+		li_int(v->ctx, &li, "scalar", 0);
+		li_int(v->ctx, &li, "flags", PTORT_V_SCALAR_FIRST);
+		li_rc(v, &li, 1, v->cols, 0);
+		li_int(v->ctx, &li, "dst_pitch", tile_pitch(dst));
+		li_int(v->ctx, &li, "src_pitch", sp);
+		return emit(v, &li);
+	}
+	if (!tmp || tile_pitch(tmp) != sp || tile_buf_bytes(tmp->type) < (uint64_t)m * sp) {
+		verr(v, "tcolsum with isBinary needs a tmp tile of the source's columns and at "
+			"least rows / 2 rows%s", "");
+		return -1;
+	}
+	if (bin_rows(v, tmp, 0, sp, src, 0, 2 * sp, src, sp, 2 * sp, m))
+		return -1;
+	if (R % 2) {
+		k = a5 ? m - 1 : 0;
+		if (bin_rows(v, tmp, k * sp, sp, tmp, k * sp, sp, src, (R - 1) * sp, sp, 1))
+			return -1;
+	}
+	for (; m > 1; m /= 2) {
+		if (bin_rows(v, tmp, 0, sp, tmp, 0, 2 * sp, tmp, sp, 2 * sp, m / 2))
+			return -1;
+		if (m % 2) {
+			k = a5 ? m / 2 - 1 : 0;
+			if (bin_rows(v, tmp, k * sp, sp, tmp, k * sp, sp, tmp, (m - 1) * sp, sp, 1))
+				return -1;
+		}
+	}
+	return copy_row(v, dst, tmp, 0);
 }
 
 /* tcolsum/max/min: dst = r_0, then dst = dst op r_i in order (A2A3; max/min on both
@@ -793,53 +855,38 @@ static int lower_colred(vl *v, vops *p)
 	const lower_tile *src = &p->t[0], *dst = p->dst;
 	const ir_attr *bin = ir_op_get_attr(v->op, "isBinary");
 	uint32_t R, sp = tile_pitch(src);
-	vs s;
-	if (bin && bin->kind == IR_ATTR_BOOL && bin->u.i.v) {
-		verr(v, "tcolsum with isBinary is not supported yet%s", "");
-		return -1;
-	}
 	if (v->rows_v || src->type->u.tb.v_row == IR_DYN || src->v_row) {
 		verr(v, "a column reduction with a dynamic number of rows is not supported yet%s", "");
 		return -1;
 	}
 	R = (uint32_t)src->type->u.tb.v_row;
+	if (bin && bin->kind == IR_ATTR_BOOL && bin->u.i.v)
+		return colsum_binary(v, p, R);
+	if (copy_row(v, dst, src, 0))
+		return -1;
 	if (v->o->target->vec.predicated) {
-		if (v_mov_row(v, dst, src))
-			return -1;
 		if (v->vd->vop == PTORT_VOP_ADD && R > 1) {
 			/* A5: dst = r_0 + (r_1 + r_2) + (r_3 + r_4) + ... (+ r_R-1 when R-1 is odd) */
 			const lower_tile *tmp = p->nin == 2 ? &p->t[1] : NULL;
 			uint32_t pairs = (R - 1) / 2;
 			if (pairs) {
-				if (!tmp || tile_buf_bytes(tmp->type) < (uint64_t)pairs * sp) {
-					verr(v, "tcolsum on A5 needs a tmp tile of (rows - 1) / 2 rows%s", "");
+				if (!tmp || tile_pitch(tmp) != sp ||
+				    tile_buf_bytes(tmp->type) < (uint64_t)pairs * sp) {
+					verr(v, "tcolsum on A5 needs a tmp tile of the source's columns and (rows - 1) / 2 rows%s", "");
 					return -1;
 				}
-				if (v_bin_rows(v, tmp, sp, src, sp, 2 * sp, src, 2 * sp, 2 * sp, pairs) ||
-				    v_bin_rows(v, dst, 0, dst, 0, 0, tmp, 0, sp, pairs))
+				if (bin_rows(v, tmp, 0, sp, src, sp, 2 * sp, src, 2 * sp, 2 * sp, pairs) ||
+				    bin_rows(v, dst, 0, 0, dst, 0, 0, tmp, 0, sp, pairs))
 					return -1;
 			}
 			if ((R - 1) % 2)
-				return v_bin_rows(v, dst, 0, dst, 0, 0, src, (R - 1) * sp, sp, 1);
+				return bin_rows(v, dst, 0, 0, dst, 0, 0, src, (R - 1) * sp, sp, 1);
 			return 0;
 		}
-		return R < 2 ? 0 : v_bin_rows(v, dst, 0, dst, 0, 0, src, sp, sp, R - 1);
 	}
-	/* repeat form: copy row 0, then accumulate rows 1 .. R-1 in order (the repeats of
-	 * one instruction run in order, each reading dst before writing it) */
-	vs_init(&s, v, IR_OP_I_VUN, 0);
-	s.vop = PTORT_VOP_MOV;
-	vs_add(&s, dst, "dst", "dst_blk", "dst_rep", 0, tile_pitch(dst));
-	vs_add(&s, src, "src", "src_blk", "src_rep", 0, sp);
-	if (vs_split(&s, 1, v->cols))
-		return -1;
-	if (R < 2)
-		return 0;
-	vs_init(&s, v, IR_OP_I_VBIN, 1);
-	vs_add(&s, dst, "dst", "dst_blk", "dst_rep", 0, 0);
-	vs_add(&s, dst, "src0", "src0_blk", "src0_rep", 0, 0);
-	vs_add(&s, src, "src1", "src1_blk", "src1_rep", sp, sp);
-	return vs_split(&s, R - 1, v->cols);
+	/* copy row 0, then accumulate rows 1 .. R-1 in order (the repeats or rows of one
+	 * instruction run in order, each reading dst before writing it) */
+	return R < 2 ? 0 : bin_rows(v, dst, 0, 0, dst, 0, 0, src, sp, sp, R - 1);
 }
 
 /* tfillpad: the pad value over the destination's valid region, then the source's

@@ -123,6 +123,25 @@ def colsum(a, dt, target):
     return acc.reshape(1, C)
 
 
+def colsum_binary(a, dt, target):
+    """tcolsum {isBinary}: pair sums, the odd last row into pair 0 (A2A3) or pair
+    R/2-1 (A5), halving likewise; one row: a copy (A2A3), +0 + r_0 (A5)"""
+    if len(a) == 1:
+        return (a[0] if target == "a2a3" else add(np.zeros(C, dtype=dt), a[0], dt)).reshape(1, C)
+    m = len(a) // 2
+    p = [add(a[2 * i], a[2 * i + 1], dt) for i in range(m)]
+    if len(a) % 2:
+        k = m - 1 if target == "a5" else 0
+        p[k] = add(p[k], a[-1], dt)
+    while m > 1:
+        q = [add(p[2 * i], p[2 * i + 1], dt) for i in range(m // 2)]
+        if m % 2:
+            k = m // 2 - 1 if target == "a5" else 0
+            q[k] = add(q[k], p[m - 1], dt)
+        p, m = q, m // 2
+    return p[0].reshape(1, C)
+
+
 # The scalar operand of the scalar forms.
 S = 0.75
 
@@ -158,6 +177,7 @@ def ops(dt, target):
         ("trowmax", "at", lambda a, b, r, c: a.max(axis=1).reshape(R, 1)),
         ("trowmin", "at", lambda a, b, r, c: a.min(axis=1).reshape(R, 1)),
         ("tcolsum", "at", lambda a, b, r, c: colsum(a, dt, target)),
+        ("tcolsum_binary", "at", lambda a, b, r, c: colsum_binary(a, dt, target)),
         ("tcolmax", "a", lambda a, b, r, c: a.max(axis=0).reshape(1, C)),
         ("tcolmin", "a", lambda a, b, r, c: a.min(axis=0).reshape(1, C)),
         ("trowexpandadd", "ar", lambda a, b, r, c: rnd(a.astype(f) + r.astype(f), dt)),
@@ -172,13 +192,29 @@ def ops(dt, target):
         ("tcolexpanddiv", "ac", lambda a, b, r, c: rnd(a.astype(f) / c.astype(f), dt)),
         ("tcolexpandmax", "ac", lambda a, b, r, c: np.maximum(a, c)),
         ("tcolexpandmin", "ac", lambda a, b, r, c: np.minimum(a, c)),
-    ]
+        ("tfmod", "ab", lambda a, b, r, c: np.fmod(a, b)),
+        ("tfmods", "as", lambda a, b, r, c: np.fmod(a, dt(S))),
+        ("tprelu", "ab", lambda a, b, r, c: np.where(a > 0, a, rnd(a.astype(f) * b, dt))),
+        ("tlrelu", "as", lambda a, b, r, c: np.where(a > 0, a, rnd(a.astype(f) * S, dt))),
+    ] + ([] if dt == np.float16 and target == "a2a3" else [  # trem: f32 only on A2A3
+        ("trem", "ab", lambda a, b, r, c: floored_rem(a, b, dt)),
+        ("trems", "as", lambda a, b, r, c: floored_rem(a, np.full(a.shape, S, dtype=dt), dt)),
+    ])
+
+
+def floored_rem(a, b, dt):
+    """docs/semantics.md §7.1: fmod, then b added once (rounded) when the signs differ;
+    a zero result takes b's sign"""
+    r = np.fmod(a, b)
+    fix = (r != 0) & (np.signbit(r) != np.signbit(b))
+    r = np.where(fix, rnd(r.astype(np.float64) + b, dt), r)
+    return np.where(r == 0, np.copysign(dt(0), b), r).astype(dt)
 
 
 def out_shape(name):
     if name.startswith("trow") and not name.startswith("trowexpand"):
         return (R, 1)
-    if name.startswith("tcol") and not name.startswith("tcolexpand"):
+    if name.startswith("tcol") and not name.startswith("tcolexpand"):  # tcolsum_binary too
         return (1, C)
     return (R, C)
 
@@ -225,10 +261,11 @@ def kernel(dts, target, names):
         ins = dict(a=("%t_a", T), b=("%t_b", T), r=("%t_r", TR), c=("%t_c", TC),
                    s=("%s", dts), t=("%t_tmp", T))
         kinds = {o[0]: o[1] for o in ops(np.float32, target)}[x]
-        op = "tdivs" if x == "tdivs_first" else x
+        op = "tdivs" if x == "tdivs_first" else x.split("_")[0]
         vals = [ins[k] for k in kinds]
-        lines.append("    pto.%s ins(%s : %s) outs(%%t_o_%s : %s)" % (
-            op, ", ".join(v[0] for v in vals), ", ".join(v[1] for v in vals), x, ty))
+        lines.append("    pto.%s ins(%s : %s) outs(%%t_o_%s : %s)%s" % (
+            op, ", ".join(v[0] for v in vals), ", ".join(v[1] for v in vals), x, ty,
+            " {isBinary = true}" if x.endswith("_binary") else ""))
         pv = view("o_" + x, shp[0], shp[1])
         lines.append("    pto.tstore ins(%%t_o_%s : %s) outs(%%p_o_%s : %s)" % (x, ty, x, pv))
     lines.append("    return")
