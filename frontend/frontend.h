@@ -199,5 +199,10 @@ int fe_int_literal(fe_parser *p, fe_tok t, int neg, int64_t *out);
 int fe_float_literal(fe_parser *p, fe_tok t, int neg, double *out);
 const ir_attr *fe_string_attr(fe_parser *p, fe_tok t);
 const ir_attr *fe_symbol_attr(fe_parser *p, fe_tok t); /* @name or @"name" */
+/* The same for one type or bracketed attribute given as a whole string (the MLIR
+ * bridge, mlir/, reads the spelling MLIR prints of types and dialect attributes);
+ * errors are reported at `loc`. */
+const ir_type *fe_type_string(ir_ctx *ctx, const char *s, size_t len, ir_loc loc);
+const ir_attr *fe_attr_string(ir_ctx *ctx, const char *s, size_t len, ir_loc loc);
 
 #endif

@@ -794,3 +794,29 @@ const ir_attr *fe_symbol_attr(fe_parser *p, fe_tok t)
 	}
 	return ir_attr_symbol(p->ctx, t.s + 1, t.len - 1);
 }
+
+/* ---- whole strings (the MLIR bridge) ------------------------------------------------------- */
+
+const ir_type *fe_type_string(ir_ctx *ctx, const char *s, size_t len, ir_loc loc)
+{
+	fe_parser p;
+	fe_tok t;
+	memset(&p, 0, sizeof p);
+	p.ctx = ctx;
+	t.s = s;
+	t.len = (uint32_t)len;
+	t.loc = loc;
+	return fe_type_text(&p, t);
+}
+
+const ir_attr *fe_attr_string(ir_ctx *ctx, const char *s, size_t len, ir_loc loc)
+{
+	fe_parser p;
+	fe_tok t;
+	memset(&p, 0, sizeof p);
+	p.ctx = ctx;
+	t.s = s;
+	t.len = (uint32_t)len;
+	t.loc = loc;
+	return fe_attr_text(&p, t);
+}

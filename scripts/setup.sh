@@ -8,6 +8,7 @@ PACKAGES=(
   build-essential cmake flex bison        # build
   llvm-19-tools                           # FileCheck, lit, not
   mlir-19-tools                           # mlir-opt: generic-form interop test, parse benchmark
+  libmlir-19-dev llvm-19-dev              # MLIR C API: libptoc_mlir (mlir/), its tests and bench
   clang-19 libclang-rt-19-dev             # sanitizer and libFuzzer builds
   tcc                                     # generated C must compile with tcc too
   python3 python3-numpy                   # lit; numpy float16 cross-checks

@@ -1,0 +1,239 @@
+/* export.c: ptoc_module_to_mlir, ptoc IR to MLIR operations (mlir.h).
+ *
+ * Requires: a ptoc module (verified or not). Preserves: op names, operand and result
+ * order, attributes, block arguments, locations (file:line:col as FileLineColLoc).
+ *
+ * Every op is created through an MlirOperationState in the generic way, so ops of
+ * unregistered dialects and registered ones (func, arith, scf) are built alike.
+ * Types and attributes are created from the text ptoc prints for them (ptoc's generic
+ * form is what mlir-opt reads), once each: ptoc uniques them, so a map keyed by their
+ * pointers finds the MLIR object for the next use. MLIR's diagnostics while parsing
+ * that text are caught and reported through the ptoc context, at the op's location. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/Diagnostics.h"
+#include "mlir/bridge.h"
+
+typedef struct exp {
+	ir_ctx *ctx;
+	MlirContext mctx;
+	br_map values, types, attrs;
+	br_buf buf;
+	ir_loc at; /* the location MLIR's parse errors are reported at */
+	int failed;
+} exp;
+
+static MlirLogicalResult on_diag(MlirDiagnostic d, void *user)
+{
+	exp *ex = user;
+	br_buf b = {0};
+	mlirDiagnosticPrint(d, br_buf_mlir, &b);
+	if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticError) {
+		ir_error(ex->ctx, ex->at, "MLIR: %s", b.s ? b.s : "error");
+		ex->failed = 1;
+	}
+	br_buf_free(&b);
+	return mlirLogicalResultSuccess();
+}
+
+static int ex_oom(exp *ex, ir_loc loc)
+{
+	if (!ex->failed)
+		ir_error(ex->ctx, loc, "out of memory exporting to MLIR");
+	ex->failed = 1;
+	return -1;
+}
+
+static MlirLocation ex_loc(exp *ex, ir_loc l)
+{
+	if (!l.file || !l.line)
+		return mlirLocationUnknownGet(ex->mctx);
+	return mlirLocationFileLineColGet(ex->mctx, mlirStringRefCreateFromCString(l.file), l.line, l.col);
+}
+
+static MlirType ex_type(exp *ex, const ir_type *t, ir_loc loc)
+{
+	MlirType r;
+	r.ptr = br_map_get(&ex->types, t);
+	if (r.ptr)
+		return r;
+	ex->buf.n = 0;
+	if (ir_print_type(t, br_buf_ptoc, &ex->buf) || ex->buf.oom) {
+		ex_oom(ex, loc);
+		r.ptr = NULL;
+		return r;
+	}
+	ex->at = loc;
+	r = mlirTypeParseGet(ex->mctx, mlirStringRefCreate(ex->buf.s, ex->buf.n));
+	if (mlirTypeIsNull(r)) {
+		ir_error(ex->ctx, loc, "MLIR does not accept the type '%s'", ex->buf.s);
+		ex->failed = 1;
+	} else if (br_map_put(&ex->types, t, (void *)r.ptr)) {
+		ex_oom(ex, loc);
+	}
+	return r;
+}
+
+static MlirAttribute ex_attr(exp *ex, const ir_attr *a, ir_loc loc)
+{
+	MlirAttribute r;
+	r.ptr = br_map_get(&ex->attrs, a);
+	if (r.ptr)
+		return r;
+	ex->buf.n = 0;
+	if (ir_print_attr(a, br_buf_ptoc, &ex->buf) || ex->buf.oom) {
+		ex_oom(ex, loc);
+		r.ptr = NULL;
+		return r;
+	}
+	ex->at = loc;
+	r = mlirAttributeParseGet(ex->mctx, mlirStringRefCreate(ex->buf.s, ex->buf.n));
+	if (mlirAttributeIsNull(r)) {
+		ir_error(ex->ctx, loc, "MLIR does not accept the attribute '%s'", ex->buf.s);
+		ex->failed = 1;
+	} else if (br_map_put(&ex->attrs, a, (void *)r.ptr)) {
+		ex_oom(ex, loc);
+	}
+	return r;
+}
+
+static MlirOperation ex_op(exp *ex, const ir_op *op);
+
+/* Fills MLIR region `mr` with the blocks of `r`. */
+static int ex_region(exp *ex, const ir_region *r, MlirRegion mr)
+{
+	const ir_block *b;
+	for (b = r->first; b; b = b->next) {
+		MlirType *ts = malloc(sizeof *ts * (b->num_args + 1));
+		MlirLocation *ls = malloc(sizeof *ls * (b->num_args + 1));
+		MlirBlock mb;
+		const ir_op *op;
+		unsigned i;
+		if (!ts || !ls) {
+			free(ts);
+			free(ls);
+			return ex_oom(ex, b->loc);
+		}
+		for (i = 0; i < b->num_args; i++) {
+			ts[i] = ex_type(ex, b->args[i]->type, b->loc);
+			ls[i] = ex_loc(ex, b->args[i]->loc);
+			if (mlirTypeIsNull(ts[i])) {
+				free(ts);
+				free(ls);
+				return -1;
+			}
+		}
+		mb = mlirBlockCreate(b->num_args, ts, ls);
+		free(ts);
+		free(ls);
+		mlirRegionAppendOwnedBlock(mr, mb);
+		for (i = 0; i < b->num_args; i++)
+			if (br_map_put(&ex->values, b->args[i], (void *)mlirBlockGetArgument(mb, i).ptr))
+				return ex_oom(ex, b->loc);
+		for (op = b->first; op; op = op->next) {
+			MlirOperation mo = ex_op(ex, op);
+			if (mlirOperationIsNull(mo))
+				return -1;
+			mlirBlockAppendOwnedOperation(mb, mo);
+		}
+	}
+	return 0;
+}
+
+static MlirOperation ex_op(exp *ex, const ir_op *op)
+{
+	MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString(op->name),
+						      ex_loc(ex, op->loc));
+	MlirOperation mo = {NULL};
+	unsigned nat = op->attrs->u.dict.n, i, nbuf;
+	MlirValue *vs;
+	MlirType *ts;
+	MlirNamedAttribute *as;
+	MlirRegion *rs;
+	nbuf = op->num_operands + op->num_results + nat + op->num_regions + 1;
+	vs = malloc(sizeof *vs * nbuf);
+	ts = malloc(sizeof *ts * nbuf);
+	as = malloc(sizeof *as * nbuf);
+	rs = malloc(sizeof *rs * nbuf);
+	if (!vs || !ts || !as || !rs) {
+		ex_oom(ex, op->loc);
+		goto done;
+	}
+	for (i = 0; i < op->num_operands; i++) {
+		vs[i].ptr = br_map_get(&ex->values, op->operands[i].value);
+		if (!vs[i].ptr) {
+			ir_error(ex->ctx, op->loc, "'%s': operand #%u is not defined before its use",
+				 op->name, i);
+			ex->failed = 1;
+			goto done;
+		}
+	}
+	for (i = 0; i < op->num_results; i++)
+		if (mlirTypeIsNull(ts[i] = ex_type(ex, op->results[i].type, op->loc)))
+			goto done;
+	for (i = 0; i < nat; i++) {
+		const ir_named_attr *e = &op->attrs->u.dict.entries[i];
+		MlirAttribute a = ex_attr(ex, e->value, op->loc);
+		if (mlirAttributeIsNull(a))
+			goto done;
+		as[i] = mlirNamedAttributeGet(mlirIdentifierGet(ex->mctx, mlirStringRefCreateFromCString(e->name)), a);
+	}
+	for (i = 0; i < op->num_regions; i++)
+		rs[i] = mlirRegionCreate();
+	for (i = 0; i < op->num_regions; i++)
+		if (ex_region(ex, &op->regions[i], rs[i])) {
+			for (i = 0; i < op->num_regions; i++)
+				mlirRegionDestroy(rs[i]);
+			goto done;
+		}
+	mlirOperationStateAddOperands(&st, op->num_operands, vs);
+	mlirOperationStateAddResults(&st, op->num_results, ts);
+	mlirOperationStateAddAttributes(&st, nat, as);
+	mlirOperationStateAddOwnedRegions(&st, op->num_regions, rs);
+	ex->at = op->loc;
+	mo = mlirOperationCreate(&st);
+	if (mlirOperationIsNull(mo)) {
+		ir_error(ex->ctx, op->loc, "MLIR could not create '%s'", op->name);
+		ex->failed = 1;
+		goto done;
+	}
+	for (i = 0; i < op->num_results; i++)
+		if (br_map_put(&ex->values, &op->results[i], (void *)mlirOperationGetResult(mo, i).ptr)) {
+			ex_oom(ex, op->loc);
+			mlirOperationDestroy(mo);
+			mo.ptr = NULL;
+			break;
+		}
+done:
+	free(vs);
+	free(ts);
+	free(as);
+	free(rs);
+	return mo;
+}
+
+MlirModule ptoc_module_to_mlir(ptoc_module *m, MlirContext mctx)
+{
+	exp ex;
+	MlirModule r = {NULL};
+	MlirOperation mo;
+	MlirDiagnosticHandlerID h;
+	memset(&ex, 0, sizeof ex);
+	ex.ctx = m->ctx;
+	ex.mctx = mctx;
+	h = mlirContextAttachDiagnosticHandler(mctx, on_diag, &ex, NULL);
+	mo = ex_op(&ex, m->op);
+	mlirContextDetachDiagnosticHandler(mctx, h);
+	if (!mlirOperationIsNull(mo)) {
+		if (ex.failed)
+			mlirOperationDestroy(mo);
+		else
+			r = mlirModuleFromOperation(mo);
+	}
+	br_map_free(&ex.values);
+	br_map_free(&ex.types);
+	br_map_free(&ex.attrs);
+	br_buf_free(&ex.buf);
+	return r;
+}

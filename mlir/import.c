@@ -1,0 +1,410 @@
+/* import.c: ptoc_module_from_mlir, MLIR operations to ptoc IR (mlir.h).
+ *
+ * Requires: an MLIR operation (builtin.module or func.func) whose values are defined
+ * before their uses in pre-order (SSA regions). Preserves: op names, operand and result
+ * order, attribute names, block arguments, locations (FileLineColLoc, bridge.h).
+ *
+ * Walks the MLIR IR through the C API. Builtin attributes are converted one by one;
+ * function types likewise; every other type and every dialect attribute goes through
+ * the text MLIR prints for it and ptoc's type and attribute readers (frontend/), which
+ * keep what they do not know as opaque text. Types, attributes and locations are
+ * uniqued by MLIR, so each is converted once (maps keyed by their pointers). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/frontend.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir/bridge.h"
+
+typedef struct imp {
+	ir_ctx *ctx;
+	br_map values, types, attrs, locs;
+	br_buf buf;
+	int failed;
+} imp;
+
+static void oom(imp *im, ir_loc loc)
+{
+	if (!im->failed)
+		ir_error(im->ctx, loc, "out of memory importing MLIR");
+	im->failed = 1;
+}
+
+/* ---- locations ---------------------------------------------------------------------- */
+
+static int hexv(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+		: c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static int digits(const char **p, const char *e, uint32_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+	while (s < e && *s >= '0' && *s <= '9' && v < 0xFFFFFFFFu)
+		v = v * 10 + (uint64_t)(*s++ - '0');
+	if (s == *p || v > 0xFFFFFFFFu)
+		return -1;
+	*p = s;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* The first `"file":line:col` of MLIR's printed location (`loc("f":1:2)`,
+ * `loc("name"("f":1:2))`, `loc(callsite("f":1:2 at ...))`, `loc(fused[...])`). */
+static ir_loc loc_from_text(ir_ctx *ctx, const char *s, size_t n, char *tmp)
+{
+	const char *e = s + n;
+	ir_loc l = {NULL, 0, 0};
+	while (s < e) {
+		size_t k = 0;
+		const char *q;
+		uint32_t line, col;
+		if (*s++ != '"')
+			continue;
+		while (s < e && *s != '"') {
+			if (*s == '\\' && s + 2 < e && hexv(s[1]) >= 0 && hexv(s[2]) >= 0) {
+				tmp[k++] = (char)(hexv(s[1]) * 16 + hexv(s[2]));
+				s += 3;
+			} else if (*s == '\\' && s + 1 < e) {
+				tmp[k++] = s[1];
+				s += 2;
+			} else {
+				tmp[k++] = *s++;
+			}
+		}
+		if (s == e)
+			break;
+		q = ++s; /* past the closing quote */
+		if (q < e && *q == ':' && (q++, !digits(&q, e, &line)) && q < e && *q == ':' &&
+		    (q++, !digits(&q, e, &col))) {
+			l.file = ir_intern(ctx, tmp, k);
+			l.line = line;
+			l.col = col;
+			return l;
+		}
+	}
+	return l;
+}
+
+ir_loc br_loc_from_mlir(ir_ctx *ctx, MlirLocation ml)
+{
+	br_buf b = {0};
+	ir_loc l = {NULL, 0, 0};
+	char *tmp;
+	mlirLocationPrint(ml, br_buf_mlir, &b);
+	if (b.oom || !b.n || !(tmp = malloc(b.n))) {
+		br_buf_free(&b);
+		return l;
+	}
+	l = loc_from_text(ctx, b.s, b.n, tmp);
+	free(tmp);
+	br_buf_free(&b);
+	return l;
+}
+
+static ir_loc imp_loc(imp *im, MlirLocation ml)
+{
+	ir_loc *c = br_map_get(&im->locs, ml.ptr);
+	if (c)
+		return *c;
+	c = ir_alloc(im->ctx, sizeof *c);
+	*c = br_loc_from_mlir(im->ctx, ml);
+	if (br_map_put(&im->locs, ml.ptr, c))
+		oom(im, *c);
+	return *c;
+}
+
+/* ---- types and attributes ----------------------------------------------------------- */
+
+static const ir_type *imp_type(imp *im, MlirType t, ir_loc loc)
+{
+	const ir_type *r = br_map_get(&im->types, t.ptr);
+	if (r)
+		return r;
+	if (mlirTypeIsAFunction(t)) {
+		unsigned nin = (unsigned)mlirFunctionTypeGetNumInputs(t);
+		unsigned nout = (unsigned)mlirFunctionTypeGetNumResults(t), i;
+		const ir_type **v = ir_alloc(im->ctx, sizeof *v * (nin + nout + 1));
+		for (i = 0; i < nin; i++)
+			if (!(v[i] = imp_type(im, mlirFunctionTypeGetInput(t, i), loc)))
+				return NULL;
+		for (i = 0; i < nout; i++)
+			if (!(v[nin + i] = imp_type(im, mlirFunctionTypeGetResult(t, i), loc)))
+				return NULL;
+		r = ir_type_func(im->ctx, v, nin, v + nin, nout);
+	} else {
+		im->buf.n = 0;
+		mlirTypePrint(t, br_buf_mlir, &im->buf);
+		if (im->buf.oom) {
+			oom(im, loc);
+			return NULL;
+		}
+		r = fe_type_string(im->ctx, im->buf.s, im->buf.n, loc);
+	}
+	if (r && br_map_put(&im->types, t.ptr, (void *)r))
+		oom(im, loc);
+	return r;
+}
+
+static const ir_attr *imp_attr(imp *im, MlirAttribute a, ir_loc loc);
+
+static const ir_attr *imp_dense(imp *im, MlirAttribute a)
+{
+	unsigned n = (unsigned)mlirDenseArrayGetNumElements(a), i, bits;
+	int64_t *v = ir_alloc(im->ctx, sizeof *v * (n + 1));
+	if (mlirAttributeIsADenseBoolArray(a)) {
+		bits = 1;
+		for (i = 0; i < n; i++)
+			v[i] = mlirDenseBoolArrayGetElement(a, i);
+	} else if (mlirAttributeIsADenseI8Array(a)) {
+		bits = 8;
+		for (i = 0; i < n; i++)
+			v[i] = mlirDenseI8ArrayGetElement(a, i);
+	} else if (mlirAttributeIsADenseI16Array(a)) {
+		bits = 16;
+		for (i = 0; i < n; i++)
+			v[i] = mlirDenseI16ArrayGetElement(a, i);
+	} else if (mlirAttributeIsADenseI32Array(a)) {
+		bits = 32;
+		for (i = 0; i < n; i++)
+			v[i] = mlirDenseI32ArrayGetElement(a, i);
+	} else {
+		bits = 64;
+		for (i = 0; i < n; i++)
+			v[i] = mlirDenseI64ArrayGetElement(a, i);
+	}
+	return ir_attr_dense(im->ctx, ir_type_int(im->ctx, bits, IR_INT_SIGNLESS), v, n);
+}
+
+static const ir_attr *imp_attr_uncached(imp *im, MlirAttribute a, ir_loc loc)
+{
+	ir_ctx *ctx = im->ctx;
+	unsigned n, i;
+	if (mlirAttributeIsAUnit(a))
+		return ir_attr_unit(ctx);
+	if (mlirAttributeIsABool(a))
+		return ir_attr_bool(ctx, mlirBoolAttrGetValue(a));
+	if (mlirAttributeIsAInteger(a)) {
+		MlirType t = mlirAttributeGetType(a);
+		const ir_type *ty = imp_type(im, t, loc);
+		int64_t v;
+		if (!ty)
+			return NULL;
+		if (mlirTypeIsAInteger(t) && mlirIntegerTypeIsUnsigned(t))
+			v = (int64_t)mlirIntegerAttrGetValueUInt(a);
+		else if (mlirTypeIsAInteger(t) && mlirIntegerTypeIsSigned(t))
+			v = mlirIntegerAttrGetValueSInt(a);
+		else
+			v = mlirIntegerAttrGetValueInt(a);
+		return ir_attr_int(ctx, v, ty);
+	}
+	if (mlirAttributeIsAFloat(a)) {
+		const ir_type *ty = imp_type(im, mlirAttributeGetType(a), loc);
+		return ty ? ir_attr_float(ctx, mlirFloatAttrGetValueDouble(a), ty) : NULL;
+	}
+	if (mlirAttributeIsAString(a)) {
+		MlirStringRef s = mlirStringAttrGetValue(a);
+		return ir_attr_string(ctx, s.data, s.length);
+	}
+	if (mlirAttributeIsAFlatSymbolRef(a)) {
+		MlirStringRef s = mlirFlatSymbolRefAttrGetValue(a);
+		return ir_attr_symbol(ctx, s.data, s.length);
+	}
+	if (mlirAttributeIsAType(a)) {
+		const ir_type *ty = imp_type(im, mlirTypeAttrGetValue(a), loc);
+		return ty ? ir_attr_type(ctx, ty) : NULL;
+	}
+	if (mlirAttributeIsAArray(a)) {
+		const ir_attr **v;
+		n = (unsigned)mlirArrayAttrGetNumElements(a);
+		v = ir_alloc(ctx, sizeof *v * (n + 1));
+		for (i = 0; i < n; i++)
+			if (!(v[i] = imp_attr(im, mlirArrayAttrGetElement(a, i), loc)))
+				return NULL;
+		return ir_attr_array(ctx, v, n);
+	}
+	if (mlirAttributeIsADenseBoolArray(a) || mlirAttributeIsADenseI8Array(a) ||
+	    mlirAttributeIsADenseI16Array(a) || mlirAttributeIsADenseI32Array(a) ||
+	    mlirAttributeIsADenseI64Array(a))
+		return imp_dense(im, a);
+	if (mlirAttributeIsADictionary(a)) {
+		ir_named_attr *e;
+		n = (unsigned)mlirDictionaryAttrGetNumElements(a);
+		e = ir_alloc(ctx, sizeof *e * (n + 1));
+		for (i = 0; i < n; i++) {
+			MlirNamedAttribute na = mlirDictionaryAttrGetElement(a, i);
+			MlirStringRef s = mlirIdentifierStr(na.name);
+			e[i].name = ir_intern(ctx, s.data, s.length);
+			if (!(e[i].value = imp_attr(im, na.attribute, loc)))
+				return NULL;
+		}
+		return ir_attr_dict(ctx, e, n, loc);
+	}
+	/* Dialect attributes (#pto..., any other) and the builtin ones ptoc keeps as text
+	 * (dense elements, affine maps, nested symbol references). */
+	im->buf.n = 0;
+	mlirAttributePrint(a, br_buf_mlir, &im->buf);
+	if (im->buf.oom) {
+		oom(im, loc);
+		return NULL;
+	}
+	if (im->buf.n && im->buf.s[0] == '#')
+		return fe_attr_string(ctx, im->buf.s, im->buf.n, loc);
+	return ir_attr_opaque(ctx, im->buf.s, im->buf.n);
+}
+
+static const ir_attr *imp_attr(imp *im, MlirAttribute a, ir_loc loc)
+{
+	const ir_attr *r = br_map_get(&im->attrs, a.ptr);
+	if (r)
+		return r;
+	if ((r = imp_attr_uncached(im, a, loc)) && br_map_put(&im->attrs, a.ptr, (void *)r))
+		oom(im, loc);
+	return r;
+}
+
+/* ---- ops ------------------------------------------------------------------------------- */
+
+static ir_op *imp_op(imp *im, MlirOperation mo);
+
+static int imp_region(imp *im, MlirRegion mr, ir_region *r, ir_loc loc)
+{
+	MlirBlock mb;
+	for (mb = mlirRegionGetFirstBlock(mr); !mlirBlockIsNull(mb); mb = mlirBlockGetNextInRegion(mb)) {
+		ir_block *b = ir_block_create(im->ctx, loc);
+		unsigned na = (unsigned)mlirBlockGetNumArguments(mb), i;
+		MlirOperation mo;
+		for (i = 0; i < na; i++) {
+			MlirValue mv = mlirBlockGetArgument(mb, i);
+			const ir_type *t = imp_type(im, mlirValueGetType(mv), loc);
+			ir_value *v;
+			if (!t)
+				return -1;
+			v = ir_block_add_arg(im->ctx, b, t, loc);
+			if (br_map_put(&im->values, mv.ptr, v)) {
+				oom(im, loc);
+				return -1;
+			}
+		}
+		ir_region_append_block(r, b);
+		for (mo = mlirBlockGetFirstOperation(mb); !mlirOperationIsNull(mo);
+		     mo = mlirOperationGetNextInBlock(mo)) {
+			ir_op *op = imp_op(im, mo);
+			if (!op)
+				return -1;
+			ir_block_append_op(b, op);
+		}
+	}
+	return 0;
+}
+
+/* The flags a registered arith dialect materialises with their default value
+ * (`overflowFlags = #arith.overflow<none>`, `fastmath = #arith.fastmath<none>`), which
+ * MLIR's own custom printer leaves out: ptoc leaves them out too, so an op reads the
+ * same whether arith is registered in the host's context or not. */
+static int is_default_flag(MlirStringRef op, MlirStringRef name, MlirAttribute a)
+{
+	static const struct { const char *name, *none; } flags[] = {
+		{"overflowFlags", "#arith.overflow<none>"},
+		{"fastmath", "#arith.fastmath<none>"},
+	};
+	unsigned i;
+	if (op.length < 6 || memcmp(op.data, "arith.", 6) || mlirAttributeIsAOpaque(a))
+		return 0;
+	for (i = 0; i < sizeof flags / sizeof flags[0]; i++)
+		if (name.length == strlen(flags[i].name) && !memcmp(name.data, flags[i].name, name.length))
+			return mlirAttributeEqual(a, mlirAttributeParseGet(mlirAttributeGetContext(a),
+						  mlirStringRefCreateFromCString(flags[i].none)));
+	return 0;
+}
+
+static ir_op *imp_op(imp *im, MlirOperation mo)
+{
+	ir_ctx *ctx = im->ctx;
+	MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(mo));
+	ir_loc loc = imp_loc(im, mlirOperationGetLocation(mo));
+	unsigned nops = (unsigned)mlirOperationGetNumOperands(mo);
+	unsigned nres = (unsigned)mlirOperationGetNumResults(mo);
+	unsigned nreg = (unsigned)mlirOperationGetNumRegions(mo);
+	unsigned nat = (unsigned)mlirOperationGetNumAttributes(mo), i, k;
+	ir_value **ops = ir_alloc(ctx, sizeof *ops * (nops + 1));
+	const ir_type **res = ir_alloc(ctx, sizeof *res * (nres + 1));
+	ir_named_attr *na = ir_alloc(ctx, sizeof *na * (nat + 1));
+	char *nm;
+	ir_op *op;
+	if (mlirOperationGetNumSuccessors(mo)) {
+		ir_error(ctx, loc, "'%.*s': ops with successors (branches between blocks) are not "
+			 "supported by ptoc", (int)name.length, name.data);
+		return NULL;
+	}
+	for (i = 0; i < nops; i++) {
+		MlirValue mv = mlirOperationGetOperand(mo, i);
+		if (!(ops[i] = br_map_get(&im->values, mv.ptr))) {
+			ir_error(ctx, loc, "'%.*s': operand #%u is used before it is defined (ptoc needs "
+				 "SSA regions in dominance order)", (int)name.length, name.data, i);
+			return NULL;
+		}
+	}
+	for (i = 0; i < nres; i++)
+		if (!(res[i] = imp_type(im, mlirValueGetType(mlirOperationGetResult(mo, i)), loc)))
+			return NULL;
+	for (i = k = 0; i < nat; i++) {
+		MlirNamedAttribute a = mlirOperationGetAttribute(mo, i);
+		MlirStringRef s = mlirIdentifierStr(a.name);
+		if (is_default_flag(name, s, a.attribute))
+			continue;
+		na[k].name = ir_intern(ctx, s.data, s.length);
+		if (!(na[k++].value = imp_attr(im, a.attribute, loc)))
+			return NULL;
+	}
+	nm = ir_strndup(ctx, name.data, name.length);
+	op = ir_op_create(ctx, nm, loc, ops, nops, res, nres, ir_attr_dict(ctx, na, k, loc), nreg);
+	for (i = 0; i < nres; i++)
+		if (br_map_put(&im->values, mlirOperationGetResult(mo, i).ptr, &op->results[i])) {
+			oom(im, loc);
+			return NULL;
+		}
+	for (i = 0; i < nreg; i++)
+		if (imp_region(im, mlirOperationGetRegion(mo, i), &op->regions[i], loc))
+			return NULL;
+	return op;
+}
+
+ptoc_module *ptoc_module_from_mlir(ptoc_context *ctx, MlirOperation op)
+{
+	imp im;
+	ptoc_module *m = NULL;
+	ir_op *top;
+	unsigned errs = ctx->errors;
+	memset(&im, 0, sizeof im);
+	im.ctx = ctx;
+	if (mlirOperationIsNull(op)) {
+		ir_loc none = {NULL, 0, 0};
+		ir_error(ctx, none, "ptoc_module_from_mlir: null operation");
+		return NULL;
+	}
+	top = imp_op(&im, op);
+	if (top && strcmp(top->name, "builtin.module")) {
+		/* a func.func (or any other op): the only op of a new module */
+		ir_op *mod = ir_op_create(ctx, "builtin.module", top->loc, NULL, 0, NULL, 0, NULL, 1);
+		ir_region_append_block(&mod->regions[0], ir_block_create(ctx, top->loc));
+		ir_block_append_op(mod->regions[0].first, top);
+		top = mod;
+	} else if (top && !top->regions[0].first) {
+		ir_region_append_block(&top->regions[0], ir_block_create(ctx, top->loc));
+	}
+	if (top && !im.failed && ctx->errors == errs) {
+		m = ir_alloc(ctx, sizeof *m);
+		m->ctx = ctx;
+		m->op = top;
+	}
+	br_map_free(&im.values);
+	br_map_free(&im.types);
+	br_map_free(&im.attrs);
+	br_map_free(&im.locs);
+	br_buf_free(&im.buf);
+	return m;
+}
