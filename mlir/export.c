@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir/bridge.h"
 
@@ -50,6 +51,58 @@ static MlirLocation ex_loc(exp *ex, ir_loc l)
 	if (!l.file || !l.line)
 		return mlirLocationUnknownGet(ex->mctx);
 	return mlirLocationFileLineColGet(ex->mctx, mlirStringRefCreateFromCString(l.file), l.line, l.col);
+}
+
+/* An op's location, carrying the names of its values (MLIR's C API carries none):
+ * the first result's name as a NameLoc around the file location; when another result
+ * or a block argument of its regions has a name, all of them as the metadata of a
+ * FusedLoc around that: [[result names], [block 0's argument names], [block 1's], ...]
+ * ("" for an unnamed value). */
+static MlirAttribute names_attr(exp *ex, ir_value *const *v, const ir_value *w, unsigned n)
+{
+	MlirAttribute *a = malloc(sizeof *a * (n + 1)), r;
+	unsigned i;
+	if (!a)
+		return mlirAttributeGetNull();
+	for (i = 0; i < n; i++) {
+		const char *name = v ? v[i]->name : w[i].name;
+		a[i] = mlirStringAttrGet(ex->mctx, mlirStringRefCreateFromCString(name ? name : ""));
+	}
+	r = mlirArrayAttrGet(ex->mctx, n, a);
+	free(a);
+	return r;
+}
+
+static MlirLocation ex_op_loc(exp *ex, const ir_op *op)
+{
+	MlirLocation l = ex_loc(ex, op->loc);
+	MlirAttribute *lists;
+	unsigned nb = 1, named = 0, r, i;
+	const ir_block *b;
+	if (op->num_results && op->results[0].name)
+		l = mlirLocationNameGet(ex->mctx, mlirStringRefCreateFromCString(op->results[0].name), l);
+	for (i = 1; i < op->num_results; i++)
+		named |= op->results[i].name != NULL;
+	for (r = 0; r < op->num_regions; r++)
+		for (b = op->regions[r].first; b; b = b->next) {
+			nb++;
+			for (i = 0; i < b->num_args; i++)
+				named |= b->args[i]->name != NULL;
+		}
+	if (!named || !(lists = malloc(sizeof *lists * nb)))
+		return l;
+	lists[0] = names_attr(ex, NULL, op->results, op->num_results);
+	nb = 1;
+	for (r = 0; r < op->num_regions; r++)
+		for (b = op->regions[r].first; b; b = b->next, nb++)
+			lists[nb] = names_attr(ex, b->args, NULL, b->num_args);
+	for (i = 0; i < nb; i++)
+		if (mlirAttributeIsNull(lists[i]))
+			break;
+	if (i == nb)
+		l = mlirLocationFusedGet(ex->mctx, 1, &l, mlirArrayAttrGet(ex->mctx, nb, lists));
+	free(lists);
+	return l;
 }
 
 static MlirType ex_type(exp *ex, const ir_type *t, ir_loc loc)
@@ -144,7 +197,7 @@ static int ex_region(exp *ex, const ir_region *r, MlirRegion mr)
 static MlirOperation ex_op(exp *ex, const ir_op *op)
 {
 	MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString(op->name),
-						      ex_loc(ex, op->loc));
+						      ex_op_loc(ex, op));
 	MlirOperation mo = {NULL};
 	unsigned nat = op->attrs->u.dict.n, i, nbuf;
 	MlirValue *vs;

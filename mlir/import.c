@@ -2,7 +2,8 @@
  *
  * Requires: an MLIR operation (builtin.module or func.func) whose values are defined
  * before their uses in pre-order (SSA regions). Preserves: op names, operand and result
- * order, attribute names, block arguments, locations (FileLineColLoc, bridge.h).
+ * order, attribute names, block arguments, locations (FileLineColLoc, bridge.h), value
+ * names where the locations carry them (export.c's ex_op_loc).
  *
  * Walks the MLIR IR through the C API. Builtin attributes are converted one by one;
  * function types likewise; every other type and every dialect attribute goes through
@@ -52,69 +53,170 @@ static int digits(const char **p, const char *e, uint32_t *out)
 	return 0;
 }
 
-/* The first `"file":line:col` of MLIR's printed location (`loc("f":1:2)`,
- * `loc("name"("f":1:2))`, `loc(callsite("f":1:2 at ...))`, `loc(fused[...])`). */
-static ir_loc loc_from_text(ir_ctx *ctx, const char *s, size_t n, char *tmp)
+/* What ptoc takes from an MLIR location (export.c's ex_op_loc writes it). */
+typedef struct loc_info {
+	ir_loc loc;
+	const char *name;    /* NameLoc: the name of the op's first result (interned) */
+	unsigned nblocks;    /* FusedLoc metadata: the names of the results (list 0) and */
+	unsigned *nargs;     /* of the block arguments (list 1 + block) */
+	const char ***args;  /* [list][value]; NULL: unnamed */
+} loc_info;
+
+/* Reads a string literal whose opening quote is before `s`, unescaping into tmp
+ * (NUL-terminated). Returns the position after the closing quote, NULL if none. */
+static const char *read_str(const char *s, const char *e, char *tmp, size_t *k)
 {
-	const char *e = s + n;
-	ir_loc l = {NULL, 0, 0};
-	while (s < e) {
-		size_t k = 0;
-		const char *q;
+	*k = 0;
+	while (s < e && *s != '"') {
+		if (*s == '\\' && s + 2 < e && hexv(s[1]) >= 0 && hexv(s[2]) >= 0) {
+			tmp[(*k)++] = (char)(hexv(s[1]) * 16 + hexv(s[2]));
+			s += 3;
+		} else if (*s == '\\' && s + 1 < e) {
+			tmp[(*k)++] = s[1];
+			s += 2;
+		} else {
+			tmp[(*k)++] = *s++;
+		}
+	}
+	tmp[*k] = 0;
+	return s < e ? s + 1 : NULL;
+}
+
+static const char *skip_ws(const char *s, const char *e)
+{
+	while (s < e && (*s == ' ' || *s == '\n'))
+		s++;
+	return s;
+}
+
+/* `[["r"], ["a", "b"], []]>` after `loc(fused<`: the value names. Returns the
+ * position after the '>', or NULL (then li keeps no names) when the metadata is not
+ * of this shape. */
+static const char *read_arg_names(ir_ctx *ctx, const char *s, const char *e, char *tmp, loc_info *li)
+{
+	const char *names[256];
+	unsigned nb = 0, cap = 0;
+	unsigned *nargs = NULL;
+	const char ***args = NULL;
+	s = skip_ws(s, e);
+	if (s == e || *s++ != '[')
+		return NULL;
+	for (;;) {
+		unsigned n = 0;
+		s = skip_ws(s, e);
+		if (s < e && *s == ']')
+			break;
+		if (s == e || *s++ != '[')
+			goto bad;
+		for (;;) {
+			size_t k;
+			s = skip_ws(s, e);
+			if (s < e && *s == ']')
+				break;
+			if (s == e || *s++ != '"' || n == 256 || !(s = read_str(s, e, tmp, &k)))
+				goto bad;
+			names[n++] = k ? ir_intern(ctx, tmp, k) : NULL;
+			s = skip_ws(s, e);
+			if (s < e && *s == ',')
+				s++;
+		}
+		s++; /* ']' */
+		if (nb == cap) {
+			unsigned *g1 = realloc(nargs, sizeof *g1 * (cap = cap ? cap * 2 : 4));
+			const char ***g2 = g1 ? realloc(args, sizeof *g2 * cap) : NULL;
+			if (g1)
+				nargs = g1;
+			if (!g2)
+				goto bad;
+			args = g2;
+		}
+		nargs[nb] = n;
+		args[nb] = ir_alloc(ctx, sizeof *args[nb] * (n + 1));
+		memcpy(args[nb], names, sizeof *names * n);
+		nb++;
+		s = skip_ws(s, e);
+		if (s < e && *s == ',')
+			s++;
+	}
+	s = skip_ws(s + 1, e);
+	if (s == e || *s != '>')
+		goto bad;
+	li->nblocks = nb;
+	li->nargs = nb ? ir_alloc(ctx, sizeof *nargs * nb) : NULL;
+	li->args = nb ? ir_alloc(ctx, sizeof *args * nb) : NULL;
+	if (nb) {
+		memcpy(li->nargs, nargs, sizeof *nargs * nb);
+		memcpy(li->args, args, sizeof *args * nb);
+	}
+	free(nargs);
+	free(args);
+	return s + 1;
+bad:
+	free(nargs);
+	free(args);
+	return NULL;
+}
+
+/* Reads MLIR's printed location (`loc("f":1:2)`, `loc("name"("f":1:2))`,
+ * `loc(callsite("f":1:2 at ...))`, `loc(fused<metadata>[...])`): the first
+ * `"file":line:col`, the first name (a string followed by '('), the metadata. */
+static void loc_from_text(ir_ctx *ctx, const char *s, size_t n, char *tmp, loc_info *li)
+{
+	const char *e = s + n, *q;
+	int have_loc = 0;
+	memset(li, 0, sizeof *li);
+	if (n > 10 && !memcmp(s, "loc(fused<", 10) && (q = read_arg_names(ctx, s + 10, e, tmp, li)))
+		s = q;
+	while (s < e && !have_loc) {
+		size_t k;
 		uint32_t line, col;
 		if (*s++ != '"')
 			continue;
-		while (s < e && *s != '"') {
-			if (*s == '\\' && s + 2 < e && hexv(s[1]) >= 0 && hexv(s[2]) >= 0) {
-				tmp[k++] = (char)(hexv(s[1]) * 16 + hexv(s[2]));
-				s += 3;
-			} else if (*s == '\\' && s + 1 < e) {
-				tmp[k++] = s[1];
-				s += 2;
-			} else {
-				tmp[k++] = *s++;
-			}
-		}
-		if (s == e)
+		if (!(s = read_str(s, e, tmp, &k)))
 			break;
-		q = ++s; /* past the closing quote */
-		if (q < e && *q == ':' && (q++, !digits(&q, e, &line)) && q < e && *q == ':' &&
-		    (q++, !digits(&q, e, &col))) {
-			l.file = ir_intern(ctx, tmp, k);
-			l.line = line;
-			l.col = col;
-			return l;
+		q = s;
+		if (q < e && *q == '(' && !li->name && k) {
+			li->name = ir_intern(ctx, tmp, k);
+		} else if (q < e && *q == ':' && (q++, !digits(&q, e, &line)) && q < e && *q == ':' &&
+			   (q++, !digits(&q, e, &col))) {
+			li->loc.file = ir_intern(ctx, tmp, k);
+			li->loc.line = line;
+			li->loc.col = col;
+			have_loc = 1;
 		}
 	}
-	return l;
+}
+
+static void loc_info_from_mlir(ir_ctx *ctx, MlirLocation ml, loc_info *li)
+{
+	br_buf b = {0};
+	char *tmp;
+	memset(li, 0, sizeof *li);
+	mlirLocationPrint(ml, br_buf_mlir, &b);
+	if (!b.oom && b.n && (tmp = malloc(b.n + 1))) {
+		loc_from_text(ctx, b.s, b.n, tmp, li);
+		free(tmp);
+	}
+	br_buf_free(&b);
 }
 
 ir_loc br_loc_from_mlir(ir_ctx *ctx, MlirLocation ml)
 {
-	br_buf b = {0};
-	ir_loc l = {NULL, 0, 0};
-	char *tmp;
-	mlirLocationPrint(ml, br_buf_mlir, &b);
-	if (b.oom || !b.n || !(tmp = malloc(b.n))) {
-		br_buf_free(&b);
-		return l;
-	}
-	l = loc_from_text(ctx, b.s, b.n, tmp);
-	free(tmp);
-	br_buf_free(&b);
-	return l;
+	loc_info li;
+	loc_info_from_mlir(ctx, ml, &li);
+	return li.loc;
 }
 
-static ir_loc imp_loc(imp *im, MlirLocation ml)
+static const loc_info *imp_loc(imp *im, MlirLocation ml)
 {
-	ir_loc *c = br_map_get(&im->locs, ml.ptr);
+	loc_info *c = br_map_get(&im->locs, ml.ptr);
 	if (c)
-		return *c;
+		return c;
 	c = ir_alloc(im->ctx, sizeof *c);
-	*c = br_loc_from_mlir(im->ctx, ml);
+	loc_info_from_mlir(im->ctx, ml, c);
 	if (br_map_put(&im->locs, ml.ptr, c))
-		oom(im, *c);
-	return *c;
+		oom(im, c->loc);
+	return c;
 }
 
 /* ---- types and attributes ----------------------------------------------------------- */
@@ -270,10 +372,13 @@ static const ir_attr *imp_attr(imp *im, MlirAttribute a, ir_loc loc)
 
 static ir_op *imp_op(imp *im, MlirOperation mo);
 
-static int imp_region(imp *im, MlirRegion mr, ir_region *r, ir_loc loc)
+/* `li`, `*nb`: the names of the block arguments of the op's regions, and how many of
+ * its blocks came before this region's. */
+static int imp_region(imp *im, MlirRegion mr, ir_region *r, ir_loc loc, const loc_info *li,
+		      unsigned *nb)
 {
 	MlirBlock mb;
-	for (mb = mlirRegionGetFirstBlock(mr); !mlirBlockIsNull(mb); mb = mlirBlockGetNextInRegion(mb)) {
+	for (mb = mlirRegionGetFirstBlock(mr); !mlirBlockIsNull(mb); mb = mlirBlockGetNextInRegion(mb), ++*nb) {
 		ir_block *b = ir_block_create(im->ctx, loc);
 		unsigned na = (unsigned)mlirBlockGetNumArguments(mb), i;
 		MlirOperation mo;
@@ -284,6 +389,8 @@ static int imp_region(imp *im, MlirRegion mr, ir_region *r, ir_loc loc)
 			if (!t)
 				return -1;
 			v = ir_block_add_arg(im->ctx, b, t, loc);
+			if (*nb + 1 < li->nblocks && i < li->nargs[*nb + 1])
+				v->name = li->args[*nb + 1][i];
 			if (br_map_put(&im->values, mv.ptr, v)) {
 				oom(im, loc);
 				return -1;
@@ -325,11 +432,12 @@ static ir_op *imp_op(imp *im, MlirOperation mo)
 {
 	ir_ctx *ctx = im->ctx;
 	MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(mo));
-	ir_loc loc = imp_loc(im, mlirOperationGetLocation(mo));
+	const loc_info *li = imp_loc(im, mlirOperationGetLocation(mo));
+	ir_loc loc = li->loc;
 	unsigned nops = (unsigned)mlirOperationGetNumOperands(mo);
 	unsigned nres = (unsigned)mlirOperationGetNumResults(mo);
 	unsigned nreg = (unsigned)mlirOperationGetNumRegions(mo);
-	unsigned nat = (unsigned)mlirOperationGetNumAttributes(mo), i, k;
+	unsigned nat = (unsigned)mlirOperationGetNumAttributes(mo), i, k, nb = 0;
 	ir_value **ops = ir_alloc(ctx, sizeof *ops * (nops + 1));
 	const ir_type **res = ir_alloc(ctx, sizeof *res * (nres + 1));
 	ir_named_attr *na = ir_alloc(ctx, sizeof *na * (nat + 1));
@@ -367,8 +475,12 @@ static ir_op *imp_op(imp *im, MlirOperation mo)
 			oom(im, loc);
 			return NULL;
 		}
+	if (nres && li->name)
+		op->results[0].name = li->name;
+	for (i = 0; li->nblocks && i < nres && i < li->nargs[0]; i++)
+		op->results[i].name = li->args[0][i];
 	for (i = 0; i < nreg; i++)
-		if (imp_region(im, mlirOperationGetRegion(mo, i), &op->regions[i], loc))
+		if (imp_region(im, mlirOperationGetRegion(mo, i), &op->regions[i], loc, li, &nb))
 			return NULL;
 	return op;
 }
