@@ -508,6 +508,8 @@ typedef struct ir_printer_opts {
 int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts,
 		ptoc_write_fn out, void *user);
 int ir_print_type(const ir_type *t, ptoc_write_fn out, void *user);
+/* One attribute as the printers write it (the MLIR bridge re-creates it from this). */
+int ir_print_attr(const ir_attr *a, ptoc_write_fn out, void *user);
 /* The printed form of `t` in buf (cap bytes, truncated; "<null>" for NULL): buf. */
 const char *ir_type_str(const ir_type *t, char *buf, size_t cap);
 

@@ -1384,17 +1384,31 @@ int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts, ptoc_
 	return err;
 }
 
-int ir_print_type(const ir_type *t, ptoc_write_fn out, void *user)
+/* One type (t) or one attribute (a, when t is NULL) through `out`. */
+static int print_one(const ir_type *t, const ir_attr *a, ptoc_write_fn out, void *user)
 {
 	wr *w = ir_xcalloc(1, sizeof *w);
 	int err;
 	w->out = out;
 	w->user = user;
-	pr_type(w, t);
+	if (t || !a)
+		pr_type(w, t);
+	else
+		pr_attr(w, a);
 	flush(w);
 	err = w->err;
 	free(w);
 	return err;
+}
+
+int ir_print_type(const ir_type *t, ptoc_write_fn out, void *user)
+{
+	return print_one(t, NULL, out, user);
+}
+
+int ir_print_attr(const ir_attr *a, ptoc_write_fn out, void *user)
+{
+	return print_one(NULL, a, out, user);
 }
 
 const char *ir_type_str(const ir_type *t, char *buf, size_t cap)

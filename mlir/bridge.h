@@ -28,15 +28,8 @@ void *br_map_get(const br_map *m, const void *key);
 int br_map_put(br_map *m, const void *key, void *val);
 void br_map_free(br_map *m);
 
-/* A growing text buffer that MLIR's and ptoc's printers write into. */
-typedef struct br_buf {
-	char *s;
-	size_t n, cap;
-	int oom;
-} br_buf;
-void br_buf_mlir(MlirStringRef s, void *user); /* MlirStringCallback */
-int br_buf_ptoc(void *user, const char *data, size_t len); /* ptoc_write_fn */
-void br_buf_free(br_buf *b);
+/* The MlirStringCallback that appends to a ptoc_buf (ptoc.h). */
+void br_buf_mlir(MlirStringRef s, void *user);
 
 /* The ptoc location of an MLIR location (the first FileLineColLoc inside; line 0 when
  * there is none), file names interned in `ctx`. */

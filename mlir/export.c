@@ -20,7 +20,7 @@ typedef struct exp {
 	ir_ctx *ctx;
 	MlirContext mctx;
 	br_map values, types, attrs;
-	br_buf buf;
+	ptoc_buf buf;
 	ir_loc at; /* the location MLIR's parse errors are reported at */
 	int failed;
 } exp;
@@ -28,13 +28,13 @@ typedef struct exp {
 static MlirLogicalResult on_diag(MlirDiagnostic d, void *user)
 {
 	exp *ex = user;
-	br_buf b = {0};
+	ptoc_buf b = {0};
 	mlirDiagnosticPrint(d, br_buf_mlir, &b);
 	if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticError) {
-		ir_error(ex->ctx, ex->at, "MLIR: %s", b.s ? b.s : "error");
+		ir_error(ex->ctx, ex->at, "MLIR: %s", b.data ? b.data : "error");
 		ex->failed = 1;
 	}
-	br_buf_free(&b);
+	ptoc_buf_free(&b);
 	return mlirLogicalResultSuccess();
 }
 
@@ -111,16 +111,16 @@ static MlirType ex_type(exp *ex, const ir_type *t, ir_loc loc)
 	r.ptr = br_map_get(&ex->types, t);
 	if (r.ptr)
 		return r;
-	ex->buf.n = 0;
-	if (ir_print_type(t, br_buf_ptoc, &ex->buf) || ex->buf.oom) {
+	ex->buf.len = 0;
+	if (ir_print_type(t, ptoc_buf_write, &ex->buf) || ex->buf.oom) {
 		ex_oom(ex, loc);
 		r.ptr = NULL;
 		return r;
 	}
 	ex->at = loc;
-	r = mlirTypeParseGet(ex->mctx, mlirStringRefCreate(ex->buf.s, ex->buf.n));
+	r = mlirTypeParseGet(ex->mctx, mlirStringRefCreate(ex->buf.data, ex->buf.len));
 	if (mlirTypeIsNull(r)) {
-		ir_error(ex->ctx, loc, "MLIR does not accept the type '%s'", ex->buf.s);
+		ir_error(ex->ctx, loc, "MLIR does not accept the type '%s'", ex->buf.data);
 		ex->failed = 1;
 	} else if (br_map_put(&ex->types, t, (void *)r.ptr)) {
 		ex_oom(ex, loc);
@@ -134,16 +134,16 @@ static MlirAttribute ex_attr(exp *ex, const ir_attr *a, ir_loc loc)
 	r.ptr = br_map_get(&ex->attrs, a);
 	if (r.ptr)
 		return r;
-	ex->buf.n = 0;
-	if (ir_print_attr(a, br_buf_ptoc, &ex->buf) || ex->buf.oom) {
+	ex->buf.len = 0;
+	if (ir_print_attr(a, ptoc_buf_write, &ex->buf) || ex->buf.oom) {
 		ex_oom(ex, loc);
 		r.ptr = NULL;
 		return r;
 	}
 	ex->at = loc;
-	r = mlirAttributeParseGet(ex->mctx, mlirStringRefCreate(ex->buf.s, ex->buf.n));
+	r = mlirAttributeParseGet(ex->mctx, mlirStringRefCreate(ex->buf.data, ex->buf.len));
 	if (mlirAttributeIsNull(r)) {
-		ir_error(ex->ctx, loc, "MLIR does not accept the attribute '%s'", ex->buf.s);
+		ir_error(ex->ctx, loc, "MLIR does not accept the attribute '%s'", ex->buf.data);
 		ex->failed = 1;
 	} else if (br_map_put(&ex->attrs, a, (void *)r.ptr)) {
 		ex_oom(ex, loc);
@@ -287,6 +287,6 @@ MlirModule ptoc_module_to_mlir(ptoc_module *m, MlirContext mctx)
 	br_map_free(&ex.values);
 	br_map_free(&ex.types);
 	br_map_free(&ex.attrs);
-	br_buf_free(&ex.buf);
+	ptoc_buf_free(&ex.buf);
 	return r;
 }

@@ -10,6 +10,7 @@
  * the text MLIR prints for it and ptoc's type and attribute readers (frontend/), which
  * keep what they do not know as opaque text. Types, attributes and locations are
  * uniqued by MLIR, so each is converted once (maps keyed by their pointers). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,7 @@
 typedef struct imp {
 	ir_ctx *ctx;
 	br_map values, types, attrs, locs;
-	br_buf buf;
+	ptoc_buf buf;
 	int failed;
 } imp;
 
@@ -189,15 +190,15 @@ static void loc_from_text(ir_ctx *ctx, const char *s, size_t n, char *tmp, loc_i
 
 static void loc_info_from_mlir(ir_ctx *ctx, MlirLocation ml, loc_info *li)
 {
-	br_buf b = {0};
+	ptoc_buf b = {0};
 	char *tmp;
 	memset(li, 0, sizeof *li);
 	mlirLocationPrint(ml, br_buf_mlir, &b);
-	if (!b.oom && b.n && (tmp = malloc(b.n + 1))) {
-		loc_from_text(ctx, b.s, b.n, tmp, li);
+	if (!b.oom && b.len && (tmp = malloc(b.len + 1))) {
+		loc_from_text(ctx, b.data, b.len, tmp, li);
 		free(tmp);
 	}
-	br_buf_free(&b);
+	ptoc_buf_free(&b);
 }
 
 ir_loc br_loc_from_mlir(ir_ctx *ctx, MlirLocation ml)
@@ -238,13 +239,13 @@ static const ir_type *imp_type(imp *im, MlirType t, ir_loc loc)
 				return NULL;
 		r = ir_type_func(im->ctx, v, nin, v + nin, nout);
 	} else {
-		im->buf.n = 0;
+		im->buf.len = 0;
 		mlirTypePrint(t, br_buf_mlir, &im->buf);
 		if (im->buf.oom) {
 			oom(im, loc);
 			return NULL;
 		}
-		r = fe_type_string(im->ctx, im->buf.s, im->buf.n, loc);
+		r = fe_type_string(im->ctx, im->buf.data, im->buf.len, loc);
 	}
 	if (r && br_map_put(&im->types, t.ptr, (void *)r))
 		oom(im, loc);
@@ -281,6 +282,29 @@ static const ir_attr *imp_dense(imp *im, MlirAttribute a)
 	return ir_attr_dense(im->ctx, ir_type_int(im->ctx, bits, IR_INT_SIGNLESS), v, n);
 }
 
+/* The value of a float attribute as ptoc's parser reads a literal: the shortest
+ * decimal that names the attribute's value in its own type (`-4.0001 : f32`, kept as
+ * the double nearest -4.0001), not the type's value widened to double
+ * (-4.000100135803223). MLIR decides "names": the decimal, rounded to the type by
+ * MLIR, gives the same attribute. NaN and infinity come back as they are. */
+static double float_value(MlirAttribute a)
+{
+	double v = mlirFloatAttrGetValueDouble(a);
+	MlirType t = mlirAttributeGetType(a);
+	char b[40];
+	int prec;
+	if (v != v || v - v != 0 || mlirTypeIsAF64(t))
+		return v;
+	for (prec = 1; prec <= 17; prec++) {
+		double d;
+		snprintf(b, sizeof b, "%.*g", prec, v);
+		d = strtod(b, NULL);
+		if (mlirAttributeEqual(mlirFloatAttrDoubleGet(mlirAttributeGetContext(a), t, d), a))
+			return d;
+	}
+	return v;
+}
+
 static const ir_attr *imp_attr_uncached(imp *im, MlirAttribute a, ir_loc loc)
 {
 	ir_ctx *ctx = im->ctx;
@@ -305,7 +329,7 @@ static const ir_attr *imp_attr_uncached(imp *im, MlirAttribute a, ir_loc loc)
 	}
 	if (mlirAttributeIsAFloat(a)) {
 		const ir_type *ty = imp_type(im, mlirAttributeGetType(a), loc);
-		return ty ? ir_attr_float(ctx, mlirFloatAttrGetValueDouble(a), ty) : NULL;
+		return ty ? ir_attr_float(ctx, float_value(a), ty) : NULL;
 	}
 	if (mlirAttributeIsAString(a)) {
 		MlirStringRef s = mlirStringAttrGetValue(a);
@@ -347,15 +371,15 @@ static const ir_attr *imp_attr_uncached(imp *im, MlirAttribute a, ir_loc loc)
 	}
 	/* Dialect attributes (#pto..., any other) and the builtin ones ptoc keeps as text
 	 * (dense elements, affine maps, nested symbol references). */
-	im->buf.n = 0;
+	im->buf.len = 0;
 	mlirAttributePrint(a, br_buf_mlir, &im->buf);
 	if (im->buf.oom) {
 		oom(im, loc);
 		return NULL;
 	}
-	if (im->buf.n && im->buf.s[0] == '#')
-		return fe_attr_string(ctx, im->buf.s, im->buf.n, loc);
-	return ir_attr_opaque(ctx, im->buf.s, im->buf.n);
+	if (im->buf.len && im->buf.data[0] == '#')
+		return fe_attr_string(ctx, im->buf.data, im->buf.len, loc);
+	return ir_attr_opaque(ctx, im->buf.data, im->buf.len);
 }
 
 static const ir_attr *imp_attr(imp *im, MlirAttribute a, ir_loc loc)
@@ -517,6 +541,6 @@ ptoc_module *ptoc_module_from_mlir(ptoc_context *ctx, MlirOperation op)
 	br_map_free(&im.types);
 	br_map_free(&im.attrs);
 	br_map_free(&im.locs);
-	br_buf_free(&im.buf);
+	ptoc_buf_free(&im.buf);
 	return m;
 }

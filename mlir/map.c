@@ -1,4 +1,4 @@
-/* map.c: the bridge's pointer map and text buffer (bridge.h).
+/* map.c: the bridge's pointer map and the MLIR printers' callback (bridge.h).
  * Requires: nothing but libc. */
 #include <stdlib.h>
 #include <string.h>
@@ -69,36 +69,7 @@ void br_map_free(br_map *m)
 	memset(m, 0, sizeof *m);
 }
 
-int br_buf_ptoc(void *user, const char *data, size_t len)
-{
-	br_buf *b = user;
-	if (b->oom)
-		return -1;
-	if (b->n + len + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		char *s;
-		while (cap < b->n + len + 1)
-			cap *= 2;
-		if (!(s = realloc(b->s, cap))) {
-			b->oom = 1;
-			return -1;
-		}
-		b->s = s;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->n, data, len);
-	b->n += len;
-	b->s[b->n] = 0;
-	return 0;
-}
-
 void br_buf_mlir(MlirStringRef s, void *user)
 {
-	br_buf_ptoc(user, s.data, s.length);
-}
-
-void br_buf_free(br_buf *b)
-{
-	free(b->s);
-	memset(b, 0, sizeof *b);
+	ptoc_buf_write(user, s.data, s.length);
 }

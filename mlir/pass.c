@@ -41,7 +41,7 @@ typedef struct pass_data {
 typedef struct sink {
 	MlirContext mctx;
 	MlirLocation fallback; /* the module's location, for errors without one */
-	br_buf msg;
+	ptoc_buf msg;
 	ir_loc loc;
 	int pending;
 } sink;
@@ -54,9 +54,9 @@ static void flush(sink *s)
 	if (s->loc.file && s->loc.line)
 		l = mlirLocationFileLineColGet(s->mctx, mlirStringRefCreateFromCString(s->loc.file),
 					       s->loc.line, s->loc.col);
-	mlirEmitError(l, s->msg.s ? s->msg.s : "ptoc: error");
+	mlirEmitError(l, s->msg.data ? s->msg.data : "ptoc: error");
 	s->pending = 0;
-	s->msg.n = 0;
+	s->msg.len = 0;
 }
 
 static void on_ptoc_diag(void *user, ptoc_severity sev, ptoc_location loc, const char *msg, size_t len)
@@ -67,15 +67,15 @@ static void on_ptoc_diag(void *user, ptoc_severity sev, ptoc_location loc, const
 		flush(s);
 		s->pending = 1;
 		s->loc = loc;
-		br_buf_ptoc(&s->msg, msg, len);
+		ptoc_buf_write(&s->msg, msg, len);
 	} else if (sev == PTOC_NOTE && s->pending) {
-		br_buf_ptoc(&s->msg, "\nnote: ", 7);
+		ptoc_buf_write(&s->msg, "\nnote: ", 7);
 		if (loc.file && loc.line) {
-			br_buf_ptoc(&s->msg, loc.file, strlen(loc.file));
+			ptoc_buf_write(&s->msg, loc.file, strlen(loc.file));
 			snprintf(head, sizeof head, ":%u:%u: ", (unsigned)loc.line, (unsigned)loc.col);
-			br_buf_ptoc(&s->msg, head, strlen(head));
+			ptoc_buf_write(&s->msg, head, strlen(head));
 		}
-		br_buf_ptoc(&s->msg, msg, len);
+		ptoc_buf_write(&s->msg, msg, len);
 	}
 }
 
@@ -161,7 +161,7 @@ static void pass_run(MlirOperation op, MlirExternalPass pass, void *user)
 	flush(&s);
 	if (!ok || ptoc_context_error_count(ctx))
 		mlirExternalPassSignalFailure(pass);
-	br_buf_free(&s.msg);
+	ptoc_buf_free(&s.msg);
 	ptoc_context_destroy(ctx);
 }
 

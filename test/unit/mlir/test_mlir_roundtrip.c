@@ -95,7 +95,7 @@ static char *slurp(const char *path, size_t *len)
 
 /* MLIR has no untyped literal: `1` is `1 : i64` and `2.5` is `2.5 : f64`, while ptoc
  * keeps whether the type was written. Both sides are compared with the type made
- * explicit (docs/embedding.md). */
+ * explicit, and f32 literals by their f32 value (docs/embedding.md). */
 static const ir_attr *norm(ir_ctx *ctx, const ir_attr *a)
 {
 	unsigned i;
@@ -103,6 +103,11 @@ static const ir_attr *norm(ir_ctx *ctx, const ir_attr *a)
 	case IR_ATTR_INT:
 		return a->u.i.type ? a : ir_attr_int(ctx, a->u.i.v, ir_type_int(ctx, 64, IR_INT_SIGNLESS));
 	case IR_ATTR_FLOAT:
+		/* `0.1767767 : f32` and MLIR's `0.176776707 : f32` are the same f32 value:
+		 * ptoc keeps the literal's double, so compare the value of the type */
+		if (a->u.f.type && a->u.f.type->kind == IR_TYPE_FLOAT && a->u.f.type->u.f.kind == PTORT_F32 &&
+		    a->u.f.v == a->u.f.v)
+			return ir_attr_float(ctx, (double)(float)a->u.f.v, a->u.f.type);
 		return a->u.f.type ? a : ir_attr_float(ctx, a->u.f.v, ir_type_float(ctx, IR_F64));
 	case IR_ATTR_ARRAY: {
 		const ir_attr **v = ir_alloc(ctx, sizeof *v * (a->u.array.n + 1));
