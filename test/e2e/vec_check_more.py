@@ -7,9 +7,11 @@ DTYPE i16 or i32: the integer ops both targets take for that type (wrapping add,
 mul, neg; max, min, relu; bitwise and shifts (i16); tdivs truncating; reductions and
 expands), against numpy's two's-complement arithmetic; shift amounts 0..20 (amounts of
 the width or more give 0, or the sign fill for shr: docs/semantics.md §7.2).
-DTYPE f32 or f16: tcmp (lt) / tcmps (ge) predicate bits (one per element, least
-significant bit first, compared on the valid columns), tsel / tsels through that
-predicate, tfillpad of a half-valid tile with pad=1 (0), 2 (+inf), 3 (-inf).
+Both: tcmps (gt, ne) and for i32 tcmp (eq, ne: all A2A3 takes) predicate bits, tsel /
+tsels through the tcmps gt predicate.
+DTYPE f32 or f16: tcmp (lt, eq) / tcmps (ge, le) predicate bits (one per element,
+least significant bit first), tsel / tsels, tfillpad of a half-valid tile with pad=1
+(0), 2 (+inf), 3 (-inf).
 Same report as vec_check.py.
 """
 import os
@@ -72,6 +74,13 @@ def int_ops(dt):
         ("tcolexpandadd", "ac", "full", lambda a, b, r, c: wrap(a.astype(w) + c, dt)),
         ("tcolexpandmul", "ac", "full", lambda a, b, r, c: wrap(a.astype(w) * c, dt)),
     ]
+    gt = lambda a: a > dt(S_INT)  # noqa: E731  the mask of tsel / tsels (tcmps gt)
+    ops += [
+        ("tcmps_gt", "as", "bits", lambda a, b, r, c: bits_of(gt(a))),
+        ("tcmps_ne", "as", "bits", lambda a, b, r, c: bits_of(a != dt(S_INT))),
+        ("tsel", "mabt", "full", lambda a, b, r, c: np.where(gt(a), a, b)),
+        ("tsels", "mats", "full", lambda a, b, r, c: np.where(gt(a), a, dt(S_INT))),
+    ]
     if t16:
         ops += [
             ("tand", "ab", "full", lambda a, b, r, c: a & b),
@@ -82,8 +91,10 @@ def int_ops(dt):
             ("txors", "as", "full", lambda a, b, r, c: a ^ dt(S_INT)),
             ("tnot", "a", "full", lambda a, b, r, c: ~a),
         ]
-    else:
-        ops += [("trelu", "a", "full", lambda a, b, r, c: np.maximum(a, dt(0)))]
+    else:  # i32: tcmp (eq / ne on A2A3) and relu
+        ops += [("trelu", "a", "full", lambda a, b, r, c: np.maximum(a, dt(0))),
+                ("tcmp_eq", "ab", "bits", lambda a, b, r, c: bits_of(a == b)),
+                ("tcmp_ne", "ab", "bits", lambda a, b, r, c: bits_of(a != b))]
     return ops
 
 
@@ -92,12 +103,14 @@ def bits_of(pred):
 
 
 def flt_ops(dt):
-    lt = lambda a, b: a < b  # noqa: E731
+    gt = lambda a: a > dt(S_FLT)  # noqa: E731  the mask of tsel / tsels (tcmps gt)
     return [
-        ("tcmp", "ab", "bits", lambda a, b, r, c: bits_of(lt(a, b))),
-        ("tcmps", "as", "bits", lambda a, b, r, c: bits_of(a >= dt(S_FLT))),
-        ("tsel", "mabt", "full", lambda a, b, r, c: np.where(lt(a, b), a, b)),
-        ("tsels", "mats", "full", lambda a, b, r, c: np.where(lt(a, b), a, dt(S_FLT))),
+        ("tcmp_lt", "ab", "bits", lambda a, b, r, c: bits_of(a < b)),
+        ("tcmp_eq", "ab", "bits", lambda a, b, r, c: bits_of(a == b)),
+        ("tcmps_ge", "as", "bits", lambda a, b, r, c: bits_of(a >= dt(S_FLT))),
+        ("tcmps_le", "as", "bits", lambda a, b, r, c: bits_of(a <= dt(S_FLT))),
+        ("tsel", "mabt", "full", lambda a, b, r, c: np.where(gt(a), a, b)),
+        ("tsels", "mats", "full", lambda a, b, r, c: np.where(gt(a), a, dt(S_FLT))),
         ("tfillpad", "h", "pad1", lambda a, b, r, c: padded(a, 0.0, dt)),
         ("tfillpad_max", "h", "pad2", lambda a, b, r, c: padded(a, np.inf, dt)),
         ("tfillpad_min", "h", "pad3", lambda a, b, r, c: padded(a, -np.inf, dt)),
@@ -154,13 +167,13 @@ def kernel(dts, target, table):
     load("b", T, R, C, R, C, "b")
     load("r", TR, R, 1, R, 1, "r")
     load("c", TC, 1, C, 1, C, "c")
+    lines.append("    %%t_m = pto.alloc_tile : %s" % TM)
+    lines.append("    pto.tcmps ins(%%t_a, %%s {cmpMode = #pto<cmp gt>} : %s, %s) outs(%%t_m : %s)" % (T, dts, TM))
     if dts in ("f32", "f16"):
         lines.append("    %%v_ah = pto.make_tensor_view %%a, shape = [%%c%d, %%c%d], strides = [%%c%d, %%c1] : !pto.tensor_view<?x?x%s>" % (R, C, C, dts))
         lines.append("    %%p_ah = pto.partition_view %%v_ah, offsets = [%%c0, %%c0], sizes = [%%c%d, %%c%d] : !pto.tensor_view<?x?x%s> -> !pto.partition_tensor_view<%dx%dx%s>" % (R, C // 2, dts, R, C // 2, dts))
         lines.append("    %%t_h = pto.alloc_tile : %s" % TH)
         lines.append("    pto.tload ins(%%p_ah : !pto.partition_tensor_view<%dx%dx%s>) outs(%%t_h : %s)" % (R, C // 2, dts, TH))
-        lines.append("    %%t_m = pto.alloc_tile : %s" % TM)
-        lines.append("    pto.tcmp ins(%%t_a, %%t_b {cmpMode = #pto<cmp lt>} : %s, %s) outs(%%t_m : %s)" % (T, T, TM))
     lines.append("    %%t_tmp = pto.alloc_tile : %s" % T)
     for name, kinds, kind, _ in table:
         rows, cols = shape_of(kind)
@@ -173,10 +186,8 @@ def kernel(dts, target, table):
         vals = [ins[k] for k in kinds]
         op = name.split("_")[0]
         attrs = ""
-        if op == "tcmp":
-            attrs = " {cmpMode = #pto<cmp lt>}"
-        elif op == "tcmps":
-            attrs = " {cmpMode = #pto<cmp ge>}"
+        if op in ("tcmp", "tcmps"):
+            attrs = " {cmpMode = #pto<cmp %s>}" % name.split("_")[1]
         lines.append("    pto.%s ins(%s%s : %s) outs(%%t_o_%s : %s)" % (
             op, ", ".join(v[0] for v in vals), attrs, ", ".join(v[1] for v in vals), name, ty))
         pv = view("o_" + name, et, rows, cols, rows, cols)
@@ -200,6 +211,7 @@ def main():
         a = rng.integers(info.min, info.max, (R, C), endpoint=True).astype(dt)
         a[0, :4] = [info.min, info.max, -1, 0]
         b = rng.integers(0, 21, (R, C)).astype(dt)
+        a[-1, :C // 2] = b[-1, :C // 2]  # equal pairs for tcmp eq
         r = rng.integers(info.min, info.max, (R, 1), endpoint=True).astype(dt)
         c = rng.integers(-100, 100, (1, C)).astype(dt)
     else:
