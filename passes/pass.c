@@ -102,8 +102,13 @@ const struct target *target_resolve(ir_ctx *ctx, const ir_op *module,
 		}
 		t = target_lookup(a->u.str.s, a->u.str.len);
 		if (!t) {
-			ir_error(ctx, module->loc, "unknown target '%.*s' in pto.target_arch (%s)",
-				 (int)(a->u.str.len > 64 ? 64 : a->u.str.len), a->u.str.s, names);
+			char shown[68];
+			size_t i, n = a->u.str.len > 64 ? 64 : a->u.str.len;
+			for (i = 0; i < n; i++) /* control bytes and non-ASCII shown as '?' */
+				shown[i] = a->u.str.s[i] >= ' ' && a->u.str.s[i] <= '~' ? a->u.str.s[i] : '?';
+			memcpy(shown + n, a->u.str.len > n ? "..." : "", a->u.str.len > n ? 4 : 1);
+			ir_error(ctx, module->loc, "unknown target '%s' in pto.target_arch (%s)",
+				 shown, names);
 			return NULL;
 		}
 	}

@@ -1,6 +1,7 @@
 /* cmd_compile.c: `ptoc FILE|- [options]`, the default command. Reads the input (any
- * bytes), optionally splits it on `// -----` lines, parses and verifies each chunk,
- * prints the result, and either reports diagnostics on stderr or checks them against
+ * bytes), optionally splits it on `// -----` lines, parses each chunk and runs
+ * ptoc_module_compile on it (target, verify, passes, output: the public API only),
+ * prints the outputs, and either reports diagnostics on stderr or checks them against
  * the `expected-*` comments of the input (--verify-diagnostics). Output to -o goes
  * through a temporary file in the same directory, renamed on success only. */
 #define _POSIX_C_SOURCE 200809L

@@ -1,8 +1,8 @@
 /* cmd_run.c: `ptoc run FILE.pto [--target T] [--entry NAME] [--in ARG=FILE]...
  * [--out ARG=FILE]... [--arg ARG=VALUE]... [--cc CC] [--keep]`.
  *
- * Compiles the module through the default pipeline to C (emit_c) plus the harness of
- * the entry kernel (emit_main), both in a temporary directory, builds them with the
+ * Compiles the module through the default pipeline to C plus the harness of the entry
+ * kernel (ptoc_module_compile, outputs C and MAIN), both in a temporary directory, builds them with the
  * system C compiler against the runtime, runs the program with the --in/--out/--arg
  * options (the harness reads, checks and writes the GM buffers; codegen/emit_c.c
  * documents its command line) and removes the directory.
