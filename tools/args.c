@@ -1,7 +1,17 @@
 /* args.c: command-line helpers shared by the subcommands. */
+#include <stdio.h>
 #include <string.h>
 
+#include "ptoc/legality.h"
 #include "tools.h"
+
+const char *tool_unknown_target(const char *v, char *buf, size_t cap)
+{
+	char names[128];
+	ptoc_target_spellings(names, sizeof names);
+	snprintf(buf, cap, "unknown target '%s' (expected %s)", v, names);
+	return buf;
+}
 
 const char *tool_opt_value(int argc, char **argv, int *i, const char *name, int *missing)
 {

@@ -323,8 +323,9 @@ int cmd_cvt(int argc, char **argv)
 	if (target) {
 		ptoc_target t;
 		if (ptoc_target_parse(target, strlen(target), &t)) {
+			char msg[256];
 			free(vals);
-			return usage_err("unknown target '%s' (expected a2a3, a3, a2 or a5)", target);
+			return usage_err("%s", tool_unknown_target(target, msg, sizeof msg));
 		}
 		o.rm = PTORT_NONE;
 		plan.target = t;

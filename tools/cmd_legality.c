@@ -89,9 +89,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		switch (k) {
 		case 0:
 		case 1:
-			if (ptoc_target_parse(val, strlen(val), &o->target))
-				return usage_error("unknown target '%s' (expected a2a3, a3, a2 or a5)",
-						   val);
+			if (ptoc_target_parse(val, strlen(val), &o->target)) {
+				char msg[256];
+				return usage_error("%s", tool_unknown_target(val, msg, sizeof msg));
+			}
 			break;
 		case 2:
 			if (parse_type(val, &o->from))

@@ -3,6 +3,8 @@
 #ifndef PTOC_TOOLS_H
 #define PTOC_TOOLS_H
 
+#include <stddef.h>
+
 /* cmd_compile.c: ptoc FILE.pto [-o OUT] [--emit ...] ... (the default command) */
 int cmd_compile(int argc, char **argv);
 /* cmd_cvt.c: ptoc cvt --from T --to T [--rmode M] [--sat on|off] [VALUE...] */
@@ -16,5 +18,9 @@ int cmd_run(int argc, char **argv);
  * (then *i moves past V). NULL when argv[*i] is another option, or when the value
  * is missing (then *missing is set to 1). */
 const char *tool_opt_value(int argc, char **argv, int *i, const char *name, int *missing);
+
+/* args.c: "unknown target 'V' (expected a2a3, a3, a2, a5)" into buf (the names from
+ * ptoc_target_spellings, the one spelling rule); returns buf. */
+const char *tool_unknown_target(const char *v, char *buf, size_t cap);
 
 #endif
