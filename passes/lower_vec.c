@@ -37,8 +37,10 @@ typedef struct vl {
 	ir_op *op;
 	const pass_opts *o;
 	const ir_vecdef *vd;
-	ptort_type et;      /* the element type of the data */
+	ptort_type et;      /* the element type of the data (U16 for paired bytes) */
 	uint32_t w;         /* its bits */
+	ptort_type scalar_et; /* the type a scalar converts to (the tile's) */
+	int pair8;          /* 8-bit bitwise op on the repeat form: byte pairs as 16 bits */
 	unsigned errors;
 	/* the valid region of the destination: static, or dynamic values */
 	uint32_t rows, cols;
@@ -99,7 +101,9 @@ static int scalar_bits(vl *v, ir_value *s, uint64_t *out)
 		}
 		from = t->kind == IR_TYPE_INT && t->u.i.signedness == IR_INT_UNSIGNED ? PTORT_U64
 										  : PTORT_I64;
-		*out = ptort_cvt1(from, v->et, (uint64_t)x, PTORT_RINT, PTORT_SAT_OFF);
+		*out = ptort_cvt1(from, v->scalar_et, (uint64_t)x, PTORT_RINT, PTORT_SAT_OFF);
+		if (v->pair8)
+			*out = (*out & 0xFF) * 0x0101;
 		return 0;
 	}
 	if (a->u.f.type && a->u.f.type->kind == IR_TYPE_FLOAT && a->u.f.type->u.f.kind != IR_F64) {
@@ -108,7 +112,9 @@ static int scalar_bits(vl *v, ir_value *s, uint64_t *out)
 		uint32_t b;
 		memcpy(&b, &f, 4);
 		/* (f32 -> f32 with a round mode would round to an integral value: §3) */
-		*out = from_f32(v->et, b);
+		*out = from_f32(v->scalar_et, b);
+		if (v->pair8)
+			*out = (*out & 0xFF) * 0x0101;
 		return 0;
 	}
 	/* an f64: its exact decimal value, rounded once to the element type */
@@ -117,10 +123,10 @@ static int scalar_bits(vl *v, ir_value *s, uint64_t *out)
 		verr(v, "cannot convert the scalar constant%s", "");
 		return -1;
 	}
-	if (ptort_type_is_float(v->et)) {
-		int rc = ptort_value_parse(v->et, buf, (size_t)n, out);
+	if (ptort_type_is_float(v->scalar_et)) {
+		int rc = ptort_value_parse(v->scalar_et, buf, (size_t)n, out);
 		if (rc == -2) /* beyond the largest finite value: the rounding gives inf */
-			*out = from_f32(v->et, a->u.f.v > 0 ? 0x7F800000u : 0xFF800000u);
+			*out = from_f32(v->scalar_et, a->u.f.v > 0 ? 0x7F800000u : 0xFF800000u);
 		else if (rc)
 			return verr(v, "cannot convert the scalar constant%s", ""), -1;
 		return 0;
@@ -131,7 +137,9 @@ static int scalar_bits(vl *v, ir_value *s, uint64_t *out)
 		float f = (float)a->u.f.v;
 		uint32_t b;
 		memcpy(&b, &f, 4);
-		*out = ptort_cvt1(PTORT_F32, v->et, b, PTORT_RINT, PTORT_SAT_OFF);
+		*out = ptort_cvt1(PTORT_F32, v->scalar_et, b, PTORT_RINT, PTORT_SAT_OFF);
+		if (v->pair8)
+			*out = (*out & 0xFF) * 0x0101;
 	}
 	return 0;
 }
@@ -999,8 +1007,20 @@ unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 		if ((!v.rows_v && !v.rows) || (!v.cols_v && !v.cols))
 			return 0; /* an empty region: nothing to do */
 	}
+	v.scalar_et = v.et;
+	/* and/or/xor of 8-bit elements on the repeat form: byte pairs as 16-bit lanes (the
+	 * bits are the same; a scalar is repeated in both bytes) */
+	if (!o->target->vec.predicated && v.w == 8 && !v.rows_v && !v.cols_v && v.cols % 2 == 0 &&
+	    (v.vd->kind == IR_VK_BIN || v.vd->kind == IR_VK_BINS) &&
+	    (v.vd->vop == PTORT_VOP_AND || v.vd->vop == PTORT_VOP_OR || v.vd->vop == PTORT_VOP_XOR)) {
+		v.pair8 = 1;
+		v.et = PTORT_U16;
+		v.w = 16;
+		v.cols /= 2;
+	}
 	if (!o->target->vec.predicated && v.w != 16 && v.w != 32 && v.vd->kind != IR_VK_PAD) {
-		verr(&v, "the repeat form (A2A3) takes 16- and 32-bit elements only%s", "");
+		verr(&v, "the repeat form (A2A3) takes 16- and 32-bit elements only (8-bit: and, or, "
+			"xor of an even column count)%s", "");
 		return v.errors;
 	}
 	switch (v.vd->kind) {

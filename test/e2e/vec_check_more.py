@@ -3,6 +3,7 @@
 
   vec_check_more.py PTOC TARGET DTYPE WORKDIR [RxC]
 
+DTYPE i8 or ui8: and, or, xor and their scalar forms (byte pairs on A2A3).
 DTYPE i16 or i32: the integer ops both targets take for that type (wrapping add, sub,
 mul, neg; max, min, relu; bitwise and shifts (i16); tdivs truncating; reductions and
 expands), against numpy's two's-complement arithmetic; shift amounts 0..20 (amounts of
@@ -42,9 +43,23 @@ def shr(a, n, dt):
     return (a.astype(np.int64) >> np.minimum(n, bits - 1)).astype(dt)
 
 
+def byte_ops(dt):
+    """and / or / xor of 8-bit elements (A2A3 runs them as byte pairs in 16-bit lanes)"""
+    return [
+        ("tand", "ab", "full", lambda a, b, r, c: a & b),
+        ("tor", "ab", "full", lambda a, b, r, c: a | b),
+        ("txor", "ab", "full", lambda a, b, r, c: a ^ b),
+        ("tands", "as", "full", lambda a, b, r, c: a & dt(S_INT)),
+        ("tors", "as", "full", lambda a, b, r, c: a | dt(S_INT)),
+        ("txors", "as", "full", lambda a, b, r, c: a ^ dt(S_INT)),
+    ]
+
+
 def int_ops(dt):
     w = np.int64
     t16 = dt == np.int16
+    if np.dtype(dt).itemsize == 1:
+        return byte_ops(dt)
     ops = [
         ("tadd", "ab", "full", lambda a, b, r, c: wrap(a.astype(w) + b, dt)),
         ("tsub", "ab", "full", lambda a, b, r, c: wrap(a.astype(w) - b, dt)),
@@ -167,8 +182,9 @@ def kernel(dts, target, table):
     load("b", T, R, C, R, C, "b")
     load("r", TR, R, 1, R, 1, "r")
     load("c", TC, 1, C, 1, C, "c")
-    lines.append("    %%t_m = pto.alloc_tile : %s" % TM)
-    lines.append("    pto.tcmps ins(%%t_a, %%s {cmpMode = #pto<cmp gt>} : %s, %s) outs(%%t_m : %s)" % (T, dts, TM))
+    if any("m" in o[1] for o in table):
+        lines.append("    %%t_m = pto.alloc_tile : %s" % TM)
+        lines.append("    pto.tcmps ins(%%t_a, %%s {cmpMode = #pto<cmp gt>} : %s, %s) outs(%%t_m : %s)" % (T, dts, TM))
     if dts in ("f32", "f16"):
         lines.append("    %%v_ah = pto.make_tensor_view %%a, shape = [%%c%d, %%c%d], strides = [%%c%d, %%c1] : !pto.tensor_view<?x?x%s>" % (R, C, C, dts))
         lines.append("    %%p_ah = pto.partition_view %%v_ah, offsets = [%%c0, %%c0], sizes = [%%c%d, %%c%d] : !pto.tensor_view<?x?x%s> -> !pto.partition_tensor_view<%dx%dx%s>" % (R, C // 2, dts, R, C // 2, dts))
@@ -203,13 +219,14 @@ def main():
     ptoc, target, dts, work = sys.argv[1:5]
     if len(sys.argv) > 5:
         R, C = (int(x) for x in sys.argv[5].split("x"))
-    dt = {"f32": np.float32, "f16": np.float16, "i16": np.int16, "i32": np.int32}[dts]
+    dt = {"f32": np.float32, "f16": np.float16, "i16": np.int16, "i32": np.int32,
+          "i8": np.int8, "ui8": np.uint8}[dts]
     rng = np.random.default_rng(7)
-    if dts in ("i16", "i32"):
+    if dts in ("i16", "i32", "i8", "ui8"):
         table = int_ops(dt)
         info = np.iinfo(dt)
         a = rng.integers(info.min, info.max, (R, C), endpoint=True).astype(dt)
-        a[0, :4] = [info.min, info.max, -1, 0]
+        a[0, :4] = np.array([info.min, info.max, -1, 0]).astype(dt)
         b = rng.integers(0, 21, (R, C)).astype(dt)
         a[-1, :C // 2] = b[-1, :C // 2]  # equal pairs for tcmp eq
         r = rng.integers(info.min, info.max, (R, 1), endpoint=True).astype(dt)
