@@ -4,15 +4,23 @@
  * It decides nothing: every pto.i.* op becomes one runtime call with the fields the op
  * holds (attributes as literals, `dyn` fields as the C names of their operands), the
  * GM side of a DMA is built from the make_tensor_view / partition_view chain of its
- * operand, arith and scf become plain C (index and integers are int64_t, i1 is int),
- * arith.constant values are written as literals where they are used. Every
- * instruction is preceded by a comment with its source line.
+ * operand, arith and scf become plain C, arith.constant values are written as
+ * literals where they are used. Every instruction is preceded by a comment with its
+ * source line. Values in C (docs/semantics.md §8):
+ *   index and integers: int64_t (i1: int);
+ *   floats: their bit pattern in a uint64_t (the runtime's scalar form);
+ *   !pto.ptr P: `void *P` and `uint64_t P_elems`, the elements its buffer holds (so
+ *     the DMA reports accesses beyond the buffer);
+ *   !pto.tensor_view and !pto.partition_tensor_view: a ptoc_gv struct value (GM
+ *     pointer and elements, shape, strides, offsets, sizes), so yielding a view from
+ *     scf.if / scf.for is an assignment.
+ * scf.for results and iter_args share one mutable variable per result; scf.if
+ * results are variables assigned by the yields of the branch taken.
  *
  * Decisions where the IR is silent: get_block_idx / get_subblock_idx are 0 and
  * get_block_num / get_subblock_num 1 (one core on the CPU); synchronisation ops are
  * comments; integer arithmetic wraps modulo 2^64 (narrower integer types are computed
- * in 64 bits); a GM pointer argument P also passes `uint64_t P_elems`, the elements its
- * buffer holds, so the DMA reports accesses beyond the buffer.
+ * in 64 bits).
  *
  * The harness (emit_main) has the command line
  *     PROG [--in ARG=FILE]... [--out ARG=FILE]... [--arg ARG=VALUE]...
@@ -261,10 +269,24 @@ static void lit(char *buf, size_t cap, int64_t x)
 		snprintf(buf, cap, "%lld", (long long)x);
 }
 
-/* The C expression of an integer value: a literal for constants, else its name. */
+/* The bit pattern of a float constant. */
+static int const_float(const ir_value *v, uint64_t *bits)
+{
+	if (!v->def || v->def->code != IR_OP_CONSTANT || v->type->kind != IR_TYPE_FLOAT)
+		return 0;
+	return !ir_float_attr_bits(ir_op_get_attr(v->def, "value"), v->type, bits);
+}
+
+/* The C expression of a value: a literal for constants, else its name. */
 static const char *vexpr(em *e, const ir_op *user, const ir_value *v)
 {
 	int64_t x;
+	uint64_t bits;
+	if (const_float(v, &bits)) {
+		char buf[64];
+		snprintf(buf, sizeof buf, "0x%llxull", (unsigned long long)bits);
+		return ir_intern(e->ctx, buf, strlen(buf));
+	}
 	if (const_int(v, &x)) {
 		char buf[64];
 		lit(buf, sizeof buf, x);
@@ -277,15 +299,57 @@ static const char *vexpr(em *e, const ir_op *user, const ir_value *v)
 	return e->names[v->vmark - 1];
 }
 
+/* The C type of a value of type `t` (a !pto.ptr is two variables: see ptr_elems);
+ * NULL when the type has no C form. */
 static const char *ctype(const ir_type *t)
 {
 	if (!t)
 		return NULL;
-	if (t->kind == IR_TYPE_INDEX)
-		return "int64_t";
-	if (t->kind == IR_TYPE_INT)
-		return t->u.i.bits == 1 ? "int" : "int64_t";
-	return NULL;
+	switch (t->kind) {
+	case IR_TYPE_INDEX: return "int64_t";
+	case IR_TYPE_INT: return t->u.i.bits == 1 ? "int" : "int64_t";
+	case IR_TYPE_FLOAT: return "uint64_t";
+	case IR_TYPE_PTR: return "void *";
+	case IR_TYPE_TENSOR_VIEW: case IR_TYPE_PART_VIEW:
+		return t->u.shaped.rank >= 1 && t->u.shaped.rank <= PTORT_GM_RANK ? "ptoc_gv" : NULL;
+	default: return NULL;
+	}
+}
+
+/* The C name of the element count of !pto.ptr value `v` (named NAME: NAME_elems). */
+static const char *ptr_elems(em *e, const ir_op *user, const ir_value *v)
+{
+	char buf[160];
+	snprintf(buf, sizeof buf, "%s_elems", vexpr(e, user, v));
+	return ir_intern(e->ctx, buf, strlen(buf));
+}
+
+/* Names `v` (vexpr); a !pto.ptr also claims NAME_elems. */
+static const char *name_any(em *e, ir_value *v)
+{
+	const char *n;
+	char buf[180];
+	unsigned k = 0;
+	if (v->type->kind != IR_TYPE_PTR)
+		return name_value(e, v);
+	for (;;) {
+		const char *base = v->name && strlen(v->name) < 100 && is_ident(v->name) ? v->name : "p";
+		const char *ns, *es;
+		if (k)
+			snprintf(buf, sizeof buf, "%s_%u", base, k);
+		else
+			snprintf(buf, sizeof buf, "%s", base);
+		ns = ir_intern(e->ctx, buf, strlen(buf));
+		strcat(buf, "_elems");
+		es = ir_intern(e->ctx, buf, strlen(buf));
+		k++;
+		if (!name_claim(e, ns))
+			continue;
+		if (!name_claim(e, es))
+			continue; /* ns stays claimed: harmless */
+		n = set_name(e, v, ns);
+		return n;
+	}
 }
 
 /* ---- runtime enum spellings -------------------------------------------------------- */
@@ -452,57 +516,68 @@ static void list_operands(em *e, const ir_op *user, const ir_op *op, unsigned fi
 	}
 }
 
-/* Declares ptoc_g (the gm view) for the partition view `pv` and returns the C names of
- * the GM pointer and its element count through *gm. */
+/* make_tensor_view / partition_view: `const ptoc_gv NAME = ...;` (when used). */
+static void emit_view_op(em *e, ir_op *op)
+{
+	ir_value *r = &op->results[0];
+	unsigned rank = r->type->u.shaped.rank;
+	const char *name;
+	if (!r->uses)
+		return;
+	if (!ctype(r->type) || op->num_operands != 1 + 2 * rank) {
+		err(e, op, "view of rank %u: the runtime moves views of rank 1 to %d", rank,
+		    PTORT_GM_RANK);
+		return;
+	}
+	if (op->code == IR_OP_MAKE_TENSOR_VIEW && op->operands[0].value->type->kind != IR_TYPE_PTR) {
+		err(e, op, "the tensor view must be made from a !pto.ptr");
+		return;
+	}
+	if (op->code == IR_OP_PARTITION_VIEW &&
+	    op->operands[0].value->type->u.shaped.rank != rank) {
+		err(e, op, "a partition of a rank-%u view must have rank %u",
+		    op->operands[0].value->type->u.shaped.rank,
+		    op->operands[0].value->type->u.shaped.rank);
+		return;
+	}
+	{
+		const char *src = vexpr(e, op, op->operands[0].value);
+		const char *elems = op->code == IR_OP_MAKE_TENSOR_VIEW
+					    ? ptr_elems(e, op, op->operands[0].value) : NULL;
+		name = name_value(e, r);
+		ind(e);
+		if (op->code == IR_OP_MAKE_TENSOR_VIEW)
+			pf(e, "const ptoc_gv %s = ptoc_tensor(%s, %s, %u, (const int64_t[]){", name, src,
+			   elems, rank);
+		else
+			pf(e, "const ptoc_gv %s = ptoc_part(&%s, (const int64_t[]){", name, src);
+	}
+	list_operands(e, op, op, 1, rank);
+	pf(e, "}, (const int64_t[]){");
+	list_operands(e, op, op, 1 + rank, rank);
+	pf(e, "});\n");
+	ind(e);
+	pf(e, "(void)%s;\n", name);
+}
+
+/* Declares ptoc_g (the runtime's gm view) for the GM operand `pv` of a DMA and returns
+ * the C expression of its GM pointer through *gm. */
 static int emit_view(em *e, const ir_op *op, const ir_value *pv, const char **gm)
 {
-	const ir_op *chain[16], *mtv;
-	const ir_value *v = pv;
-	unsigned n = 0, rank, i, k;
 	ptort_type et;
-	while (v->def && v->def->code == IR_OP_PARTITION_VIEW && n < 16) {
-		chain[n++] = v->def;
-		v = v->def->operands[0].value;
-	}
-	mtv = v->def;
-	if (!n || !mtv || mtv->code != IR_OP_MAKE_TENSOR_VIEW) {
-		err(e, op, "the GM operand of '%s' must be a partition_view of a make_tensor_view",
-		    op->name);
+	const char *v;
+	char buf[200];
+	if ((pv->type->kind != IR_TYPE_TENSOR_VIEW && pv->type->kind != IR_TYPE_PART_VIEW) ||
+	    !ctype(pv->type) || ir_type_to_elem(pv->type->u.shaped.elem, &et)) {
+		err(e, op, "the GM operand of '%s' must be a view of rank 1 to %d of a runtime "
+		    "element type", op->name, PTORT_GM_RANK);
 		return -1;
 	}
-	rank = mtv->results[0].type->u.shaped.rank;
-	if (rank < 1 || rank > PTORT_GM_RANK || mtv->num_operands != 1 + 2 * rank) {
-		err(e, op, "tensor view of rank %u: the runtime moves views of rank 1 to %d", rank,
-		    PTORT_GM_RANK);
-		return -1;
-	}
-	if (mtv->operands[0].value->def || !mtv->operands[0].value->vmark ||
-	    ir_type_to_elem(mtv->results[0].type->u.shaped.elem, &et)) {
-		err(e, op, "the tensor view of '%s' must be made from a !pto.ptr kernel argument "
-		    "of a runtime element type", op->name);
-		return -1;
-	}
-	*gm = e->names[mtv->operands[0].value->vmark - 1];
+	v = vexpr(e, op, pv);
+	snprintf(buf, sizeof buf, "%s.gm", v);
+	*gm = ir_intern(e->ctx, buf, strlen(buf));
 	ind(e);
-	pf(e, "const int64_t ptoc_shape[%u] = {", rank);
-	list_operands(e, op, mtv, 1, rank);
-	pf(e, "}, ptoc_stride[%u] = {", rank);
-	list_operands(e, op, mtv, 1 + rank, rank);
-	pf(e, "};\n");
-	ind(e);
-	pf(e, "const int64_t ptoc_off[%u] = {", rank);
-	for (i = 0; i < rank; i++) {
-		if (i)
-			put(e, ", ", 2);
-		for (k = n; k-- > 0;)
-			pf(e, "%s%s", vexpr(e, op, chain[k]->operands[1 + i].value), k ? " + " : "");
-	}
-	pf(e, "}, ptoc_size[%u] = {", rank);
-	list_operands(e, op, chain[0], 1 + rank, rank);
-	pf(e, "};\n");
-	ind(e);
-	pf(e, "const ptort_gm_view ptoc_g = ptoc_view(%s, %u, ptoc_shape, ptoc_stride, ptoc_off, "
-	   "ptoc_size, %s_elems);\n", rt_type_names[et], rank, *gm);
+	pf(e, "const ptort_gm_view ptoc_g = ptoc_view(%s, &%s);\n", rt_type_names[et], v);
 	return 0;
 }
 
@@ -712,43 +787,99 @@ static void emit_arith(em *e, ir_op *op)
 	}
 }
 
-/* Declares the results of an scf op as mutable variables. */
-static int declare_results(em *e, ir_op *op)
+/* Checks that every result of scf op `op` has a C form. */
+static int check_results(em *e, ir_op *op)
+{
+	unsigned i;
+	for (i = 0; i < op->num_results; i++)
+		if (!ctype(op->results[i].type)) {
+			err(e, op, "result #%u of '%s' has a type without a C value (tiles must be "
+			    "forwarded before emit-c: docs/semantics.md §8)", i, op->name);
+			return -1;
+		}
+	return 0;
+}
+
+/* Declares mutable variable `v` initialised from `init` (NULL: zero). */
+static void declare_var(em *e, const ir_op *user, ir_value *v, const ir_value *init)
+{
+	const char *ty = ctype(v->type), *n, *iv = init ? vexpr(e, user, init) : NULL;
+	const char *ie = init && v->type->kind == IR_TYPE_PTR ? ptr_elems(e, user, init) : NULL;
+	n = name_any(e, v);
+	ind(e);
+	if (v->type->kind == IR_TYPE_PTR) {
+		pf(e, "void *%s = %s;\n", n, iv ? iv : "0");
+		ind(e);
+		pf(e, "uint64_t %s_elems = %s;\n", n, ie ? ie : "0");
+	} else if (!strcmp(ty, "ptoc_gv")) {
+		if (iv)
+			pf(e, "ptoc_gv %s = %s;\n", n, iv);
+		else
+			pf(e, "ptoc_gv %s;\n", n);
+		if (!iv) {
+			ind(e);
+			pf(e, "memset(&%s, 0, sizeof %s);\n", n, n);
+		}
+	} else {
+		pf(e, "%s %s = %s;\n", ty, n, iv ? iv : "0");
+	}
+}
+
+/* `(void)R;` for every result (set but maybe unused). */
+static void void_results(em *e, ir_op *op)
 {
 	unsigned i;
 	for (i = 0; i < op->num_results; i++) {
-		const char *ty = ctype(op->results[i].type);
-		if (!ty) {
-			err(e, op, "unsupported result type of '%s' (integers and index only)", op->name);
-			return -1;
-		}
 		ind(e);
-		pf(e, "%s %s = %s;\n", ty, name_value(e, &op->results[i]),
-		   op->code == IR_OP_SCF_FOR ? vexpr(e, op, op->operands[3 + i].value) : "0");
+		pf(e, "(void)%s;\n", e->names[op->results[i].vmark - 1]);
+		if (op->results[i].type->kind == IR_TYPE_PTR) {
+			ind(e);
+			pf(e, "(void)%s_elems;\n", e->names[op->results[i].vmark - 1]);
+		}
 	}
-	return 0;
+}
+
+/* `dst = src;` for C names (a !pto.ptr also copies NAME_elems). */
+static void assign(em *e, const ir_type *t, const char *dst, const char *src, const char *src_elems)
+{
+	ind(e);
+	pf(e, "%s = %s;\n", dst, src);
+	if (t->kind == IR_TYPE_PTR) {
+		ind(e);
+		pf(e, "%s_elems = %s;\n", dst, src_elems);
+	}
 }
 
 static void emit_yield(em *e, ir_op *op)
 {
 	ir_op *p = op->block->region->parent;
 	unsigned i;
-	if (op->num_operands == 1) {
-		ind(e);
-		pf(e, "%s = %s;\n", e->names[p->results[0].vmark - 1], vexpr(e, op, op->operands[0].value));
-		return;
-	}
+	char tmp[32], tmpe[40];
 	if (!op->num_operands)
 		return;
+	if (op->num_operands == 1) {
+		ir_value *v = op->operands[0].value;
+		assign(e, v->type, e->names[p->results[0].vmark - 1], vexpr(e, op, v),
+		       v->type->kind == IR_TYPE_PTR ? ptr_elems(e, op, v) : NULL);
+		return;
+	}
+	/* all values read before any is written: a yield may swap iter args */
 	open_block(e);
 	for (i = 0; i < op->num_operands; i++) {
+		ir_value *v = op->operands[i].value;
 		ind(e);
-		pf(e, "const %s ptoc_y%u = %s;\n", ctype(p->results[i].type), i,
-		   vexpr(e, op, op->operands[i].value));
+		if (v->type->kind == IR_TYPE_PTR) {
+			pf(e, "void *const ptoc_y%u = %s;\n", i, vexpr(e, op, v));
+			ind(e);
+			pf(e, "const uint64_t ptoc_y%u_elems = %s;\n", i, ptr_elems(e, op, v));
+		} else {
+			pf(e, "const %s ptoc_y%u = %s;\n", ctype(v->type), i, vexpr(e, op, v));
+		}
 	}
 	for (i = 0; i < op->num_operands; i++) {
-		ind(e);
-		pf(e, "%s = ptoc_y%u;\n", e->names[p->results[i].vmark - 1], i);
+		snprintf(tmp, sizeof tmp, "ptoc_y%u", i);
+		snprintf(tmpe, sizeof tmpe, "ptoc_y%u_elems", i);
+		assign(e, op->operands[i].value->type, e->names[p->results[i].vmark - 1], tmp, tmpe);
 	}
 	close_block(e);
 }
@@ -758,8 +889,10 @@ static void emit_for(em *e, ir_op *op)
 	ir_block *b = op->regions[0].first;
 	const char *iv, *ty;
 	unsigned i;
-	if (!b || b->num_args != op->num_results + 1 || declare_results(e, op))
+	if (!b || b->num_args != op->num_results + 1 || check_results(e, op))
 		return;
+	for (i = 0; i < op->num_results; i++)
+		declare_var(e, op, &op->results[i], op->operands[3 + i].value);
 	for (i = 0; i < op->num_results; i++) /* iter args live in the result variables */
 		set_name(e, b->args[1 + i], e->names[op->results[i].vmark - 1]);
 	ty = ctype(b->args[0]->type);
@@ -771,17 +904,16 @@ static void emit_for(em *e, ir_op *op)
 	e->indent++;
 	emit_block(e, b);
 	close_block(e);
-	for (i = 0; i < op->num_results; i++) {
-		ind(e);
-		pf(e, "(void)%s;\n", e->names[op->results[i].vmark - 1]);
-	}
+	void_results(e, op);
 }
 
 static void emit_if(em *e, ir_op *op)
 {
 	unsigned i;
-	if (declare_results(e, op))
+	if (check_results(e, op))
 		return;
+	for (i = 0; i < op->num_results; i++)
+		declare_var(e, op, &op->results[i], NULL);
 	ind(e);
 	pf(e, "if (%s) {\n", vexpr(e, op, op->operands[0].value));
 	e->indent++;
@@ -797,10 +929,7 @@ static void emit_if(em *e, ir_op *op)
 	}
 	ind(e);
 	pf(e, "}\n");
-	for (i = 0; i < op->num_results; i++) {
-		ind(e);
-		pf(e, "(void)%s;\n", e->names[op->results[i].vmark - 1]);
-	}
+	void_results(e, op);
 }
 
 static void emit_op(em *e, ir_op *op)
@@ -808,9 +937,14 @@ static void emit_op(em *e, ir_op *op)
 	switch (op->code) {
 	case IR_OP_CONSTANT: {
 		const ir_attr *a = ir_op_get_attr(op, "value");
-		if (!a || (a->kind != IR_ATTR_INT && a->kind != IR_ATTR_BOOL) ||
-		    !ctype(op->results[0].type))
-			err(e, op, "only integer and index constants are supported");
+		uint64_t bits;
+		if (op->results[0].type->kind == IR_TYPE_FLOAT) {
+			if (ir_float_attr_bits(a, op->results[0].type, &bits))
+				err(e, op, "float constants of type f64, f32, f16 and bf16 only");
+		} else if (!a || (a->kind != IR_ATTR_INT && a->kind != IR_ATTR_BOOL) ||
+			   !ctype(op->results[0].type)) {
+			err(e, op, "only integer, index and float constants are supported");
+		}
 		return;
 	}
 	case IR_OP_ADDI: case IR_OP_SUBI: case IR_OP_MULI: case IR_OP_DIVSI: case IR_OP_REMSI:
@@ -829,7 +963,8 @@ static void emit_op(em *e, ir_op *op)
 		}
 		return;
 	case IR_OP_MAKE_TENSOR_VIEW: case IR_OP_PARTITION_VIEW:
-		return; /* read by the DMA instructions */
+		emit_view_op(e, op);
+		return;
 	case IR_OP_SET_FLAG: case IR_OP_WAIT_FLAG: case IR_OP_BARRIER:
 		ind(e);
 		pf(e, "/* %s: no-op on the CPU */\n", op->name);
@@ -887,19 +1022,16 @@ static int emit_params(em *e, ir_op *f)
 	for (i = 0; b && i < b->num_args; i++) {
 		ir_value *v = b->args[i];
 		const char *n, *ty = ctype(v->type);
-		if (v->type->kind != IR_TYPE_PTR && !ty) {
-			err(e, f, "argument %u: unsupported type (!pto.ptr, integers and index only)", i);
+		if (!ty) {
+			err(e, f, "argument %u: unsupported type (!pto.ptr, views, integers, index and "
+			    "floats only)", i);
 			return -1;
 		}
-		n = name_value(e, v);
-		if (v->type->kind == IR_TYPE_PTR) {
-			char buf[160];
-			snprintf(buf, sizeof buf, "%s_elems", n);
-			name_claim(e, ir_intern(e->ctx, buf, strlen(buf)));
+		n = name_any(e, v);
+		if (v->type->kind == IR_TYPE_PTR)
 			pf(e, ", void *%s, uint64_t %s_elems", n, n);
-		} else {
+		else
 			pf(e, ", %s %s", ty, n);
-		}
 	}
 	return 0;
 }
@@ -954,37 +1086,92 @@ static int has_dma(ir_op *op, void *user)
 }
 
 static const char view_helper[] =
-	"\n/* A GM view: the tensor view (shape, strides) and the partition (offsets, sizes),\n"
-	" * right-aligned to the runtime's 5 dims. A value outside uint32_t becomes a zero size,\n"
-	" * which the DMA reports. */\n"
-	"static ptort_gm_view ptoc_view(ptort_type type, unsigned rank, const int64_t *shape,\n"
-	"\t\t\t       const int64_t *stride, const int64_t *off, const int64_t *size,\n"
-	"\t\t\t       uint64_t elems)\n"
+	"\n/* A GM view as a C value: the tensor (GM pointer, elements of its buffer, shape,\n"
+	" * strides) and the window a partition_view takes of it (offsets, sizes), dims\n"
+	" * 0 .. rank-1 as written. */\n"
+	"typedef struct ptoc_gv {\n"
+	"\tvoid *gm;\n"
+	"\tuint64_t elems;\n"
+	"\tunsigned rank;\n"
+	"\tint64_t shape[PTORT_GM_RANK], stride[PTORT_GM_RANK], off[PTORT_GM_RANK], size[PTORT_GM_RANK];\n"
+	"} ptoc_gv;\n\n"
+	"static ptoc_gv ptoc_tensor(void *gm, uint64_t elems, unsigned rank, const int64_t *shape,\n"
+	"\t\t\t   const int64_t *stride)\n"
+	"{\n"
+	"\tptoc_gv v;\n"
+	"\tunsigned d;\n"
+	"\tmemset(&v, 0, sizeof v);\n"
+	"\tv.gm = gm;\n"
+	"\tv.elems = elems;\n"
+	"\tv.rank = rank;\n"
+	"\tfor (d = 0; d < rank; d++) {\n"
+	"\t\tv.shape[d] = v.size[d] = shape[d];\n"
+	"\t\tv.stride[d] = stride[d];\n"
+	"\t}\n"
+	"\treturn v;\n"
+	"}\n\n"
+	"/* A partition of `src`: offsets add up (wrapping), sizes replace. */\n"
+	"static ptoc_gv ptoc_part(const ptoc_gv *src, const int64_t *off, const int64_t *size)\n"
+	"{\n"
+	"\tptoc_gv v = *src;\n"
+	"\tunsigned d;\n"
+	"\tfor (d = 0; d < v.rank; d++) {\n"
+	"\t\tv.off[d] = (int64_t)((uint64_t)v.off[d] + (uint64_t)off[d]);\n"
+	"\t\tv.size[d] = size[d];\n"
+	"\t}\n"
+	"\treturn v;\n"
+	"}\n";
+
+/* The runtime's view of a ptoc_gv, for the DMA instructions. */
+static const char dma_helper[] =
+	"\n/* The runtime's gm view of `v`, right-aligned to its 5 dims. A value outside\n"
+	" * uint32_t becomes a zero size, which the DMA reports. */\n"
+	"static ptort_gm_view ptoc_view(ptort_type type, const ptoc_gv *v)\n"
 	"{\n"
 	"\tptort_gm_view g;\n"
 	"\tunsigned d, k;\n"
 	"\tint bad = 0;\n"
 	"\tmemset(&g, 0, sizeof g);\n"
 	"\tg.type = (uint8_t)type;\n"
-	"\tg.gm_elems = elems;\n"
+	"\tg.gm_elems = v->elems;\n"
 	"\tfor (d = 0; d < PTORT_GM_RANK; d++) {\n"
 	"\t\tg.shape[d] = g.size[d] = 1;\n"
 	"\t\tg.stride[d] = 0;\n"
 	"\t}\n"
-	"\tfor (d = 0; d < rank; d++) {\n"
-	"\t\tk = PTORT_GM_RANK - rank + d;\n"
-	"\t\tif (shape[d] < 0 || shape[d] > 0xffffffffLL || off[d] < 0 || off[d] > 0xffffffffLL ||\n"
-	"\t\t    size[d] < 0 || size[d] > 0xffffffffLL)\n"
+	"\tfor (d = 0; d < v->rank; d++) {\n"
+	"\t\tk = PTORT_GM_RANK - v->rank + d;\n"
+	"\t\tif (v->shape[d] < 0 || v->shape[d] > 0xffffffffLL || v->off[d] < 0 ||\n"
+	"\t\t    v->off[d] > 0xffffffffLL || v->size[d] < 0 || v->size[d] > 0xffffffffLL)\n"
 	"\t\t\tbad = 1;\n"
-	"\t\tg.shape[k] = (uint32_t)shape[d];\n"
-	"\t\tg.stride[k] = stride[d];\n"
-	"\t\tg.offset[k] = (uint32_t)off[d];\n"
-	"\t\tg.size[k] = (uint32_t)size[d];\n"
+	"\t\tg.shape[k] = (uint32_t)v->shape[d];\n"
+	"\t\tg.stride[k] = v->stride[d];\n"
+	"\t\tg.offset[k] = (uint32_t)v->off[d];\n"
+	"\t\tg.size[k] = (uint32_t)v->size[d];\n"
 	"\t}\n"
 	"\tif (bad)\n"
 	"\t\tg.size[PTORT_GM_RANK - 1] = 0;\n"
 	"\treturn g;\n"
 	"}\n";
+
+static int has_view(ir_op *op, void *user)
+{
+	unsigned i;
+	(void)user;
+	for (i = 0; i < op->num_results; i++)
+		if (op->results[i].type->kind == IR_TYPE_TENSOR_VIEW ||
+		    op->results[i].type->kind == IR_TYPE_PART_VIEW)
+			return 1;
+	for (i = 0; i < op->num_regions; i++) {
+		const ir_block *b;
+		unsigned k;
+		for (b = op->regions[i].first; b; b = b->next)
+			for (k = 0; k < b->num_args; k++)
+				if (b->args[k]->type->kind == IR_TYPE_TENSOR_VIEW ||
+				    b->args[k]->type->kind == IR_TYPE_PART_VIEW)
+					return 1;
+	}
+	return 0;
+}
 
 static void emit_header(em *e, ir_op *module, const char *what)
 {
@@ -1018,8 +1205,10 @@ unsigned emit_c(ir_ctx *ctx, ir_op *module, const struct target *t, ptoc_write_f
 	for (l = 0; l < PTOC_LOC_COUNT && l < PTORT_MEM_COUNT; l++)
 		pf(&e, "%s%uu", l ? ", " : "", t->mem[l].capacity);
 	pf(&e, "};\n");
-	if (ir_walk(module, has_dma, NULL))
+	if (ir_walk(module, has_view, NULL))
 		pf(&e, "%s", view_helper);
+	if (ir_walk(module, has_dma, NULL))
+		pf(&e, "%s", dma_helper);
 	for (f = module->regions[0].first ? module->regions[0].first->first : NULL; f && !e.errors;
 	     f = f->next) {
 		if (f->code == IR_OP_FUNC)

@@ -672,30 +672,30 @@ static const char *full_name(fe_parser *p, fe_tok t)
  * f16, bf16; other float types keep the integer, which the verifier reports) */
 const ir_attr *fe_float_bits(fe_parser *p, uint64_t bits, const ir_type *t)
 {
-	double d;
-	uint32_t b32;
-	float f;
-	switch (t->u.f.kind) {
-	case IR_F64:
-		memcpy(&d, &bits, 8);
-		return ir_attr_float(p->ctx, d, t);
-	case PTORT_F32:
-		b32 = (uint32_t)bits;
-		break;
-	case PTORT_BF16:
-		b32 = (uint32_t)(bits & 0xffff) << 16;
-		break;
-	case PTORT_F16: {
-		uint32_t h = (uint32_t)bits & 0xffff, e = (h >> 10) & 31, m = h & 1023;
-		double v = e == 31 ? (m ? NAN : INFINITY)
-			 : e == 0 ? ldexp((double)m, -24) : ldexp((double)(m | 1024), (int)e - 25);
-		return ir_attr_float(p->ctx, (h & 0x8000) ? -v : v, t);
+	return ir_attr_float_bits(p->ctx, bits, t);
+}
+
+/* `1.5 : f32`: the literal's exact decimal value rounded once to `t` (f32, f16, bf16;
+ * f64 through strtod, also correctly rounded); NULL after an error when it lies beyond
+ * the type's largest finite value (as MLIR). Other float types keep `dv`. */
+const ir_attr *fe_float_typed(fe_parser *p, fe_tok tok, double dv, const ir_type *t)
+{
+	uint64_t bits;
+	ptort_type et;
+	int rc;
+	if (!t || t->kind != IR_TYPE_FLOAT || t->u.f.kind == IR_F64 || !tok.len ||
+	    (t->u.f.kind != PTORT_F32 && t->u.f.kind != PTORT_F16 && t->u.f.kind != PTORT_BF16))
+		return ir_attr_float(p->ctx, dv, t);
+	et = (ptort_type)t->u.f.kind;
+	rc = ptort_value_parse(et, tok.s, tok.len, &bits);
+	if (rc == -2) {
+		ir_error(p->ctx, tok.loc, "floating point value too large for type '%s'",
+			 ptort_type_name(et));
+		return NULL;
 	}
-	default:
-		return ir_attr_int(p->ctx, (int64_t)bits, t);
-	}
-	memcpy(&f, &b32, 4);
-	return ir_attr_float(p->ctx, (double)f, t);
+	if (rc)
+		return ir_attr_float(p->ctx, dv, t);
+	return fe_float_bits(p, bits, t);
 }
 
 /* ---- the custom forms (ir.h: ir_form), one parse routine each ------------------------
@@ -966,8 +966,12 @@ static int types_const(cust *c)
 			v = fe_float_bits(p, (uint64_t)v->u.i.v, c->cty[0]);
 		else if (v->kind == IR_ATTR_INT)
 			v = ir_attr_int(p->ctx, v->u.i.v, c->cty[0]);
+		else if (v->kind == IR_ATTR_FLOAT && !v->u.f.type)
+			v = fe_float_typed(p, s->lit->key, v->u.f.v, c->cty[0]);
 		else if (v->kind == IR_ATTR_FLOAT)
 			v = ir_attr_float(p->ctx, v->u.f.v, c->cty[0]);
+		if (!v)
+			return -1;
 		if (v->kind == IR_ATTR_FLOAT && c->cty[0]->kind != IR_TYPE_FLOAT) {
 			ir_error(p->ctx, s->colon->loc, "floating point value not valid for type '%s'",
 				 ir_type_str(c->cty[0], c->tb, sizeof c->tb));

@@ -111,6 +111,7 @@ typedef struct fe_parser {
 	int bal_kind, bal_depth;
 	ir_loc bal_loc;
 	ir_loc last_loc;           /* of the last token returned (syntax errors) */
+	fe_tok lit_tok;            /* the float literal of the op head being read */
 	int last_kind;
 	ir_block *pending_entry;   /* entry block with arguments for the next region */
 	unsigned errors_at_start;
@@ -189,6 +190,7 @@ ir_op *fe_build_generic(fe_parser *p, fe_tok opname, unsigned use0, unsigned nus
 void fe_append(fe_parser *p, ir_op *op);
 /* `0x7FC00000 : f32`: the float attribute of a bit pattern (f64, f32, f16, bf16) */
 const ir_attr *fe_float_bits(fe_parser *p, uint64_t bits, const ir_type *t);
+const ir_attr *fe_float_typed(fe_parser *p, fe_tok tok, double dv, const ir_type *t);
 const ir_attr *fe_dict(fe_parser *p, unsigned named0, ir_loc loc);
 
 /* typetext.c: bracketed tokens and literals */

@@ -132,7 +132,9 @@ static const ir_attr *typed_float(fe_parser *p, fe_tok t, const ir_type *ty)
 	double v;
 	if (fe_float_literal(p, t, 0, &v))
 		return NULL;
-	return ir_attr_float(p->ctx, v, ty);
+	if (!ty)
+		p->lit_tok = t; /* rounded once when the type is known (fe_float_typed) */
+	return ty ? fe_float_typed(p, t, v, ty) : ir_attr_float(p->ctx, v, ty);
 }
 
 static const ir_attr *ins_dict(fe_parser *p, unsigned a0)
@@ -303,7 +305,7 @@ hitem
 		{ piece(p, FE_P_BRACKET, $1.loc, $2.u, $2.t, array_attr(p, $2.a), notok); }
 	| '<' T_ID '>'
 		{ piece(p, FE_P_ANGLE, $2.loc, p->uses.n, p->types.n, ir_attr_string(p->ctx, $2.s, $2.len), $2); }
-	| hliteral { piece(p, FE_P_ATTR, p->last_loc, p->uses.n, p->types.n, $1, notok); }
+	| hliteral { piece(p, FE_P_ATTR, p->last_loc, p->uses.n, p->types.n, $1, p->lit_tok); p->lit_tok = notok; }
 	| T_SYMBOL { piece(p, FE_P_ATTR, $1.loc, p->uses.n, p->types.n, fe_symbol_attr(p, $1), notok); }
 	| '(' ins_mark uses_opt ')'
 		{ piece(p, FE_P_KWLIST, $1.loc, $2.u, $2.t, NULL, $1); }

@@ -1,6 +1,7 @@
 /* attr.c: uniqued attributes, like type.c: keys built on the stack, hashed by
  * structure (component attributes and types by pointer), one stored copy each.
  * Dictionaries are sorted by name with unique names. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,6 +178,118 @@ const ir_attr *ir_attr_float(ir_ctx *ctx, double v, const ir_type *type)
 	k.u.f.v = v;
 	k.u.f.type = type;
 	return unique(ctx, &k);
+}
+
+/* The mantissa width of the float kinds a constant can have (f64, f32, f16, bf16); 0 for
+ * the others. */
+static unsigned float_mbits(const ir_type *t)
+{
+	if (!t || t->kind != IR_TYPE_FLOAT)
+		return 0;
+	switch (t->u.f.kind) {
+	case IR_F64: return 52;
+	case PTORT_F32: return 23;
+	case PTORT_F16: return 10;
+	case PTORT_BF16: return 7;
+	default: return 0;
+	}
+}
+
+/* A float attribute of `type` from its bit pattern. The double holds the exact value; a
+ * NaN keeps its sign and payload (shifted to the top of the double's mantissa) and is
+ * built and read with integer operations only, so a signalling NaN stays signalling. */
+const ir_attr *ir_attr_float_bits(ir_ctx *ctx, uint64_t bits, const ir_type *type)
+{
+	unsigned mb = float_mbits(type), eb, width;
+	uint64_t m, e, sgn, d;
+	double v;
+	if (!mb)
+		return ir_attr_int(ctx, (int64_t)bits, type);
+	if (mb == 52) {
+		memcpy(&v, &bits, 8);
+		return ir_attr_float(ctx, v, type);
+	}
+	eb = mb == 7 ? 8 : mb == 10 ? 5 : 8;
+	width = 1 + eb + mb;
+	bits &= ((uint64_t)1 << width) - 1;
+	sgn = bits >> (width - 1);
+	e = (bits >> mb) & (((uint64_t)1 << eb) - 1);
+	m = bits & (((uint64_t)1 << mb) - 1);
+	if (e == ((uint64_t)1 << eb) - 1) {
+		d = sgn << 63 | (uint64_t)0x7FF << 52 | m << (52 - mb);
+		memcpy(&v, &d, 8);
+	} else {
+		int bias = (1 << (eb - 1)) - 1;
+		v = e ? ldexp((double)(m | (uint64_t)1 << mb), (int)e - bias - (int)mb)
+		      : ldexp((double)m, 1 - bias - (int)mb);
+		if (sgn)
+			v = -v;
+	}
+	return ir_attr_float(ctx, v, type);
+}
+
+/* Rounds finite `v` to the nearest f32 with ties to odd (truncate, then set the last
+ * bit when inexact): a later rounding to a narrower format is then correct. */
+static uint32_t f32_round_odd(double v)
+{
+	float f = (float)v;
+	uint32_t b;
+	if ((double)f != v && isfinite(f)) {
+		if (fabs((double)f) > fabs(v))
+			f = nextafterf(f, 0.0f);
+		memcpy(&b, &f, 4);
+		return b | 1;
+	}
+	memcpy(&b, &f, 4);
+	if (!isfinite(f)) /* beyond f32: the largest finite, inexact (odd) */
+		b = (b & 0x80000000u) | 0x7F7FFFFFu;
+	return b;
+}
+
+int ir_float_attr_bits(const ir_attr *a, const ir_type *type, uint64_t *bits)
+{
+	unsigned mb = float_mbits(type);
+	uint64_t d;
+	double v;
+	if (!a || !mb)
+		return -1;
+	if (a->kind == IR_ATTR_INT) { /* `0x7FC00000 : f32` kept as its bits */
+		*bits = (uint64_t)a->u.i.v;
+		return 0;
+	}
+	if (a->kind != IR_ATTR_FLOAT)
+		return -1;
+	v = a->u.f.v;
+	memcpy(&d, &v, 8);
+	if (mb == 52) {
+		*bits = d;
+		return 0;
+	}
+	if (isnan(v)) {
+		unsigned eb = mb == 10 ? 5 : 8, width = 1 + eb + mb;
+		*bits = (d >> 63) << (width - 1) | (((uint64_t)1 << eb) - 1) << mb |
+			((d >> (52 - mb)) & (((uint64_t)1 << mb) - 1));
+		if (!(*bits & (((uint64_t)1 << mb) - 1)))
+			*bits |= (uint64_t)1 << (mb - 1); /* a payload below the format: quiet NaN */
+		return 0;
+	}
+	if (isinf(v)) {
+		*bits = mb == 23 ? 0x7F800000u : mb == 10 ? 0x7C00u : 0x7F80u;
+		if (v < 0)
+			*bits |= mb == 23 ? 0x80000000u : 0x8000u;
+		return 0;
+	}
+	{
+		uint32_t f = f32_round_odd(v);
+		if (mb == 23) {
+			float x = (float)v; /* one rounding, to nearest even */
+			memcpy(&f, &x, 4);
+			*bits = f;
+		} else {
+			*bits = ptort_cvt1(PTORT_F32, (ptort_type)type->u.f.kind, f, PTORT_RINT, 0);
+		}
+	}
+	return 0;
 }
 
 const ir_attr *ir_attr_string(ir_ctx *ctx, const char *s, size_t len)

@@ -198,6 +198,13 @@ const ir_attr *ir_attr_unit(ir_ctx *ctx);
 const ir_attr *ir_attr_bool(ir_ctx *ctx, int v);
 const ir_attr *ir_attr_int(ir_ctx *ctx, int64_t v, const ir_type *type);
 const ir_attr *ir_attr_float(ir_ctx *ctx, double v, const ir_type *type);
+/* A float attribute of `type` (f64, f32, f16, bf16) from the type's bit pattern, exact
+ * for every pattern (NaN payloads, signalling NaNs included); other types keep the
+ * integer. ir_float_attr_bits is the inverse: the bit pattern of `type` that attribute
+ * `a` (a FLOAT attribute, or an INT holding bits) denotes, the double rounded once to
+ * nearest even; -1 when `type` is not one of these. */
+const ir_attr *ir_attr_float_bits(ir_ctx *ctx, uint64_t bits, const ir_type *type);
+int ir_float_attr_bits(const ir_attr *a, const ir_type *type, uint64_t *bits);
 const ir_attr *ir_attr_string(ir_ctx *ctx, const char *s, size_t len);
 const ir_attr *ir_attr_symbol(ir_ctx *ctx, const char *s, size_t len);
 const ir_attr *ir_attr_type(ir_ctx *ctx, const ir_type *t);

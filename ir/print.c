@@ -237,18 +237,13 @@ static void pr_float(wr *w, double v, const ir_type *t)
 	if (!isfinite(v)) {
 		uint64_t bits;
 		char h[24];
-		if (t && t->kind == IR_TYPE_FLOAT && t->u.f.kind != IR_F64) {
-			float f = (float)v;
-			uint32_t b32;
-			memcpy(&b32, &f, 4);
-			bits = b32;
-			if (t->u.f.kind == PTORT_BF16)
-				bits = b32 >> 16;
-			else if (t->u.f.kind == PTORT_F16)
-				bits = (b32 >> 16 & 0x8000) | (isnan(v) ? 0x7E00 : 0x7C00);
-		} else {
+		ir_attr tmp;
+		memset(&tmp, 0, sizeof tmp);
+		tmp.kind = IR_ATTR_FLOAT;
+		tmp.u.f.v = v;
+		tmp.u.f.type = t;
+		if (ir_float_attr_bits(&tmp, t, &bits)) /* no type: f64 */
 			memcpy(&bits, &v, 8);
-		}
 		snprintf(h, sizeof h, "0x%llX", (unsigned long long)bits);
 		puts_(w, h);
 		return;

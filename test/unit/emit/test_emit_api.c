@@ -90,7 +90,7 @@ int main(void)
 	CHECK(m && ptoc_module_emit_c(m, "a9", collect, NULL) == -1);
 	CHECK(ntext == 0 && ndiags == 1);
 
-	m = parse(ctx, "func.func @f() {\n  %f = arith.constant 1.0 : f32\n  return\n}\n");
+	m = parse(ctx, "func.func @f() {\n  %f = arith.constant 1.0 : f8E4M3FN\n  return\n}\n");
 	ntext = 0;
 	ndiags = 0;
 	CHECK(m && ptoc_module_emit_c(m, NULL, collect, NULL) == -1);
