@@ -4,7 +4,7 @@
  * Every element type is described as data (struct ptort_fmt); the generic path
  * decodes a bit pattern into an exact value (class, sign, integer significand x
  * power of two), rounds it on the destination's grid and packs it. Only integer
- * arithmetic is used. The fast paths (cvt_fast.c) must give identical bits. */
+ * arithmetic is used. The fast paths (cvt_fast*.c) must give identical bits. */
 #ifndef PTORT_CVT_INTERNAL_H
 #define PTORT_CVT_INTERNAL_H
 
@@ -66,7 +66,8 @@ uint64_t ptort_cvt1_generic(ptort_type from, ptort_type to, uint64_t bits, ptort
 void ptort_cvt_run_generic(ptort_type from, ptort_type to, const void *src, void *dst,
 			   size_t n, ptort_rmode rm, int sat);
 
-/* Fast contiguous kernels (cvt_fast.c). Return 1 when they handled the run. */
+/* Fast contiguous kernels (cvt_fast.c; the file map: cvt_fast_internal.h). Return 1
+ * when they handled the run. */
 int ptort_cvt_fast_run(ptort_type from, ptort_type to, const void *src, void *dst, size_t n,
 		       ptort_rmode rm, int sat);
 
