@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "runtime/src/cpu_internal.h"
 
 /* PTOC_BENCH_CLOCK=cpu measures this thread's CPU time instead of wall time: on a
  * shared virtual machine it leaves out the time the host gave to other guests (steal),
@@ -42,12 +43,20 @@ int main(int argc, char **argv)
 		for (i = 0; i < sizeof benches / sizeof benches[0]; i++)
 			printf("  %-6s %s\n", benches[i].name, benches[i].help);
 		printf("\nenvironment:\n  PTOC_BENCH_CLOCK=cpu  time with the thread's CPU clock "
-		       "(leaves out a VM's steal time)\n");
+		       "(leaves out a VM's steal time)\n"
+		       "  PTORT_ISA=LEVEL       cap the runtime's fast paths: portable, avx2, "
+		       "avx512 (docs/runtime.md)\n");
 		return argc < 2 ? 2 : 0;
 	}
+	if (ptort_cpu_isa_env_bad())
+		fprintf(stderr, "ptoc-bench: warning: PTORT_ISA='%s' is not portable, avx2, avx512 "
+				"or native; running at portable\n", getenv("PTORT_ISA"));
 	for (i = 0; i < sizeof benches / sizeof benches[0]; i++)
-		if (!strcmp(argv[1], benches[i].name))
+		if (!strcmp(argv[1], benches[i].name)) {
+			printf("runtime ISA level: %s%s\n", ptort_cpu_isa_name(),
+			       getenv("PTORT_ISA") ? " (PTORT_ISA)" : "");
 			return benches[i].run(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "ptoc-bench: unknown benchmark '%s' (try --help)\n", argv[1]);
 	return 2;
 }

@@ -1,6 +1,10 @@
 /* cpu.c: host feature detection with cpuid and xgetbv directly, so that a program
  * linking libptort with any C compiler (tcc included) needs no compiler-runtime
- * symbols (__builtin_cpu_supports needs libgcc's __cpu_model). */
+ * symbols (__builtin_cpu_supports needs libgcc's __cpu_model), capped by the
+ * environment variable PTORT_ISA (docs/runtime.md, "Instruction-set levels"). */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cpu_internal.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
@@ -43,13 +47,62 @@ static unsigned detect(void)
 }
 #endif
 
+/* The PTORT_ISA caps, as the features each one keeps. [decision] An unrecognised
+ * value caps at "portable" (never faster than asked) and ptort_cpu_isa_env_bad()
+ * says so, for the tools to warn; the library itself prints nothing. */
+#define ISA_CAPS(X)                                                                        \
+	X("portable", 0u)                                                                  \
+	X("avx2", PTORT_CPU_AVX2 | PTORT_CPU_F16C | PTORT_CPU_FMA)                         \
+	X("avx512", ~0u)                                                                   \
+	X("native", ~0u)
+
+static const struct {
+	const char *name;
+	unsigned keep;
+} isa_caps[] = {
+#define X(n, k) {n, k},
+	ISA_CAPS(X)
+#undef X
+};
+
+static int env_bad;
+
+static unsigned env_cap(void)
+{
+	const char *e = getenv("PTORT_ISA");
+	size_t i;
+	if (!e || !*e)
+		return ~0u;
+	for (i = 0; i < sizeof isa_caps / sizeof isa_caps[0]; i++)
+		if (!strcmp(e, isa_caps[i].name))
+			return isa_caps[i].keep;
+	env_bad = 1;
+	return 0u;
+}
+
 unsigned ptort_cpu_features(void)
 {
 	static int done; /* benign race: every thread computes the same value */
 	static unsigned features;
 	if (!done) {
-		features = detect();
+		features = detect() & env_cap();
 		done = 1;
 	}
 	return features;
+}
+
+int ptort_cpu_isa_env_bad(void)
+{
+	(void)ptort_cpu_features();
+	return env_bad;
+}
+
+const char *ptort_cpu_isa_name(void)
+{
+	unsigned f = ptort_cpu_features();
+	if (f & PTORT_CPU_AVX512)
+		return "avx512";
+	if (f & PTORT_CPU_AVX2)
+		return "avx2";
+	return "portable";
 }

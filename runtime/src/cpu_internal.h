@@ -9,7 +9,16 @@ enum {
 	PTORT_CPU_AVX512 = 1u << 3, /* AVX-512 F, BW, VL and DQ, and the OS saves ZMM/opmask */
 };
 
-/* The features of the host, detected once (cpuid + xgetbv; 0 on other hosts). */
+/* The features of the host, detected once (cpuid + xgetbv; 0 on other hosts), capped
+ * by the environment variable PTORT_ISA: "portable" keeps none, "avx2" keeps AVX2, FMA
+ * and F16C, "avx512" and "native" (and unset or empty) keep all; any other value is
+ * treated as "portable". Read once, at the first call. */
 unsigned ptort_cpu_features(void);
+
+/* Nonzero when PTORT_ISA holds a value none of the above (it then caps at portable). */
+int ptort_cpu_isa_env_bad(void);
+
+/* The highest level the capped features allow: "portable", "avx2" or "avx512". */
+const char *ptort_cpu_isa_name(void);
 
 #endif
