@@ -5,7 +5,7 @@
 #   %shared      PTOC_SHARED_DIR, default ../shared (REQUIRES: shared when a test reads it)
 #   %cc          the C compiler of the build    %tcc, %clang: other compilers (REQUIRES: tcc/clang)
 #   %rtinc       -I flag for runtime/include    %rtlib: the static runtime library
-#   %mlir-opt    LLVM 19's mlir-opt (REQUIRES: mlir-opt)
+#   %mlir-opt    LLVM 19's mlir-opt (REQUIRES: mlir-opt); ptoc-irdl on PATH (REQUIRES: ptoc-irdl)
 #   %project-version  the version in CMakeLists.txt's project()
 import os
 import lit.formats
@@ -41,6 +41,8 @@ if config.clang:
 if config.mlir_opt:
     config.available_features.add("mlir-opt")
     config.substitutions.append(("%mlir-opt", config.mlir_opt))
+if os.path.exists(os.path.join(config.ptoc_tools_dir, "ptoc-irdl")):
+    config.available_features.add("ptoc-irdl")  # built with the MLIR bridge (mlir/)
 if os.path.isdir(os.path.join(config.ptoc_shared_dir, "corpus", "ptoas")):
     config.available_features.add("shared")
 if config.sanitize in ("ON", "1", "TRUE", "YES"):
