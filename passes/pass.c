@@ -24,12 +24,14 @@ const pass_info pass_table[] = {
 	{"place-tiles", "give every tile buffer a byte address in its memory", pass_place_tiles},
 	{"split-repeats", "lower tile ops to level-3 instructions within the target's vector limits",
 	 pass_split_repeats},
+	{"fuse-dma", "fuse a tload with the whole-tile conversion that alone reads its tile",
+	 pass_fuse_dma},
 	{NULL, NULL, NULL},
 };
 
 /* The default pipeline: every pass of the table in its order, then verify again. */
 static const char default_text[] =
-	"verify,check-cube,legalize-cvt,bufferize,place-tiles,split-repeats,verify";
+	"verify,check-cube,legalize-cvt,bufferize,place-tiles,split-repeats,fuse-dma,verify";
 
 const char *ptoc_default_pipeline(void)
 {

@@ -41,6 +41,10 @@ unsigned pass_place_tiles(ir_ctx *ctx, ir_op *module, const pass_opts *o);
  *    tile ops to level-3 pto.i.* instructions within the target's vector limits. */
 unsigned pass_split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o);
 
-/* 7. verify again (the default pipeline ends with it). */
+/* 7. fuse-dma (fuse_dma.c): a pto.i.dma_load whose tile only the whole-tile
+ *    pto.i.vconv_v after it reads becomes one pto.i.dma_load_cvt; level 3. */
+unsigned pass_fuse_dma(ir_ctx *ctx, ir_op *module, const pass_opts *o);
+
+/* 8. verify again (the default pipeline ends with it). */
 
 #endif

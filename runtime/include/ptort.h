@@ -316,6 +316,17 @@ int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
 int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const ptort_tile *src,
 		    int convert_to, int relu);
 
+/* tload then vconv_v fused (the compiler's fuse-dma pass, docs/lowered.md): the
+ * result is that of ptort_dma_load(gm, view, src) followed by ptort_vconv_v(ctx,
+ * src->mem, dst_addr, src->addr, src->type, to, count, rm, sat), errors included,
+ * except that the bytes of `src` are left unspecified: the compiler calls it only
+ * when no instruction reads them afterwards. When both would succeed, `src` is a
+ * whole row-major ND tile of count elements (8 bits or wider) and its bytes do not
+ * overlap the destination's, the elements convert from GM straight to dst_addr. */
+int ptort_dma_load_cvt(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
+		       const ptort_tile *src, uint32_t dst_addr, ptort_type to, uint32_t count,
+		       ptort_rmode rm, int sat);
+
 /* ---- 3.5 tmov between tiles (docs/semantics.md §6.2) ------------------------------
  *
  * For r < dst->v_rows, c < dst->v_cols: dst(r, c) = src(r, c), each through

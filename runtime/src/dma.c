@@ -3,7 +3,8 @@
  * conversion and ReLU of accumulator stores). Element (r, c) of the 2-D partition
  * moves to or from the tile's element (r, c) inside the tile's valid region, through
  * ptort_tile_offset; ND (DN) tiles are copied row (column) at a time when GM rows
- * (columns) are contiguous too. docs/semantics.md §6.2. */
+ * (columns) are contiguous too. docs/semantics.md §6.2. ptort_dma_load_cvt: tload and
+ * a whole-tile vconv_v as one step, GM converted straight into the destination. */
 #include <string.h>
 
 #include "mem_internal.h"
@@ -194,5 +195,64 @@ int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const p
 				x = ptort_cvt1(st, dt, x, PTORT_RINT, PTORT_SAT_ON);
 			ptort_st(g, gi * db, db, x);
 		}
+	return 0;
+}
+
+/* Whether ptort_dma_load(view, src) and ptort_vconv_v over src's count elements would
+ * both succeed with the direct path applicable; reports nothing (the reports of the
+ * checks are rolled back). */
+static int load_cvt_direct(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
+			   const ptort_tile *src, uint32_t dst_addr, ptort_type to,
+			   uint32_t count, ptort_rmode rm, struct gmspan *sp, struct lines *ln)
+{
+	unsigned long nerr = ctx->nerr;
+	unsigned fb, tb;
+	int ok;
+	ok = !ptort_check_tile(ctx, "", "", src) &&
+	     !view_check(ctx, "", view, gm, src, PTORT_NO_CVT, sp);
+	if (ok) {
+		fb = ptort_type_bits((ptort_type)src->type);
+		tb = (unsigned)to < PTORT_TYPE_COUNT ? ptort_type_bits(to) : 0;
+		ok = src->blayout == 0 && src->slayout == 0 && fb >= 8 && tb >= 8 &&
+		     (unsigned)rm < PTORT_RMODE_COUNT &&
+		     ptort_cvt_check((ptort_type)src->type, to, rm) == PTORT_CVT_OK &&
+		     src->v_rows == src->rows && src->v_cols == src->cols &&
+		     count == (uint64_t)src->rows * src->cols &&
+		     !ptort_check_range(ctx, "", "", src->mem, dst_addr, (uint64_t)count * tb / 8) &&
+		     !ptort_overlap(src->addr, (uint64_t)count * fb / 8, dst_addr,
+				    (uint64_t)count * tb / 8) &&
+		     find_lines(src, sp, ln);
+	}
+	if (ctx->nerr != nerr) {
+		if (!nerr)
+			ctx->err[0] = 0;
+		ctx->nerr = nerr;
+	}
+	return ok;
+}
+
+int ptort_dma_load_cvt(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
+		       const ptort_tile *src, uint32_t dst_addr, ptort_type to, uint32_t count,
+		       ptort_rmode rm, int sat)
+{
+	struct gmspan sp;
+	struct lines ln;
+	size_t fe, te;
+	uint32_t i;
+	uint8_t *d;
+	const uint8_t *g = gm;
+	if (!ctx || !src || !load_cvt_direct(ctx, gm, view, src, dst_addr, to, count, rm, &sp, &ln)) {
+		/* the two instructions as written: the same reports, the same bytes */
+		int e = ptort_dma_load(ctx, gm, view, src);
+		if (!src)
+			return -1;
+		return ptort_vconv_v(ctx, (ptort_mem)src->mem, dst_addr, src->addr,
+				     (ptort_type)src->type, to, count, rm, sat) | e;
+	}
+	fe = ptort_type_bits((ptort_type)src->type) / 8, te = ptort_type_bits(to) / 8;
+	d = ctx->mem[src->mem] + dst_addr;
+	for (i = 0; i < ln.n; i++)
+		ptort_conv_n((ptort_type)src->type, to, g + (sp.base + i * ln.gstep) * fe,
+			     d + i * ln.tpitch * te, ln.len, rm, sat);
 	return 0;
 }
