@@ -43,7 +43,7 @@ bench: setup build
 	$(BUILD)/bin/ptoc-bench vop
 
 bench-qwen3: setup build
-	/usr/bin/python3 bench/qwen3_layer.py --ptoc $(BUILD)/bin/ptoc --rtlib $(BUILD)/lib/libptort.a
+	/usr/bin/python3 bench/qwen3_layer.py --ptoc $(BUILD)/bin/ptoc --rtlib $(BUILD)/lib/libptort.a --runs 3
 
 check-sanitize: setup
 	cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang-19 -DPTOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug

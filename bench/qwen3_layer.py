@@ -65,7 +65,8 @@ def main():
     arch = "A3" if target == "a2a3" else "A5"
     env = q3.golden_env()
     os.makedirs(work, exist_ok=True)
-    print("Qwen3 decode layer, %s, seconds of wall time (one run each)" % target)
+    print("Qwen3 decode layer, %s, seconds of wall time (golden: one run; ptoc's parts: "
+          "fastest of %s)" % (target, o["--runs"]))
     print("%-8s %8s %8s %8s %8s %8s %10s" % ("kernel", "golden", "compile", "build", "run",
                                             "sum", "ptoc run"))
     tot = {"golden": 0.0, "compile": 0.0, "build": 0.0, "run": 0.0, "ptoc": 0.0}
