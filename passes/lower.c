@@ -3,6 +3,7 @@
  * which checks the fields it builds against the instruction table (ir/insns.def).
  * split-repeats (split_repeats.c) and its cube side (lower_cube.c) both use them. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "passes/lower.h"
@@ -95,6 +96,17 @@ static const ir_op *last_set_validshape(const ir_op *user, const ir_value *v)
 	return NULL;
 }
 
+int lower_is_scf_tile(const ir_value *v)
+{
+	const ir_op *p;
+	if (!v || !v->type || v->type->kind != IR_TYPE_TILE_BUF)
+		return 0;
+	if (v->def)
+		return v->def->code == IR_OP_SCF_FOR || v->def->code == IR_OP_SCF_IF;
+	p = v->owner && v->owner->region ? v->owner->region->parent : NULL;
+	return p && p->code == IR_OP_SCF_FOR;
+}
+
 int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
 {
 	const ir_op *vs;
@@ -107,6 +119,17 @@ int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
 		return -1;
 	}
 	out->type = v->type;
+	if (lower_is_scf_tile(v)) {
+		/* a tile carried by scf: its address is the slot's value, an integer once
+		 * lower_scf_tiles has run (docs/semantics.md §8.1) */
+		if (v->type->u.tb.v_row == IR_DYN || v->type->u.tb.v_col == IR_DYN) {
+			ir_error(ctx, user->loc, "'%s': a tile with a dynamic valid shape cannot be "
+				 "carried through scf.for / scf.if", user->name);
+			return -1;
+		}
+		out->addr_v = v;
+		return 0;
+	}
 	if (d && d->code == IR_OP_TASSIGN) {
 		addr = d->operands[1].value;
 		d = d->operands[0].value->def;
@@ -231,6 +254,8 @@ void li_addr(ir_ctx *ctx, lower_insn *li, const char *name, const lower_tile *t,
 		return;
 	}
 	ty = t->addr_v->type;
+	if (ty->kind == IR_TYPE_TILE_BUF) /* an scf slot, an i64 once lowered */
+		ty = ir_type_int(ctx, 64, IR_INT_SIGNLESS);
 	k = ir_op_create(ctx, "arith.constant", before->loc, NULL, 0, &ty, 1, NULL, 0);
 	ir_op_set_attr(ctx, k, "value", ir_attr_int(ctx, off, ty));
 	ir_block_insert_before(before, k);
@@ -319,4 +344,99 @@ ir_op *li_emit(ir_ctx *ctx, lower_insn *li, ir_op *before)
 			  ir_attr_dict(ctx, li->attrs, li->nattrs, before->loc), 0);
 	ir_block_insert_before(before, op);
 	return op;
+}
+
+/* ---- tiles carried by scf ------------------------------------------------------------ */
+
+typedef struct scf_list {
+	ir_op **a;
+	size_t n, cap;
+	int oom;
+} scf_list;
+
+static int collect_scf(ir_op *op, void *user)
+{
+	scf_list *l = user;
+	if (op->code != IR_OP_SCF_FOR && op->code != IR_OP_SCF_IF && op->code != IR_OP_SCF_YIELD)
+		return 0;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 32;
+		ir_op **a = realloc(l->a, cap * sizeof *a);
+		if (!a) {
+			l->oom = 1;
+			return 1;
+		}
+		l->a = a;
+		l->cap = cap;
+	}
+	l->a[l->n++] = op;
+	return 0;
+}
+
+/* Operand i of `op` (a tile_buf from an alloc_tile / tassign) -> its address as i64. */
+static unsigned tile_to_addr(ir_ctx *ctx, ir_op *op, unsigned i)
+{
+	ir_value *v = op->operands[i].value;
+	const ir_type *i64 = ir_type_int(ctx, 64, IR_INT_SIGNLESS);
+	lower_tile t;
+	ir_op *k;
+	if (v->type->kind != IR_TYPE_TILE_BUF || lower_is_scf_tile(v))
+		return 0;
+	if (v->type->u.tb.v_row == IR_DYN || v->type->u.tb.v_col == IR_DYN) {
+		ir_error(ctx, op->loc, "'%s': a tile with a dynamic valid shape cannot be carried "
+			 "through scf.for / scf.if", op->name);
+		return 1;
+	}
+	if (lower_tile_of(ctx, op, v, &t))
+		return 1;
+	if (t.addr_v) {
+		ir_op_set_operand(op, i, t.addr_v);
+		return 0;
+	}
+	k = ir_op_create(ctx, "arith.constant", op->loc, NULL, 0, &i64, 1, NULL, 0);
+	ir_op_set_attr(ctx, k, "value", ir_attr_int(ctx, t.addr, i64));
+	ir_block_insert_before(op, k);
+	ir_op_set_operand(op, i, &k->results[0]);
+	return 0;
+}
+
+unsigned lower_scf_tiles(ir_ctx *ctx, ir_op *module)
+{
+	scf_list l = {NULL, 0, 0, 0};
+	const ir_type *i64 = ir_type_int(ctx, 64, IR_INT_SIGNLESS);
+	unsigned errs = 0, i;
+	size_t k;
+	ir_walk(module, collect_scf, &l);
+	if (l.oom) {
+		free(l.a);
+		ir_error(ctx, module->loc, "split-repeats: out of memory");
+		return 1;
+	}
+	/* the values entering a slot: for inits and yield operands */
+	for (k = 0; k < l.n; k++) {
+		ir_op *op = l.a[k];
+		const ir_op *p = op->block && op->block->region ? op->block->region->parent : NULL;
+		if (op->code == IR_OP_SCF_FOR)
+			for (i = 3; i < op->num_operands; i++)
+				errs += tile_to_addr(ctx, op, i);
+		else if (op->code == IR_OP_SCF_YIELD && p &&
+			 (p->code == IR_OP_SCF_FOR || p->code == IR_OP_SCF_IF))
+			for (i = 0; i < op->num_operands; i++)
+				errs += tile_to_addr(ctx, op, i);
+	}
+	/* then the slots themselves: results and iteration arguments */
+	for (k = 0; !errs && k < l.n; k++) {
+		ir_op *op = l.a[k];
+		ir_block *b = op->code == IR_OP_SCF_FOR ? op->regions[0].first : NULL;
+		if (op->code == IR_OP_SCF_YIELD)
+			continue;
+		for (i = 0; i < op->num_results; i++)
+			if (op->results[i].type->kind == IR_TYPE_TILE_BUF)
+				op->results[i].type = i64;
+		for (i = 0; b && i < b->num_args; i++)
+			if (b->args[i]->type->kind == IR_TYPE_TILE_BUF)
+				b->args[i]->type = i64;
+	}
+	free(l.a);
+	return errs;
 }

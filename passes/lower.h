@@ -29,6 +29,17 @@ typedef struct lower_tile {
  * tassign result. */
 int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out);
 
+/* Whether `v` is a !pto.tile_buf carried by structured control flow: an scf.for /
+ * scf.if result or an scf.for iteration argument. lower_tile_of resolves it to a tile
+ * whose address is `v` itself. */
+int lower_is_scf_tile(const ir_value *v);
+
+/* After every tile op is lowered: the tile_buf values entering scf slots (scf.for
+ * inits, scf.yield operands) become their i64 addresses and the slots (results,
+ * iteration arguments) i64, so a carried tile is its address in the generated C.
+ * Returns the number of errors reported (a dynamic valid shape in a slot). */
+unsigned lower_scf_tiles(ir_ctx *ctx, ir_op *module);
+
 /* ---- lower.c: building an instruction ---------------------------------------------- */
 
 #define LI_MAX_ATTRS 40

@@ -5,6 +5,9 @@
  *      return) are part of it. Its live interval is the span, in pre-order op
  *      numbers, of its uses, each use widened to the op of the alloc's block that
  *      contains it (a tile used inside scf.for / scf.if is live for the whole op).
+ *      A tile carried through scf (an scf.for init or a yield operand) is also live
+ *      over the whole scf.for it enters and over the uses of the scf result it
+ *      becomes (widened in that op's block).
  *      The ins and outs of one op are both live at that op, so they never share.
  *   2. manual tiles (`alloc_tile addr = %a`, `pto.tassign %t, %a`) keep their
  *      addresses. An address is resolved to the set of constants it can take
@@ -276,25 +279,46 @@ static const ir_op *ancestor_in(const ir_op *op, const ir_block *b)
 	return op;
 }
 
-/* Widens tile ti's interval by the uses of `v` (following tassign results). */
-static void add_uses(placer *p, size_t ti, const ir_value *v, unsigned depth)
+static void widen(placer *p, size_t ti, const ir_op *a)
+{
+	tile *t = &p->t[ti];
+	const slot *s = num_find(&p->num, a);
+	if (s->pre < t->lo)
+		t->lo = s->pre;
+	if (s->end > t->hi)
+		t->hi = s->end;
+}
+
+/* Widens tile ti's interval by the uses of `v`, each widened to the op of block
+ * `anchor` that contains it. Follows tassign results and the scf slots the tile is
+ * carried through: an scf.for init or yield operand keeps it live over the whole loop
+ * (the next iteration reads it), and the uses of the scf result it becomes count,
+ * widened in the scf op's own block. */
+static void add_uses(placer *p, size_t ti, const ir_value *v, const ir_block *anchor,
+		     unsigned depth)
 {
 	const ir_operand *u;
-	tile *t = &p->t[ti];
 	for (u = v->uses; u; u = u->next_use) {
-		const ir_op *a = ancestor_in(u->owner, t->alloc->block);
-		slot *s;
+		const ir_op *o = u->owner, *a = ancestor_in(o, anchor), *par;
+		unsigned idx = (unsigned)(u - o->operands);
 		if (!a)
 			continue;
-		s = num_find(&p->num, a);
-		if (s->pre < t->lo)
-			t->lo = s->pre;
-		if (s->end > t->hi)
-			t->hi = s->end;
-		if (u->owner->code == IR_OP_TASSIGN && u - u->owner->operands == 0) {
-			add_manual(p, ti, u->owner->operands[1].value, u->owner);
-			if (u->owner->num_results == 1 && depth < 64)
-				add_uses(p, ti, &u->owner->results[0], depth + 1);
+		widen(p, ti, a);
+		if (depth >= 64)
+			continue;
+		if (o->code == IR_OP_TASSIGN && idx == 0) {
+			add_manual(p, ti, o->operands[1].value, o);
+			if (o->num_results == 1)
+				add_uses(p, ti, &o->results[0], anchor, depth + 1);
+		} else if (o->code == IR_OP_SCF_FOR && idx >= 3 && idx - 3 < o->num_results) {
+			add_uses(p, ti, &o->results[idx - 3], o->block, depth + 1);
+		} else if (o->code == IR_OP_SCF_YIELD && o->block->region &&
+			   (par = o->block->region->parent) &&
+			   (par->code == IR_OP_SCF_FOR || par->code == IR_OP_SCF_IF) &&
+			   idx < par->num_results) {
+			if (par->code == IR_OP_SCF_FOR)
+				widen(p, ti, par);
+			add_uses(p, ti, &par->results[idx], par->block, depth + 1);
 		}
 	}
 }
@@ -328,7 +352,7 @@ static int collect_alloc(ir_op *op, void *user)
 	if (seg && seg->kind == IR_ATTR_DENSE && seg->u.dense.n == 3 && seg->u.dense.v[0] == 1 &&
 	    op->num_operands >= 1)
 		add_manual(p, p->nt - 1, op->operands[0].value, op);
-	add_uses(p, p->nt - 1, &op->results[0], 0);
+	add_uses(p, p->nt - 1, &op->results[0], op->block, 0);
 	t = &p->t[p->nt - 1];
 	if (t->lo > t->hi)
 		t->lo = t->hi = s->pre;

@@ -9,7 +9,9 @@
  * Produces: every tcvt, tload and tstore (and through lower_cube_op every tmov and
  *   tmatmul*) replaced in place by instructions; pto.alloc_tile and pto.tassign erased,
  *   as are the arith.constants only they used. scf/arith structure, views, sync ops
- *   and locations are preserved (an instruction has the location of its tile op).
+ *   and locations are preserved (an instruction has the location of its tile op),
+ *   except that tile_buf slots of scf.for / scf.if become i64 addresses
+ *   (lower_scf_tiles).
  *
  * tcvt covers the destination's valid region (docs/semantics.md §5.1), row-major tiles only:
  *   repeat form (A2A3, vec.predicated = 0): L = 2048 / W lanes per 256-byte repeat
@@ -531,6 +533,8 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 					ir_op_erase(used[k]->def);
 		}
 	}
+	if (!s.errors)
+		s.errors += lower_scf_tiles(ctx, module);
 	if (!s.errors) {
 		/* tile definitions, last first (a tassign uses its alloc_tile) */
 		for (i = s.n; i-- > 0;) {
