@@ -30,11 +30,33 @@ static unsigned defs_since(const fe_parser *p, unsigned def0)
 
 /* ---- type strings for messages -------------------------------------------- */
 
-/* Reports use `u` as MLIR does when its value is not of type `t`; -1 then. */
+/* `!pto.tensor_view<2xf32>` on a make_tensor_view with two shape operands: PTOAS's
+ * older spelling `tensor_view<RANK x T>` (before its views carried their dims), read as
+ * a view of that rank with every dim dynamic. [decision] Only a rank-1 type whose one
+ * dim equals the number of shape operands, when that number is not 1, is read so; any
+ * other type is returned as it is and the verifier checks it. */
+static const ir_type *legacy_view_rank(fe_parser *p, const ir_type *t, unsigned nshape)
+{
+	int64_t dims[16];
+	unsigned i;
+	if (t->kind != IR_TYPE_TENSOR_VIEW || t->u.shaped.rank != 1 || nshape < 2 || nshape > 16 ||
+	    t->u.shaped.dims[0] != (int64_t)nshape)
+		return t;
+	for (i = 0; i < nshape; i++)
+		dims[i] = IR_DYN;
+	return ir_type_shaped(p->ctx, IR_TYPE_TENSOR_VIEW, dims, nshape, t->u.shaped.elem);
+}
+
+/* Reports use `u` as MLIR does when its value is not of type `t`; -1 then. A view
+ * read in the older rank spelling (legacy_view_rank) matches that spelling. */
 static int use_type(fe_parser *p, const fe_use *u, const ir_type *t)
 {
 	char tb[256], tb2[256];
 	if (!u->v || u->v->type == t)
+		return 0;
+	if (t->kind == IR_TYPE_TENSOR_VIEW &&
+	    legacy_view_rank(p, t, u->v->type->kind == IR_TYPE_TENSOR_VIEW ? u->v->type->u.shaped.rank : 0) ==
+		    u->v->type)
 		return 0;
 	ir_error(p->ctx, u->loc,
 		 "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'",
@@ -185,6 +207,25 @@ fe_use fe_lookup(fe_parser *p, fe_tok t)
 		return u;
 	}
 	u.v = e->v;
+	return u;
+}
+
+fe_use fe_index_const(fe_parser *p, fe_tok t)
+{
+	fe_use u;
+	int64_t v;
+	const ir_type *ix = ir_type_index(p->ctx);
+	ir_op *op;
+	u.v = NULL;
+	u.loc = t.loc;
+	u.name = ir_intern(p->ctx, t.s, t.len);
+	u.namelen = t.len;
+	if (fe_int_literal(p, t, 0, &v))
+		return u;
+	op = ir_op_create(p->ctx, "arith.constant", t.loc, NULL, 0, &ix, 1, NULL, 0);
+	ir_op_set_attr(p->ctx, op, "value", ir_attr_int(p->ctx, v, ix));
+	fe_append(p, op);
+	u.v = &op->results[0];
 	return u;
 }
 
@@ -650,11 +691,25 @@ static const ir_attr *segments(fe_parser *p, const int64_t *v, unsigned n)
 	return ir_attr_dense(p->ctx, ir_type_int(p->ctx, 32, IR_INT_SIGNLESS), v, n);
 }
 
+/* Older PTOAS spellings of ops ptoc knows under their current names. [decision] They
+ * parse to the same IR as the current spelling (and print as it): `pto.subview` was
+ * PTOAS's name of `pto.partition_view` (with `!pto.tile_view` results), and
+ * `memref.alloc() : memref<RxCxT, #pto.address_space<X>>` allocates the tile buffer
+ * `pto.alloc_tile : !pto.tile_buf<X, RxCxT>` does (typetext.c: memref_tile_buf). */
+static const struct { const char *old, *now; } op_aliases[] = {
+	{"pto.subview", "pto.partition_view"},
+	{"memref.alloc", "pto.alloc_tile"},
+};
+
 static const char *full_name(fe_parser *p, fe_tok t)
 {
 	char buf[256];
+	unsigned k;
 	if (tok_is(t, "return"))
 		return ir_intern(p->ctx, "func.return", 11);
+	for (k = 0; k < sizeof op_aliases / sizeof op_aliases[0]; k++)
+		if (tok_is(t, op_aliases[k].old))
+			return ir_intern(p->ctx, op_aliases[k].now, strlen(op_aliases[k].now));
 	if (!memchr(t.s, '.', t.len) || (p->line_mode && t.len > 7 && !memchr(t.s, '.', 4) &&
 					   ir_opcode_lookup(t.s, t.len) == IR_OP_UNKNOWN &&
 					   (t.len < 4 || memcmp(t.s, "pto.", 4)))) {
@@ -1126,6 +1181,30 @@ static int types_view_from(cust *c)
 	return 0;
 }
 
+/* `memref.alloc() : T`: T must have become a tile_buf (typetext.c), and the older
+ * form's dynamic sizes `memref.alloc(%n)` have no tile_buf equivalent. */
+static int memref_alloc_check(cust *c)
+{
+	char tb[256];
+	if (c->s.call && c->s.call->vn) {
+		ir_error(c->p->ctx, c->s.call->loc,
+			 "'memref.alloc' with dynamic sizes has no tile_buf equivalent (write "
+			 "pto.alloc_tile with valid_row/valid_col)");
+		return -1;
+	}
+	if (c->nrt == 1 && c->rtypes[0]->kind == IR_TYPE_NONE)
+		return -1; /* the type was reported where it was read */
+	if (c->nrt != 1 || c->rtypes[0]->kind != IR_TYPE_TILE_BUF) {
+		ir_error(c->p->ctx, c->s.colon ? c->s.colon->loc : c->opname.loc,
+			 "'memref.alloc' allocates a tile buffer: its type must be a 2-D static "
+			 "memref in an on-chip address space (memref<RxCxT, #pto.address_space<vec>>, "
+			 "mat, left, right, acc, bias, scaling), got '%s'",
+			 c->nrt ? ir_type_str(c->rtypes[0], tb, sizeof tb) : "nothing");
+		return -1;
+	}
+	return 0;
+}
+
 /* The parse routine of each form: its operand and type steps, and the names a lone
  * literal and an `<X>` outside the dict take. A form without a row (TERM, TASSIGN,
  * TILE, TILE_INS_ATTRS, FLAG, NONE, the region forms written as statements) reads
@@ -1285,6 +1364,10 @@ ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned de
 	c.fn = c.ct == 1 && c.cty[0]->kind == IR_TYPE_FUNC && !s->arrow ? c.cty[0] : NULL;
 	if (f->types(&c) || extras(&c, f->lit_name, f->angle_name))
 		return NULL;
+	if (tok_is(opname, "memref.alloc") && memref_alloc_check(&c))
+		return NULL;
+	if (c.code == IR_OP_MAKE_TENSOR_VIEW && c.nrt == 1)
+		set_result(&c, legacy_view_rank(p, c.rtypes[0], c.nops > 1 ? (c.nops - 1) / 2 : 0));
 
 	if (nres != c.nrt) {
 		ir_error(p->ctx, ndefs ? p->defs.a[def0].loc : opname.loc,

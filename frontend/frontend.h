@@ -161,6 +161,9 @@ void fe_region_enter(fe_parser *p);
 void fe_region_leave(fe_parser *p);
 int fe_define(fe_parser *p, const char *name, ir_value *v, ir_loc loc);
 fe_use fe_lookup(fe_parser *p, fe_tok t);
+/* An integer literal where a keyword list wants an index value: appends
+ * `arith.constant N : index` to the current block and returns its use. */
+fe_use fe_index_const(fe_parser *p, fe_tok t);
 void fe_poison_defs(fe_parser *p, unsigned def0);
 void fe_recover(fe_parser *p);
 int fe_name_isolated(fe_parser *p, fe_tok name);

@@ -291,7 +291,7 @@ hitem
 	: use { piece(p, FE_P_OPERAND, p->uses.a[p->uses.n - 1].loc, p->uses.n - 1, p->types.n, NULL, notok); }
 	| ','
 	| T_ID { piece(p, FE_P_WORD, $1.loc, p->uses.n, p->types.n, NULL, $1); }
-	| T_ID '=' '[' ins_mark uses_opt ']'
+	| T_ID '=' '[' ins_mark kw_list_opt ']'
 		{ piece(p, FE_P_KWLIST, $1.loc, $4.u, $4.t, NULL, $1); }
 	| T_ID '=' ins_mark use
 		{ piece(p, FE_P_KWVAL, $1.loc, $3.u, $3.t, NULL, $1); }
@@ -309,6 +309,23 @@ hitem
 	| T_SYMBOL { piece(p, FE_P_ATTR, $1.loc, p->uses.n, p->types.n, fe_symbol_attr(p, $1), notok); }
 	| '(' ins_mark uses_opt ')'
 		{ piece(p, FE_P_KWLIST, $1.loc, $2.u, $2.t, NULL, $1); }
+	;
+
+/* a keyword list (`sizes = [%a, 32]`): values, or integer literals, which become
+ * `arith.constant N : index` ops placed before the op (fe_index_const) */
+kw_list_opt
+	: %empty
+	| kw_list
+	;
+
+kw_list
+	: kw_elem
+	| kw_list ',' kw_elem
+	;
+
+kw_elem
+	: use
+	| T_INT { fe_use u = fe_index_const(p, $1); FE_PUSH(p, p->uses, u); }
 	;
 
 /* the type-annotated groups of ins(...)/outs(...): uses, an optional dict, `:` types;

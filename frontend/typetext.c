@@ -342,61 +342,116 @@ static int key(cur *c, const char *want)
 	return expect(c, '=');
 }
 
+/* The keyed form `loc=.., dtype=.., rows=.., cols=.., v_row=.., v_col=.., blayout=..,
+ * slayout=.., fractal=.., pad=..[, compact=..]`. PTOAS prints the keys in that order;
+ * older PTOAS samples write them in others (blayout before v_row). [decision] `loc`
+ * comes first (it tells the keyed form from the compact one), the other keys in any
+ * order, each once; all but `compact` are required, as in PTOAS. */
+enum { TK_DTYPE, TK_ROWS, TK_COLS, TK_VROW, TK_VCOL, TK_BLAYOUT, TK_SLAYOUT, TK_FRACTAL, TK_PAD,
+       TK_COMPACT, TK_COUNT };
+
+static const char *const tb_keys[TK_COUNT] = {"dtype", "rows", "cols", "v_row", "v_col",
+					      "blayout", "slayout", "fractal", "pad", "compact"};
+
+static int keyed_value(cur *c, unsigned k, ir_type *tb)
+{
+	int e;
+	switch (k) {
+	case TK_DTYPE:
+		return (tb->u.tb.elem = sub_type(c)) != NULL;
+	case TK_ROWS:
+		return integer(c, &tb->u.tb.rows, 0);
+	case TK_COLS:
+		return integer(c, &tb->u.tb.cols, 0);
+	case TK_VROW:
+		return integer(c, &tb->u.tb.v_row, 1);
+	case TK_VCOL:
+		return integer(c, &tb->u.tb.v_col, 1);
+	case TK_BLAYOUT:
+		if ((e = enum_val(c, ir_blayout_names, IR_BLAYOUT_COUNT, "unknown blayout: ")) < 0)
+			return 0;
+		tb->u.tb.blayout = (unsigned)e;
+		return 1;
+	case TK_SLAYOUT:
+		if ((e = enum_val(c, ir_slayout_names, IR_SLAYOUT_COUNT, "unknown slayout: ")) < 0)
+			return 0;
+		tb->u.tb.slayout = (unsigned)e;
+		return 1;
+	case TK_FRACTAL:
+		return integer(c, &tb->u.tb.fractal, 0);
+	case TK_PAD:
+		return integer(c, &tb->u.tb.pad, 0);
+	default:
+		return integer(c, &tb->u.tb.compact, 0);
+	}
+}
+
 static const ir_type *tile_buf_keyed(cur *c)
 {
 	ir_type tb;
-	int k;
+	unsigned seen = 0, k;
 	memset(&tb, 0, sizeof tb);
 	tb.kind = IR_TYPE_TILE_BUF;
 	tb.u.tb.compact = 0;
-	if (!key(c, "loc") || !loc_val(c, &tb.u.tb.mem) || !expect(c, ','))
+	if (!key(c, "loc") || !loc_val(c, &tb.u.tb.mem))
 		return NULL;
-	if (!key(c, "dtype") || !(tb.u.tb.elem = sub_type(c)) || !expect(c, ','))
-		return NULL;
-	if (!key(c, "rows") || !integer(c, &tb.u.tb.rows, 0) || !expect(c, ','))
-		return NULL;
-	if (!key(c, "cols") || !integer(c, &tb.u.tb.cols, 0) || !expect(c, ','))
-		return NULL;
-	if (tb.u.tb.rows < 0 || tb.u.tb.cols < 0) {
-		cerr(c, "rows/cols must be non-negative", NULL, 0);
-		return NULL;
-	}
-	if (!key(c, "v_row") || !integer(c, &tb.u.tb.v_row, 1) || !expect(c, ','))
-		return NULL;
-	if (!key(c, "v_col") || !integer(c, &tb.u.tb.v_col, 1) || !expect(c, ','))
-		return NULL;
-	if (tb.u.tb.v_row == -1)
-		tb.u.tb.v_row = IR_DYN;
-	if (tb.u.tb.v_col == -1)
-		tb.u.tb.v_col = IR_DYN;
-	if ((tb.u.tb.v_row < 0 && tb.u.tb.v_row != IR_DYN) ||
-	    (tb.u.tb.v_col < 0 && tb.u.tb.v_col != IR_DYN)) {
-		cerr(c, "v_row/v_col must be non-negative, '?' or -1", NULL, 0);
-		return NULL;
-	}
-	if (!key(c, "blayout") ||
-	    (k = enum_val(c, ir_blayout_names, IR_BLAYOUT_COUNT, "unknown blayout: ")) < 0 ||
-	    !expect(c, ','))
-		return NULL;
-	tb.u.tb.blayout = (unsigned)k;
-	if (!key(c, "slayout") ||
-	    (k = enum_val(c, ir_slayout_names, IR_SLAYOUT_COUNT, "unknown slayout: ")) < 0 ||
-	    !expect(c, ','))
-		return NULL;
-	tb.u.tb.slayout = (unsigned)k;
-	if (!key(c, "fractal") || !integer(c, &tb.u.tb.fractal, 0) || !expect(c, ','))
-		return NULL;
-	if (!key(c, "pad") || !integer(c, &tb.u.tb.pad, 0))
-		return NULL;
-	if (eat(c, ',')) {
-		if (!key(c, "compact") || !integer(c, &tb.u.tb.compact, 0))
+	while (eat(c, ',')) {
+		const char *w, *at;
+		size_t n;
+		ws(c);
+		at = c->s;
+		if (!word(c, &w, &n))
 			return NULL;
+		for (k = 0; k < TK_COUNT; k++)
+			if (eqn(w, n, tb_keys[k]))
+				break;
+		if (k == TK_COUNT) {
+			c->s = at;
+			cerr(c, "unknown key in tile_buf: ", w, n);
+			return NULL;
+		}
+		if (seen & (1u << k)) {
+			char m[64];
+			c->s = at;
+			snprintf(m, sizeof m, "duplicate '%s' in tile_buf", tb_keys[k]);
+			cerr(c, m, NULL, 0);
+			return NULL;
+		}
+		seen |= 1u << k;
+		if (!expect(c, '='))
+			return NULL;
+		ws(c);
+		at = c->s;
+		if (!keyed_value(c, k, &tb))
+			return NULL;
+		if ((k == TK_ROWS && tb.u.tb.rows < 0) || (k == TK_COLS && tb.u.tb.cols < 0)) {
+			c->s = at;
+			cerr(c, "rows/cols must be non-negative", NULL, 0);
+			return NULL;
+		}
+		if (k == TK_VROW || k == TK_VCOL) {
+			int64_t *v = k == TK_VROW ? &tb.u.tb.v_row : &tb.u.tb.v_col;
+			if (*v == -1)
+				*v = IR_DYN;
+			if (*v < 0 && *v != IR_DYN) {
+				c->s = at;
+				cerr(c, "v_row/v_col must be non-negative, '?' or -1", NULL, 0);
+				return NULL;
+			}
+		}
 	}
 	ws(c);
 	if (c->s != c->e) {
-		cerr(c, "expected '>'", NULL, 0);
+		cerr(c, "expected ',' or '>'", NULL, 0);
 		return NULL;
 	}
+	for (k = 0; k < TK_COMPACT; k++)
+		if (!(seen & (1u << k))) {
+			char m[64];
+			snprintf(m, sizeof m, "expected '%s' in tile_buf", tb_keys[k]);
+			cerr(c, m, NULL, 0);
+			return NULL;
+		}
 	return ir_type_tile_buf(c->p->ctx, &tb);
 }
 
@@ -499,6 +554,75 @@ static const ir_type *tile_buf_compact(cur *c)
 	return ir_type_tile_buf(c->p->ctx, &tb);
 }
 
+static const ir_type *tile_buf_body(cur *c)
+{
+	const char *q;
+	/* keyed when the first word is followed by '=' */
+	ws(c);
+	for (q = c->s; q < c->e && isidc(*q); q++)
+		;
+	while (q < c->e && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
+		q++;
+	if (q < c->e && *q == '=')
+		return tile_buf_keyed(c);
+	return tile_buf_compact(c);
+}
+
+/* ---- memref<RxCxT, #pto.address_space<X>> ------------------------------------------- */
+
+static const ir_type not_a_tile;
+
+/* The older form of a tile buffer: a 2-D memref in an on-chip address space is the
+ * tile_buf the compact form `<X, RxCxT>` gives (row_major, none_box, fractal 512, no
+ * pad: PTOAS's default tile configuration, which is what a memref.alloc without a tile
+ * configuration gets there). [decision] Any other memref (global memory, no address
+ * space, another rank, a layout) is kept as an opaque type: `&not_a_tile`; an op that
+ * needs a tile reports it there. */
+static const ir_type *memref_tile_buf(cur *c)
+{
+	ir_type tb;
+	int64_t dims[8];
+	unsigned rank;
+	const char *w, *at;
+	size_t n;
+	static const char sp[] = "#pto.address_space<";
+	memset(&tb, 0, sizeof tb);
+	tb.kind = IR_TYPE_TILE_BUF;
+	ws(c);
+	if (c->s >= c->e || *c->s < '0' || *c->s > '9')
+		return &not_a_tile;
+	if (!shape(c, dims, &rank, 8, &tb.u.tb.elem))
+		return NULL;
+	if (!eat(c, ','))
+		return &not_a_tile;
+	ws(c);
+	if ((size_t)(c->e - c->s) < sizeof sp || memcmp(c->s, sp, sizeof sp - 1))
+		return &not_a_tile;
+	c->s += sizeof sp - 1;
+	ws(c);
+	at = c->s;
+	if (!word(c, &w, &n))
+		return NULL;
+	if (ir_mem_parse(w, n, &tb.u.tb.mem)) {
+		if (eqn(w, n, "gm") || eqn(w, n, "zero"))
+			return &not_a_tile;
+		c->s = at;
+		cerr(c, "unknown address space: ", w, n);
+		return NULL;
+	}
+	if (!expect(c, '>'))
+		return NULL;
+	ws(c);
+	if (c->s != c->e || rank != 2 || dims[0] < 0 || dims[1] < 0)
+		return &not_a_tile;
+	tb.u.tb.rows = tb.u.tb.v_row = dims[0];
+	tb.u.tb.cols = tb.u.tb.v_col = dims[1];
+	tb.u.tb.blayout = IR_BLAYOUT_ROW_MAJOR;
+	tb.u.tb.slayout = IR_SLAYOUT_NONE_BOX;
+	tb.u.tb.fractal = 512;
+	return ir_type_tile_buf(c->p->ctx, &tb);
+}
+
 /* ---- types --------------------------------------------------------------------------- */
 
 static int prefix(fe_tok t, const char *pre, cur *c)
@@ -520,6 +644,12 @@ const ir_type *fe_type_text(fe_parser *p, fe_tok t)
 	c.t = t;
 	if (!t.len)
 		return NULL;
+	if (prefix(t, "<", &c))
+		return tile_buf_body(&c); /* the prefix left off: lexer.l */
+	if (prefix(t, "memref<", &c) && (ty = memref_tile_buf(&c)) != NULL)
+		return ty != &not_a_tile ? ty : ir_type_opaque(p->ctx, t.s, t.len);
+	if (c.failed)
+		return NULL;
 	if (t.s[0] != '!') {
 		if ((ty = fe_scalar_type(p->ctx, t.s, t.len)))
 			return ty;
@@ -528,18 +658,8 @@ const ir_type *fe_type_text(fe_parser *p, fe_tok t)
 		ir_error(p->ctx, t.loc, "unknown type '%.*s'", (int)(t.len > 64 ? 64 : t.len), t.s);
 		return NULL;
 	}
-	if (prefix(t, "!pto.tile_buf<", &c)) {
-		const char *q;
-		/* keyed when the first word is followed by '=' */
-		ws(&c);
-		for (q = c.s; q < c.e && isidc(*q); q++)
-			;
-		while (q < c.e && (*q == ' ' || *q == '\t'))
-			q++;
-		if (q < c.e && *q == '=')
-			return tile_buf_keyed(&c);
-		return tile_buf_compact(&c);
-	}
+	if (prefix(t, "!pto.tile_buf<", &c))
+		return tile_buf_body(&c);
 	if (prefix(t, "!pto.tile<", &c)) {
 		int64_t dims[16];
 		unsigned rank;
@@ -568,7 +688,9 @@ const ir_type *fe_type_text(fe_parser *p, fe_tok t)
 		}
 		return ir_type_ptr(p->ctx, elem);
 	}
-	if (prefix(t, "!pto.tensor_view<", &c) || prefix(t, "!pto.partition_tensor_view<", &c)) {
+	/* `!pto.tile_view` is the older name of the partition view (PTOAS parses it so) */
+	if (prefix(t, "!pto.tensor_view<", &c) || prefix(t, "!pto.partition_tensor_view<", &c) ||
+	    prefix(t, "!pto.tile_view<", &c)) {
 		int64_t dims[16];
 		unsigned rank;
 		const ir_type *elem;
@@ -579,7 +701,7 @@ const ir_type *fe_type_text(fe_parser *p, fe_tok t)
 			cerr(&c, "expected '>'", NULL, 0);
 			return NULL;
 		}
-		return ir_type_shaped(p->ctx, t.s[5] == 't' ? IR_TYPE_TENSOR_VIEW : IR_TYPE_PART_VIEW,
+		return ir_type_shaped(p->ctx, t.s[6] == 'e' ? IR_TYPE_TENSOR_VIEW : IR_TYPE_PART_VIEW,
 				      dims, rank, elem);
 	}
 	return ir_type_opaque(p->ctx, t.s, t.len);
