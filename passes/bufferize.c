@@ -18,9 +18,18 @@
  * left/right/acc buffers take the target's cube layouts and fractal sizes; the
  * others are row_major/none_box with fractal 512.
  *
+ * Tiles through scf (docs/semantics.md §8.1): an scf.for iteration argument of tile
+ * type gets one carrier buffer of its init's buffer type (the init itself when
+ * nothing reads it once the loop starts, else a copy by pto.tmov); the iteration
+ * argument and the result are that buffer, and the body's yield copies its value into
+ * it (all values staged first when a yield writes several carriers); a tmatmul.acc
+ * on the iteration argument whose result is only yielded back accumulates in the
+ * carrier. An scf.if result is the buffer its branches yield (they must agree on the
+ * buffer type).
  * Requires: structurally verified IR (any mix of levels 1 and 2).
- * Produces: level 2 only. Tile values that cannot be bufferized (block arguments of
- * !pto.tile type, scf results or yields of tiles, dynamic tile shapes) are errors.
+ * Produces: level 2 only. Tile values that cannot be bufferized (function arguments
+ * of !pto.tile type, tile slots not fed by tile ops, branches yielding different
+ * buffer types, dynamic tile shapes) are errors.
  * Preserves: a module already in DPS form is left untouched (byte-identical output);
  * op order, locations, attributes and value names. */
 #include <stdlib.h>
@@ -108,6 +117,22 @@ static const ir_type *buf_type(ir_ctx *ctx, const pass_opts *o, const ir_type *t
 	return ir_type_tile_buf(ctx, &tb);
 }
 
+/* Whether block `b` is the body of an scf.for. */
+static int is_for_body(const ir_block *b)
+{
+	return b && b->region && b->region->parent && b->region->parent->code == IR_OP_SCF_FOR;
+}
+
+/* Whether scf op `op` has a result of level-1 tile type. */
+static int has_tile_result(const ir_op *op)
+{
+	unsigned i;
+	for (i = 0; op && i < op->num_results; i++)
+		if (op->results[i].type->kind == IR_TYPE_TILE)
+			return 1;
+	return 0;
+}
+
 /* tmatmul.acc (and .mx.acc) whose accumulator input is a tile value used nowhere
  * else: it accumulates in place into that tile's buffer (docs/semantics.md §6.3, the
  * split-K form). Decided on the SSA form, before any rewriting: in SSA every use is a
@@ -116,17 +141,30 @@ static const ir_type *buf_type(ir_ctx *ctx, const pass_opts *o, const ir_type *t
 static int accumulates_in_place(const ir_op *op)
 {
 	const ir_value *c;
+	const ir_operand *u;
 	if (op->code != IR_OP_TMATMUL_ACC && op->code != IR_OP_TMATMUL_MX_ACC)
 		return 0;
 	c = op->operands[0].value;
-	/* same block: inside a loop, a tile from outside must stay unchanged */
-	return c->type == op->results[0].type && c->def && c->def->block == op->block &&
-	       ir_value_num_uses(c) == 1;
+	if (c->type != op->results[0].type || ir_value_num_uses(c) != 1)
+		return 0;
+	if (!c->def) {
+		/* an scf.for iteration argument read only here, whose new value is only
+		 * yielded back to it: the loop's carrier buffer accumulates in place */
+		u = op->results[0].uses;
+		return is_for_body(c->owner) && c->owner == op->block && c->index > 0 && u &&
+		       !u->next_use && u->owner->code == IR_OP_SCF_YIELD &&
+		       u->owner->block == op->block &&
+		       (unsigned)(u - u->owner->operands) == c->index - 1;
+	}
+	/* same block: inside a loop, a tile from outside must stay unchanged; an scf.if
+	 * result names a buffer yielded by a branch, which may have other readers */
+	return c->def->block == op->block && c->def->code != IR_OP_SCF_IF;
 }
 
 typedef struct oplist {
 	ir_op **a;
 	unsigned char *inplace;
+	uint64_t *was_tile; /* a yield's slots of tile type (results of its parent) */
 	size_t n, cap;
 	int oom;
 } oplist;
@@ -139,23 +177,38 @@ static int collect(ir_op *op, void *user)
 		       op->num_results == 1 && op->results[0].type->kind == IR_TYPE_TILE;
 	int tassign = op->code == IR_OP_TASSIGN && op->num_results == 1 &&
 		      op->results[0].type->kind == IR_TYPE_TILE;
-	if (!ssa_tile && !tassign)
+	const ir_op *par = op->block && op->block->region ? op->block->region->parent : NULL;
+	int scf = (op->code == IR_OP_SCF_FOR && has_tile_result(op)) ||
+		  (op->code == IR_OP_SCF_YIELD && par &&
+		   (par->code == IR_OP_SCF_FOR || par->code == IR_OP_SCF_IF) && has_tile_result(par));
+	if (!ssa_tile && !tassign && !scf)
 		return 0;
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 64;
 		ir_op **a = realloc(l->a, cap * sizeof *a);
 		unsigned char *ip;
+		uint64_t *wt;
 		if (a)
 			l->a = a;
 		ip = a ? realloc(l->inplace, cap) : NULL;
-		if (!ip) {
+		if (ip)
+			l->inplace = ip;
+		wt = ip ? realloc(l->was_tile, cap * sizeof *wt) : NULL;
+		if (!wt) {
 			l->oom = 1;
 			return 1;
 		}
-		l->inplace = ip;
+		l->was_tile = wt;
 		l->cap = cap;
 	}
 	l->inplace[l->n] = (unsigned char)(ssa_tile && accumulates_in_place(op));
+	l->was_tile[l->n] = 0;
+	if (op->code == IR_OP_SCF_YIELD) {
+		unsigned i;
+		for (i = 0; i < par->num_results && i < 64; i++)
+			if (par->results[i].type->kind == IR_TYPE_TILE)
+				l->was_tile[l->n] |= (uint64_t)1 << i;
+	}
 	l->a[l->n++] = op;
 	return 0;
 }
@@ -209,6 +262,174 @@ static unsigned rewrite_tassign(ir_ctx *ctx, ir_op *op)
 	return 0;
 }
 
+/* A new `pto.alloc_tile` of type t before `before`. */
+static ir_value *new_buf(ir_ctx *ctx, ir_op *before, const ir_type *t, const char *name)
+{
+	static const int64_t seg[3] = {0, 0, 0};
+	ir_op *alloc = ir_op_create(ctx, "pto.alloc_tile", before->loc, NULL, 0, &t, 1, NULL, 0);
+	alloc->results[0].name = name;
+	ir_op_set_attr(ctx, alloc, "operandSegmentSizes",
+		       ir_attr_dense(ctx, ir_type_int(ctx, 32, IR_INT_SIGNLESS), seg, 3));
+	ir_block_insert_before(before, alloc);
+	return &alloc->results[0];
+}
+
+/* `pto.tmov ins(src) outs(dst)` before `before`: the copy of a tile value. */
+static void copy_buf(ir_ctx *ctx, ir_op *before, ir_value *src, ir_value *dst)
+{
+	ir_value *ops[2];
+	ops[0] = src;
+	ops[1] = dst;
+	ir_block_insert_before(before, ir_op_create(ctx, "pto.tmov", before->loc, ops, 2, NULL, 0,
+						    NULL, 0));
+}
+
+/* Whether every use of `v` but `op` is an op before `op` in its block (the buffer is
+ * not read after the loop starts, so the loop may take it over). */
+static int only_before(const ir_value *v, const ir_op *op)
+{
+	const ir_operand *u;
+	const ir_op *p;
+	for (u = v->uses; u; u = u->next_use) {
+		if (u->owner == op)
+			continue;
+		for (p = op->prev; p && p != u->owner; p = p->prev)
+			;
+		if (!p)
+			return 0;
+	}
+	return 1;
+}
+
+/* An scf.for iteration argument of tile type gets one carrier buffer, of its init's
+ * buffer type: the init (copied into it, unless the init is a buffer nothing reads
+ * once the loop starts), the iteration argument and the result are all that buffer; the body's
+ * yield copies its value into it (emit_yield_copies). */
+static unsigned rewrite_for(ir_ctx *ctx, ir_op *op)
+{
+	ir_block *b = op->regions[0].first;
+	unsigned i, errs = 0;
+	for (i = 0; i < op->num_results; i++) {
+		ir_value *init = op->operands[3 + i].value, *c;
+		if (op->results[i].type->kind != IR_TYPE_TILE)
+			continue;
+		if (init->type->kind != IR_TYPE_TILE_BUF || !b || b->num_args <= 1 + i) {
+			ir_error(ctx, op->loc, "'scf.for' iter_arg #%u: the init of a tile iteration "
+				 "argument must be a tile made by a tile op", i);
+			errs++;
+			continue;
+		}
+		if (init->type->u.tb.v_row == IR_DYN || init->type->u.tb.v_col == IR_DYN) {
+			ir_error(ctx, op->loc, "'scf.for' iter_arg #%u: a tile with a dynamic valid "
+				 "shape cannot be carried through scf.for / scf.if", i);
+			errs++;
+			continue;
+		}
+		if (init->def && init->def->code == IR_OP_ALLOC_TILE && only_before(init, op)) {
+			c = init;
+		} else {
+			c = new_buf(ctx, op, init->type, b->args[1 + i]->name);
+			copy_buf(ctx, op, init, c);
+			ir_op_set_operand(op, 3 + i, c);
+		}
+		ir_value_replace_all_uses(b->args[1 + i], c);
+		b->args[1 + i]->type = init->type;
+		ir_value_replace_all_uses(&op->results[i], c);
+		op->results[i].type = init->type;
+	}
+	return errs;
+}
+
+/* Whether `v` is the carrier buffer of one of scf.for `p`'s iteration arguments. */
+static int is_carrier(const ir_op *p, const ir_value *v)
+{
+	unsigned i;
+	for (i = 3; i < p->num_operands; i++)
+		if (p->operands[i].value == v)
+			return 1;
+	return 0;
+}
+
+/* The yield of a body whose scf.for had tile iteration arguments: each value goes into
+ * the carrier (the loop's init operand after rewrite_for), by a copy unless it is the
+ * carrier already. The yield of an scf.if with tile results: the results take the
+ * buffer type the branches yield, which must agree. */
+static unsigned rewrite_yield(ir_ctx *ctx, ir_op *y, uint64_t was_tile)
+{
+	ir_op *p = y->block->region->parent;
+	unsigned i, r, errs = 0, ncopy = 0;
+	if (p->code == IR_OP_SCF_FOR) {
+		/* every value is read before any carrier is written (a yield may swap
+		 * iteration arguments): with more than one copy, a value that may be a
+		 * carrier's buffer (anything but a fresh alloc_tile) goes through a
+		 * temporary first */
+		for (i = 0; i < y->num_operands && i < 64; i++)
+			ncopy += (was_tile >> i & 1) && y->operands[i].value != p->operands[3 + i].value;
+		for (i = 0; ncopy > 1 && i < y->num_operands && i < 64; i++) {
+			ir_value *v = y->operands[i].value, *tmp;
+			if (!(was_tile >> i & 1) || v == p->operands[3 + i].value ||
+			    v->type->kind != IR_TYPE_TILE_BUF ||
+			    (v->def && v->def->code == IR_OP_ALLOC_TILE && !is_carrier(p, v)))
+				continue;
+			tmp = new_buf(ctx, y, v->type, v->name);
+			copy_buf(ctx, y, v, tmp);
+			ir_op_set_operand(y, i, tmp);
+		}
+	}
+	for (i = 0; i < y->num_operands && i < p->num_results; i++) {
+		ir_value *v = y->operands[i].value;
+		char t1[256], t2[256];
+		if (i >= 64 || !(was_tile >> i & 1))
+			continue;
+		if (v->type->kind != IR_TYPE_TILE_BUF) {
+			ir_error(ctx, y->loc, "'scf.yield' operand #%u: a yielded tile must be made "
+				 "by a tile op", i);
+			errs++;
+			continue;
+		}
+		if (p->code == IR_OP_SCF_FOR) {
+			ir_value *c = p->operands[3 + i].value;
+			if (v == c)
+				continue;
+			if (v->type != c->type) {
+				ir_error(ctx, y->loc, "'scf.yield' operand #%u: the tile yielded has buffer "
+					 "type '%s' but the loop carries '%s'", i, ir_type_str(v->type, t1, sizeof t1),
+					 ir_type_str(c->type, t2, sizeof t2));
+				errs++;
+				continue;
+			}
+			copy_buf(ctx, y, v, c);
+			ir_op_set_operand(y, i, c);
+			continue;
+		}
+		/* scf.if: once the last region's yield is reached, both are rewritten */
+		if (y->block->region != &p->regions[p->num_regions - 1])
+			continue;
+		for (r = 0; r < p->num_regions; r++) {
+			const ir_op *o = p->regions[r].first ? p->regions[r].first->last : NULL;
+			const ir_type *t = o && o->code == IR_OP_SCF_YIELD && i < o->num_operands
+						   ? o->operands[i].value->type : NULL;
+			if (t != v->type) {
+				ir_error(ctx, y->loc, "'scf.if' result #%u: the branches yield tiles of "
+					 "different buffer types ('%s' and '%s')", i,
+					 t ? ir_type_str(t, t1, sizeof t1) : "?",
+					 ir_type_str(v->type, t2, sizeof t2));
+				errs++;
+				break;
+			}
+		}
+		if (r == p->num_regions) {
+			if (v->type->u.tb.v_row == IR_DYN || v->type->u.tb.v_col == IR_DYN) {
+				ir_error(ctx, y->loc, "'scf.yield' operand #%u: a tile with a dynamic "
+					 "valid shape cannot be carried through scf.for / scf.if", i);
+				errs++;
+			}
+			p->results[i].type = v->type;
+		}
+	}
+	return errs;
+}
+
 /* Reports every level-1 tile value left. */
 static int check_left(ir_op *op, void *user)
 {
@@ -235,7 +456,7 @@ static int check_left(ir_op *op, void *user)
 
 unsigned pass_bufferize(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 {
-	oplist l = {NULL, NULL, 0, 0, 0};
+	oplist l = {NULL, NULL, NULL, 0, 0, 0};
 	unsigned errs = 0;
 	size_t i;
 	void *u[2];
@@ -243,14 +464,24 @@ unsigned pass_bufferize(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 	if (l.oom) {
 		free(l.a);
 		free(l.inplace);
+		free(l.was_tile);
 		ir_error(ctx, module->loc, "bufferize: out of memory");
 		return 1;
 	}
-	for (i = 0; i < l.n; i++)
-		errs += l.a[i]->code == IR_OP_TASSIGN ? rewrite_tassign(ctx, l.a[i])
-						      : rewrite_tile_op(ctx, o, l.a[i], l.inplace[i]);
+	for (i = 0; i < l.n; i++) {
+		ir_op *op = l.a[i];
+		if (op->code == IR_OP_TASSIGN)
+			errs += rewrite_tassign(ctx, op);
+		else if (op->code == IR_OP_SCF_FOR)
+			errs += rewrite_for(ctx, op);
+		else if (op->code == IR_OP_SCF_YIELD)
+			errs += rewrite_yield(ctx, op, l.was_tile[i]);
+		else
+			errs += rewrite_tile_op(ctx, o, op, l.inplace[i]);
+	}
 	free(l.a);
 	free(l.inplace);
+	free(l.was_tile);
 	u[0] = ctx;
 	u[1] = &errs;
 	ir_walk(module, check_left, u);
