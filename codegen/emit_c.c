@@ -11,9 +11,10 @@
  *   floats: their bit pattern in a uint64_t (the runtime's scalar form);
  *   !pto.ptr P: `void *P` and `uint64_t P_elems`, the elements its buffer holds (so
  *     the DMA reports accesses beyond the buffer);
- *   !pto.tensor_view and !pto.partition_tensor_view: a ptoc_gv struct value (GM
- *     pointer and elements, shape, strides, offsets, sizes), so yielding a view from
- *     scf.if / scf.for is an assignment.
+ *   !pto.tensor_view and !pto.partition_tensor_view: a ptort_view value (ptort.h
+ *     section 3.6: GM pointer and elements, shape, strides, offsets, sizes), so
+ *     yielding a view from scf.if / scf.for is an assignment; a DMA takes the
+ *     ptort_gm_view that ptort_gm_view_init builds from it.
  * scf.for results and iter_args share one mutable variable per result; scf.if
  * results are variables assigned by the yields of the branch taken.
  *
@@ -22,13 +23,10 @@
  * comments; integer arithmetic wraps modulo 2^64 (narrower integer types are computed
  * in 64 bits).
  *
- * The harness (emit_main) has the command line
- *     PROG [--in ARG=FILE]... [--out ARG=FILE]... [--arg ARG=VALUE]...
- * ARG: a kernel argument's name (without %) or its position from 0. A GM buffer's size
- * comes from the constant shapes and strides of its make_tensor_views; an --in file
- * must have exactly that size (or, for dynamic shapes, gives the size); an --out buffer
- * not read with --in starts zeroed and is written back after the run. Exit status: 0,
- * 1 bad input files or a runtime error (the runtime's first message), 2 usage. */
+ * The harness (emit_main) is a table of the entry kernel's arguments (name, element
+ * bits, GM elements from the constant shapes and strides of its make_tensor_views, 0
+ * when dynamic), a trampoline calling the kernel and `return ptort_main(...)`: the
+ * command line, the files and the run are the runtime's (ptort.h section 6). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,7 +309,7 @@ static const char *ctype(const ir_type *t)
 	case IR_TYPE_FLOAT: return "uint64_t";
 	case IR_TYPE_PTR: return "void *";
 	case IR_TYPE_TENSOR_VIEW: case IR_TYPE_PART_VIEW:
-		return t->u.shaped.rank >= 1 && t->u.shaped.rank <= PTORT_GM_RANK ? "ptoc_gv" : NULL;
+		return t->u.shaped.rank >= 1 && t->u.shaped.rank <= PTORT_GM_RANK ? "ptort_view" : NULL;
 	default: return NULL;
 	}
 }
@@ -461,7 +459,7 @@ static const char *fsat(em *e, const ir_op *op)
 	return s ? "PTORT_SAT_ON" : "PTORT_SAT_OFF";
 }
 
-/* Declares `const ptort_tile VAR = {...};` for tile descriptor field `name`. */
+/* Declares `const ptort_tile VAR = {.mem = ..., ...};` for tile descriptor field `name`. */
 static void emit_tile(em *e, const ir_op *op, const char *name, unsigned fixed, const char *var)
 {
 	const ir_attr *a = ir_op_get_attr(op, name);
@@ -497,7 +495,9 @@ static void emit_tile(em *e, const ir_op *op, const char *name, unsigned fixed, 
 		v_col = ir_intern(e->ctx, b, strlen(b));
 	}
 	ind(e);
-	pf(e, "const ptort_tile %s = {%s, %s, %u, %u, %s, %lld, %lld, %s, %s, %lld};\n", var,
+	pf(e, "const ptort_tile %s = {.mem = %s, .type = %s, .blayout = %u, .slayout = %u, "
+	   ".addr = %s, .rows = %lld, .cols = %lld, .v_rows = %s, .v_cols = %s, .fractal = %lld};\n",
+	   var,
 	   rt_mem_names[tb->u.tb.mem - 1], rt_type_names[et], tb->u.tb.blayout, tb->u.tb.slayout,
 	   addr, (long long)tb->u.tb.rows, (long long)tb->u.tb.cols, v_row, v_col,
 	   (long long)tb->u.tb.fractal);
@@ -516,7 +516,7 @@ static void list_operands(em *e, const ir_op *user, const ir_op *op, unsigned fi
 	}
 }
 
-/* make_tensor_view / partition_view: `const ptoc_gv NAME = ...;` (when used). */
+/* make_tensor_view / partition_view: `const ptort_view NAME = ...;` (when used). */
 static void emit_view_op(em *e, ir_op *op)
 {
 	ir_value *r = &op->results[0];
@@ -547,10 +547,10 @@ static void emit_view_op(em *e, ir_op *op)
 		name = name_value(e, r);
 		ind(e);
 		if (op->code == IR_OP_MAKE_TENSOR_VIEW)
-			pf(e, "const ptoc_gv %s = ptoc_tensor(%s, %s, %u, (const int64_t[]){", name, src,
+			pf(e, "const ptort_view %s = ptort_view_tensor(%s, %s, %u, (const int64_t[]){", name, src,
 			   elems, rank);
 		else
-			pf(e, "const ptoc_gv %s = ptoc_part(&%s, (const int64_t[]){", name, src);
+			pf(e, "const ptort_view %s = ptort_view_part(&%s, (const int64_t[]){", name, src);
 	}
 	list_operands(e, op, op, 1, rank);
 	pf(e, "}, (const int64_t[]){");
@@ -577,7 +577,9 @@ static int emit_view(em *e, const ir_op *op, const ir_value *pv, const char **gm
 	snprintf(buf, sizeof buf, "%s.gm", v);
 	*gm = ir_intern(e->ctx, buf, strlen(buf));
 	ind(e);
-	pf(e, "const ptort_gm_view ptoc_g = ptoc_view(%s, &%s);\n", rt_type_names[et], v);
+	pf(e, "ptort_gm_view ptoc_g;\n");
+	ind(e);
+	pf(e, "ptort_gm_view_init(&ptoc_g, %s, &%s);\n", rt_type_names[et], v);
 	return 0;
 }
 
@@ -811,11 +813,11 @@ static void declare_var(em *e, const ir_op *user, ir_value *v, const ir_value *i
 		pf(e, "void *%s = %s;\n", n, iv ? iv : "0");
 		ind(e);
 		pf(e, "uint64_t %s_elems = %s;\n", n, ie ? ie : "0");
-	} else if (!strcmp(ty, "ptoc_gv")) {
+	} else if (!strcmp(ty, "ptort_view")) {
 		if (iv)
-			pf(e, "ptoc_gv %s = %s;\n", n, iv);
+			pf(e, "ptort_view %s = %s;\n", n, iv);
 		else
-			pf(e, "ptoc_gv %s;\n", n);
+			pf(e, "ptort_view %s;\n", n);
 		if (!iv) {
 			ind(e);
 			pf(e, "memset(&%s, 0, sizeof %s);\n", n, n);
@@ -1079,100 +1081,6 @@ static void emit_func(em *e, ir_op *f)
 	names_reset(e);
 }
 
-static int has_dma(ir_op *op, void *user)
-{
-	(void)user;
-	return op->code == IR_OP_I_DMA_LOAD || op->code == IR_OP_I_DMA_STORE;
-}
-
-static const char view_helper[] =
-	"\n/* A GM view as a C value: the tensor (GM pointer, elements of its buffer, shape,\n"
-	" * strides) and the window a partition_view takes of it (offsets, sizes), dims\n"
-	" * 0 .. rank-1 as written. */\n"
-	"typedef struct ptoc_gv {\n"
-	"\tvoid *gm;\n"
-	"\tuint64_t elems;\n"
-	"\tunsigned rank;\n"
-	"\tint64_t shape[PTORT_GM_RANK], stride[PTORT_GM_RANK], off[PTORT_GM_RANK], size[PTORT_GM_RANK];\n"
-	"} ptoc_gv;\n\n"
-	"static ptoc_gv ptoc_tensor(void *gm, uint64_t elems, unsigned rank, const int64_t *shape,\n"
-	"\t\t\t   const int64_t *stride)\n"
-	"{\n"
-	"\tptoc_gv v;\n"
-	"\tunsigned d;\n"
-	"\tmemset(&v, 0, sizeof v);\n"
-	"\tv.gm = gm;\n"
-	"\tv.elems = elems;\n"
-	"\tv.rank = rank;\n"
-	"\tfor (d = 0; d < rank; d++) {\n"
-	"\t\tv.shape[d] = v.size[d] = shape[d];\n"
-	"\t\tv.stride[d] = stride[d];\n"
-	"\t}\n"
-	"\treturn v;\n"
-	"}\n\n"
-	"/* A partition of `src`: offsets add up (wrapping), sizes replace. */\n"
-	"static ptoc_gv ptoc_part(const ptoc_gv *src, const int64_t *off, const int64_t *size)\n"
-	"{\n"
-	"\tptoc_gv v = *src;\n"
-	"\tunsigned d;\n"
-	"\tfor (d = 0; d < v.rank; d++) {\n"
-	"\t\tv.off[d] = (int64_t)((uint64_t)v.off[d] + (uint64_t)off[d]);\n"
-	"\t\tv.size[d] = size[d];\n"
-	"\t}\n"
-	"\treturn v;\n"
-	"}\n";
-
-/* The runtime's view of a ptoc_gv, for the DMA instructions. */
-static const char dma_helper[] =
-	"\n/* The runtime's gm view of `v`, right-aligned to its 5 dims. A value outside\n"
-	" * uint32_t becomes a zero size, which the DMA reports. */\n"
-	"static ptort_gm_view ptoc_view(ptort_type type, const ptoc_gv *v)\n"
-	"{\n"
-	"\tptort_gm_view g;\n"
-	"\tunsigned d, k;\n"
-	"\tint bad = 0;\n"
-	"\tmemset(&g, 0, sizeof g);\n"
-	"\tg.type = (uint8_t)type;\n"
-	"\tg.gm_elems = v->elems;\n"
-	"\tfor (d = 0; d < PTORT_GM_RANK; d++) {\n"
-	"\t\tg.shape[d] = g.size[d] = 1;\n"
-	"\t\tg.stride[d] = 0;\n"
-	"\t}\n"
-	"\tfor (d = 0; d < v->rank; d++) {\n"
-	"\t\tk = PTORT_GM_RANK - v->rank + d;\n"
-	"\t\tif (v->shape[d] < 0 || v->shape[d] > 0xffffffffLL || v->off[d] < 0 ||\n"
-	"\t\t    v->off[d] > 0xffffffffLL || v->size[d] < 0 || v->size[d] > 0xffffffffLL)\n"
-	"\t\t\tbad = 1;\n"
-	"\t\tg.shape[k] = (uint32_t)v->shape[d];\n"
-	"\t\tg.stride[k] = v->stride[d];\n"
-	"\t\tg.offset[k] = (uint32_t)v->off[d];\n"
-	"\t\tg.size[k] = (uint32_t)v->size[d];\n"
-	"\t}\n"
-	"\tif (bad)\n"
-	"\t\tg.size[PTORT_GM_RANK - 1] = 0;\n"
-	"\treturn g;\n"
-	"}\n";
-
-static int has_view(ir_op *op, void *user)
-{
-	unsigned i;
-	(void)user;
-	for (i = 0; i < op->num_results; i++)
-		if (op->results[i].type->kind == IR_TYPE_TENSOR_VIEW ||
-		    op->results[i].type->kind == IR_TYPE_PART_VIEW)
-			return 1;
-	for (i = 0; i < op->num_regions; i++) {
-		const ir_block *b;
-		unsigned k;
-		for (b = op->regions[i].first; b; b = b->next)
-			for (k = 0; k < b->num_args; k++)
-				if (b->args[k]->type->kind == IR_TYPE_TENSOR_VIEW ||
-				    b->args[k]->type->kind == IR_TYPE_PART_VIEW)
-					return 1;
-	}
-	return 0;
-}
-
 static void emit_header(em *e, ir_op *module, const char *what)
 {
 	unsigned l;
@@ -1205,10 +1113,6 @@ unsigned emit_c(ir_ctx *ctx, ir_op *module, const struct target *t, ptoc_write_f
 	for (l = 0; l < PTOC_LOC_COUNT && l < PTORT_MEM_COUNT; l++)
 		pf(&e, "%s%uu", l ? ", " : "", t->mem[l].capacity);
 	pf(&e, "};\n");
-	if (ir_walk(module, has_view, NULL))
-		pf(&e, "%s", view_helper);
-	if (ir_walk(module, has_dma, NULL))
-		pf(&e, "%s", dma_helper);
 	for (f = module->regions[0].first ? module->regions[0].first->first : NULL; f && !e.errors;
 	     f = f->next) {
 		if (f->code == IR_OP_FUNC)
@@ -1286,145 +1190,6 @@ static uint64_t arg_elems(const ir_value *arg)
 	return best;
 }
 
-static const char harness_main[] =
-	"\nstatic const char *ptoc_prog = \"kernel\";\n\n"
-	"static int ptoc_find_arg(const char *s, size_t len)\n"
-	"{\n"
-	"\tsize_t i;\n"
-	"\tchar *end;\n"
-	"\tunsigned long k;\n"
-	"\tfor (i = 0; i < ptoc_nreal; i++)\n"
-	"\t\tif (strlen(ptoc_arg_name[i]) == len && !memcmp(ptoc_arg_name[i], s, len))\n"
-	"\t\t\treturn (int)i;\n"
-	"\tif (len && s[0] >= '0' && s[0] <= '9') {\n"
-	"\t\tk = strtoul(s, &end, 10);\n"
-	"\t\tif ((size_t)(end - s) == len && k < ptoc_nreal)\n"
-	"\t\t\treturn (int)k;\n"
-	"\t}\n"
-	"\treturn -1;\n"
-	"}\n\n"
-	"static int ptoc_usage(const char *msg, const char *a)\n"
-	"{\n"
-	"\tfprintf(stderr, \"%s: \", ptoc_prog);\n"
-	"\tfprintf(stderr, msg, a);\n"
-	"\tfprintf(stderr, \"\\nusage: %s [--in ARG=FILE]... [--out ARG=FILE]... [--arg ARG=VALUE]...\\n\", ptoc_prog);\n"
-	"\treturn 2;\n"
-	"}\n\n"
-	"static int ptoc_read_file(int i, const char *path)\n"
-	"{\n"
-	"\tFILE *f = fopen(path, \"rb\");\n"
-	"\tlong n;\n"
-	"\tuint64_t want;\n"
-	"\tif (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {\n"
-	"\t\tfprintf(stderr, \"%s: --in %s: cannot read '%s'\\n\", ptoc_prog, ptoc_arg_name[i], path);\n"
-	"\t\tif (f)\n"
-	"\t\t\tfclose(f);\n"
-	"\t\treturn 1;\n"
-	"\t}\n"
-	"\twant = ptoc_arg_elems[i] ? (ptoc_arg_elems[i] * ptoc_arg_bits[i] + 7) / 8 : (uint64_t)n;\n"
-	"\tif ((uint64_t)n != want || (!ptoc_arg_elems[i] && (uint64_t)n * 8 % ptoc_arg_bits[i])) {\n"
-	"\t\tfprintf(stderr, \"%s: --in %s: '%s' has %ld bytes, the kernel expects %llu (%llu elements of %u bits)\\n\",\n"
-	"\t\t\tptoc_prog, ptoc_arg_name[i], path, n, (unsigned long long)want,\n"
-	"\t\t\t(unsigned long long)(ptoc_arg_elems[i] ? ptoc_arg_elems[i] : want * 8 / ptoc_arg_bits[i]), ptoc_arg_bits[i]);\n"
-	"\t\tfclose(f);\n"
-	"\t\treturn 1;\n"
-	"\t}\n"
-	"\tptoc_nelems[i] = (uint64_t)n * 8 / ptoc_arg_bits[i];\n"
-	"\tif (ptoc_arg_elems[i])\n"
-	"\t\tptoc_nelems[i] = ptoc_arg_elems[i];\n"
-	"\tfree(ptoc_buf[i]);\n"
-	"\tptoc_buf[i] = calloc((size_t)n + 1, 1);\n"
-	"\tif (!ptoc_buf[i] || fread(ptoc_buf[i], 1, (size_t)n, f) != (size_t)n) {\n"
-	"\t\tfprintf(stderr, \"%s: --in %s: cannot read '%s'\\n\", ptoc_prog, ptoc_arg_name[i], path);\n"
-	"\t\tfclose(f);\n"
-	"\t\treturn 1;\n"
-	"\t}\n"
-	"\tfclose(f);\n"
-	"\treturn 0;\n"
-	"}\n\n"
-	"static int ptoc_write_file(int i, const char *path)\n"
-	"{\n"
-	"\tFILE *f = fopen(path, \"wb\");\n"
-	"\tsize_t n = (size_t)((ptoc_nelems[i] * ptoc_arg_bits[i] + 7) / 8);\n"
-	"\tif (!f || (n && fwrite(ptoc_buf[i], 1, n, f) != n) || fclose(f)) {\n"
-	"\t\tfprintf(stderr, \"%s: --out %s: cannot write '%s'\\n\", ptoc_prog, ptoc_arg_name[i], path);\n"
-	"\t\treturn 1;\n"
-	"\t}\n"
-	"\treturn 0;\n"
-	"}\n\n";
-
-static const char harness_main2[] =
-	"int main(int argc, char **argv)\n"
-	"{\n"
-	"\tconst char *ptoc_out[NARGS + 1] = {0};\n"
-	"\tint ptoc_have[NARGS + 1] = {0};\n"
-	"\tint a, i, rc = 0;\n"
-	"\tptort_ctx *ctx;\n"
-	"\tif (getenv(\"PTOC_RUN_PROG\"))\n"
-	"\t\tptoc_prog = getenv(\"PTOC_RUN_PROG\");\n"
-	"\tfor (a = 1; a < argc; a++) {\n"
-	"\t\tconst char *o = argv[a], *v, *eq;\n"
-	"\t\tint kind = !strcmp(o, \"--in\") ? 0 : !strcmp(o, \"--out\") ? 1 : !strcmp(o, \"--arg\") ? 2 : -1;\n"
-	"\t\tif (kind < 0)\n"
-	"\t\t\treturn ptoc_usage(\"unknown option '%s'\", o);\n"
-	"\t\tif (a + 1 >= argc)\n"
-	"\t\t\treturn ptoc_usage(\"option '%s' needs ARG=VALUE\", o);\n"
-	"\t\tv = argv[++a];\n"
-	"\t\teq = strchr(v, '=');\n"
-	"\t\tif (!eq)\n"
-	"\t\t\treturn ptoc_usage(\"'%s' is not ARG=VALUE\", v);\n"
-	"\t\ti = ptoc_find_arg(v, (size_t)(eq - v));\n"
-	"\t\tif (i < 0)\n"
-	"\t\t\treturn ptoc_usage(\"no kernel argument '%s' (a name without %% or a position from 0)\", v);\n"
-	"\t\tif ((kind == 2) != !ptoc_arg_bits[i])\n"
-	"\t\t\treturn ptoc_usage(kind == 2 ? \"'%s' is a GM buffer: use --in or --out\" : \"'%s' is a scalar: use --arg\", ptoc_arg_name[i]);\n"
-	"\t\tif (kind == 0 && ptoc_read_file(i, eq + 1))\n"
-	"\t\t\treturn 1;\n"
-	"\t\tif (kind == 1)\n"
-	"\t\t\tptoc_out[i] = eq + 1;\n"
-	"\t\tif (kind == 2) {\n"
-	"\t\t\tchar *end;\n"
-	"\t\t\tptoc_scalar[i] = strtoll(eq + 1, &end, 0);\n"
-	"\t\t\tif (!eq[1] || *end)\n"
-	"\t\t\t\treturn ptoc_usage(\"--arg %s: not an integer\", v);\n"
-	"\t\t}\n"
-	"\t\tptoc_have[i] = 1;\n"
-	"\t}\n"
-	"\tfor (i = 0; i < (int)ptoc_nreal; i++) {\n"
-	"\t\tif (!ptoc_arg_bits[i] && !ptoc_have[i])\n"
-	"\t\t\treturn ptoc_usage(\"the scalar argument '%s' needs a value: --arg NAME=VALUE\", ptoc_arg_name[i]);\n"
-	"\t\tif (ptoc_arg_bits[i] && !ptoc_buf[i]) {\n"
-	"\t\t\tif (!ptoc_arg_elems[i] && ptoc_have[i]) {\n"
-	"\t\t\t\tfprintf(stderr, \"%s: argument '%s' has no static size (dynamic shapes): give its contents with --in\\n\", ptoc_prog, ptoc_arg_name[i]);\n"
-	"\t\t\t\treturn 1;\n"
-	"\t\t\t}\n"
-	"\t\t\tptoc_nelems[i] = ptoc_arg_elems[i];\n"
-	"\t\t\tptoc_buf[i] = calloc((size_t)((ptoc_nelems[i] * ptoc_arg_bits[i] + 7) / 8) + 1, 1);\n"
-	"\t\t\tif (!ptoc_buf[i]) {\n"
-	"\t\t\t\tfprintf(stderr, \"%s: out of memory\\n\", ptoc_prog);\n"
-	"\t\t\t\treturn 1;\n"
-	"\t\t\t}\n"
-	"\t\t}\n"
-	"\t}\n"
-	"\tctx = KERNEL_ctx_create();\n"
-	"\tif (!ctx) {\n"
-	"\t\tfprintf(stderr, \"%s: out of memory\\n\", ptoc_prog);\n"
-	"\t\treturn 1;\n"
-	"\t}\n"
-	"\tKERNEL_CALL;\n"
-	"\tif (ptort_ctx_error(ctx)) {\n"
-	"\t\tfprintf(stderr, \"%s: runtime error: %s\\n\", ptoc_prog, ptort_ctx_error(ctx));\n"
-	"\t\trc = 1;\n"
-	"\t}\n"
-	"\tptort_ctx_destroy(ctx);\n"
-	"\tfor (i = 0; i < (int)NARGS && !rc; i++)\n"
-	"\t\tif (ptoc_out[i])\n"
-	"\t\t\trc = ptoc_write_file(i, ptoc_out[i]);\n"
-	"\tfor (i = 0; i < (int)NARGS; i++)\n"
-	"\t\tfree(ptoc_buf[i]);\n"
-	"\treturn rc;\n"
-	"}\n";
-
 unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target *t,
 		   ptoc_write_fn out, void *user)
 {
@@ -1440,45 +1205,44 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 	if (check_func_name(&e, func, &name))
 		return e.errors;
 	emit_header(&e, module, "a harness running the kernel");
-	pf(&e, "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
-	   "#include \"ptort.h\"\n\n");
+	pf(&e, "#include <stdint.h>\n\n#include \"ptort.h\"\n\n");
 	pf(&e, "ptort_ctx *%s_ctx_create(void);\nvoid %s(", name, name);
 	if (emit_params(&e, func))
 		return e.errors;
-	pf(&e, ");\n\n#define NARGS %uu\n#define KERNEL_ctx_create %s_ctx_create\n",
-	   n ? n : 1, name);
-	pf(&e, "#define KERNEL_CALL %s(ctx", name);
+	pf(&e, ");\n\n/* ptort_main's call of the kernel */\n"
+	   "static void ptoc_call(ptort_ctx *ptoc_c, void *const ptoc_b[], const uint64_t ptoc_e[], "
+	   "const int64_t ptoc_s[])\n{\n\t(void)ptoc_b;\n\t(void)ptoc_e;\n\t(void)ptoc_s;\n\t%s(ptoc_c",
+	   name);
 	for (i = 0; i < n; i++) {
 		if (b->args[i]->type->kind == IR_TYPE_PTR)
-			pf(&e, ", ptoc_buf[%u], ptoc_nelems[%u]", i, i);
+			pf(&e, ", ptoc_b[%u], ptoc_e[%u]", i, i);
 		else
-			pf(&e, ", ptoc_scalar[%u]", i);
+			pf(&e, ", ptoc_s[%u]", i);
 	}
-	pf(&e, ")\n\n/* per argument: name, GM elements (0: dynamic or scalar), element bits "
-	   "(0: scalar) */\nstatic const char *const ptoc_arg_name[NARGS] = {");
-	for (i = 0; i < n; i++)
-		pf(&e, "%s\"%s\"", i ? ", " : "", e.names[b->args[i]->vmark - 1]);
-	pf(&e, "%s};\nstatic const uint64_t ptoc_arg_elems[NARGS] = {", n ? "" : "\"\"");
-	for (i = 0; i < n; i++)
-		pf(&e, "%s%lluu", i ? ", " : "",
-		   (unsigned long long)(b->args[i]->type->kind == IR_TYPE_PTR ? arg_elems(b->args[i]) : 0));
-	pf(&e, "%s};\nstatic const unsigned ptoc_arg_bits[NARGS] = {", n ? "" : "0");
-	for (i = 0; i < n; i++) {
-		unsigned bits = 0;
-		ptort_type et;
-		if (b->args[i]->type->kind == IR_TYPE_PTR) {
-			if (ir_type_to_elem(b->args[i]->type->u.ptr.elem, &et)) {
-				err(&e, func, "argument %u: GM element type without a runtime type", i);
-				break;
+	pf(&e, ");\n}\n\n");
+	if (n) {
+		pf(&e, "/* per argument: name, element bits (0: scalar), GM elements (0: dynamic or "
+		   "scalar) */\nstatic const ptort_main_arg ptoc_args[%u] = {\n", n);
+		for (i = 0; i < n && !e.errors; i++) {
+			unsigned bits = 0;
+			uint64_t elems = 0;
+			ptort_type et;
+			if (b->args[i]->type->kind == IR_TYPE_PTR) {
+				if (ir_type_to_elem(b->args[i]->type->u.ptr.elem, &et)) {
+					err(&e, func, "argument %u: GM element type without a runtime type", i);
+					break;
+				}
+				bits = ptort_type_bits(et);
+				elems = arg_elems(b->args[i]);
 			}
-			bits = ptort_type_bits(et);
+			pf(&e, "\t{.name = \"%s\", .bits = %u, .elems = %lluu},\n",
+			   e.names[b->args[i]->vmark - 1], bits, (unsigned long long)elems);
 		}
-		pf(&e, "%s%u", i ? ", " : "", bits);
+		pf(&e, "};\n\n");
 	}
-	pf(&e, "%s};\nstatic const unsigned ptoc_nreal = %uu;\nstatic void *ptoc_buf[NARGS];\nstatic uint64_t ptoc_nelems[NARGS];\n"
-	   "static int64_t ptoc_scalar[NARGS];\n", n ? "" : "0", n);
-	pf(&e, "%s", harness_main);
-	pf(&e, "%s", harness_main2);
+	pf(&e, "static const ptort_main_desc ptoc_desc = {.nargs = %uu, .args = %s, "
+	   ".ctx_create = %s_ctx_create, .call = ptoc_call};\n\n"
+	   "int main(int argc, char **argv)\n{\n\treturn ptort_main(&ptoc_desc, argc, argv);\n}\n", n, n ? "ptoc_args" : "0", name);
 	names_reset(&e);
 	free(e.names);
 	free(e.vals);

@@ -8,9 +8,11 @@
  * Sections (each owned by one part of the runtime):
  *   1. element types, round modes     (src/types.c)
  *   2. conversions                    (src/cvt*.c)
- *   3. on-chip memory model, vector instructions, DMA   (src/mem*.c, src/vec*.c, src/dma*.c)
+ *   3. on-chip memory model, vector instructions, DMA   (src/mem*.c, src/vec*.c, src/dma*.c,
+ *                                     src/view.c)
  *   4. tile layouts and mmad          (src/layout.c, src/mmad*.c)
  *   5. vector operations              (src/vop*.c)
+ *   6. the `ptoc run` harness         (src/harness.c)
  */
 #ifndef PTORT_H
 #define PTORT_H
@@ -337,6 +339,32 @@ int ptort_dma_load_cvt(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view
 int ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int convert_to,
 	       int relu);
 
+/* ---- 3.6 GM views as C values (docs/semantics.md §8, src/view.c) ----------------
+ *
+ * Generated code carries each make_tensor_view / partition_view as a ptort_view
+ * value: the tensor (GM pointer, elements its buffer holds, shape, strides) and the
+ * window a partition takes of it (offsets, sizes), dims 0 .. rank-1 as written, rank
+ * 1 to PTORT_GM_RANK. A DMA takes the ptort_gm_view that ptort_gm_view_init builds. */
+typedef struct ptort_view {
+	void *gm;
+	uint64_t elems;
+	unsigned rank;
+	int64_t shape[PTORT_GM_RANK], stride[PTORT_GM_RANK];
+	int64_t off[PTORT_GM_RANK], size[PTORT_GM_RANK];
+} ptort_view;
+
+/* The whole tensor: offsets 0, sizes = shape. Another rank gives rank 0, a view
+ * every DMA reports (see ptort_gm_view_init). */
+ptort_view ptort_view_tensor(void *gm, uint64_t elems, unsigned rank, const int64_t shape[],
+			     const int64_t stride[]);
+/* A partition of `src`: offsets add up (modulo 2^64), sizes replace. */
+ptort_view ptort_view_part(const ptort_view *src, const int64_t off[], const int64_t size[]);
+/* The DMA's view of `v` for GM elements of `type`: dims right-aligned to
+ * PTORT_GM_RANK, the leading ones of shape and size 1 (stride and offset 0). A rank
+ * outside 1..PTORT_GM_RANK, or a shape, offset or size outside [0, 2^32), gives the
+ * last dim size 0, which the DMA reports. */
+void ptort_gm_view_init(ptort_gm_view *g, ptort_type type, const ptort_view *v);
+
 /* ==== 4. Tile layouts and mmad ========================================== */
 
 /* ---- 4.1 Layouts (docs/semantics.md §6.1) ----------------------------------------
@@ -601,6 +629,33 @@ int ptort_vsels_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst,
  * its L lanes, lanes beyond the row taking the identity); dst + r * dst_pitch = acc. */
 int ptort_vred_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 		 uint32_t src, uint32_t rows, uint32_t cols, uint32_t dst_pitch, uint32_t src_pitch);
+
+/* ==== 6. The `ptoc run` harness (src/harness.c) ================================
+ *
+ * The program `ptoc run` builds (and `ptoc --emit=main` writes) is a table of the
+ * kernel's arguments, a trampoline calling the kernel, and `return ptort_main(...)`.
+ * ptort_main parses PROG [--in ARG=FILE]... [--out ARG=FILE]... [--arg ARG=VALUE]...
+ * (ARG: an argument's name without %, or its position from 0), loads the GM buffers,
+ * runs the kernel once in a fresh context and writes the --out buffers. It is the
+ * one runtime function that prints (to stderr; the program name is $PTOC_RUN_PROG,
+ * else argv[0]). Returns the exit status: 0, 1 (bad input file, runtime error, out of
+ * memory), 2 (usage). */
+typedef struct ptort_main_arg {
+	const char *name; /* without % */
+	unsigned bits;    /* GM element bits; 0: a scalar (integer) argument */
+	uint64_t elems;   /* GM elements from the views' static shapes; 0: dynamic */
+} ptort_main_arg;
+
+typedef struct ptort_main_desc {
+	unsigned nargs;
+	const ptort_main_arg *args; /* nargs entries */
+	ptort_ctx *(*ctx_create)(void);
+	/* calls the kernel: buf[i] and elems[i] for a GM argument, scalar[i] otherwise */
+	void (*call)(ptort_ctx *ctx, void *const buf[], const uint64_t elems[],
+		     const int64_t scalar[]);
+} ptort_main_desc;
+
+int ptort_main(const ptort_main_desc *d, int argc, char **argv);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,216 @@
+/* test_harness.c: ptort_main, the `ptoc run` harness (ptort.h section 6), around
+ * kernels written here: files in and out byte for byte, sizes from the table or from
+ * the file (dynamic shapes), every bad input (missing, short, long file; unknown
+ * option or argument; missing or malformed scalar) with its exit status and message,
+ * and a runtime error that leaves the --out file unwritten. stderr goes to a file the
+ * test reads back. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "rtexec_ref.h"
+
+static char dir[256], errpath[300];
+static uint64_t seen_elems[3];
+static int64_t seen_scalar;
+
+static const uint32_t caps[PTORT_MEM_COUNT] = {4096, 0, 0, 0, 0, 0, 0};
+
+static ptort_ctx *mk_ctx(void)
+{
+	return ptort_ctx_create(caps);
+}
+
+/* dst[i] = src[i] + n (u32), over the dst buffer's elements */
+static void add_call(ptort_ctx *ctx, void *const buf[], const uint64_t elems[],
+		     const int64_t scalar[])
+{
+	uint32_t *s = buf[0], *d = buf[1];
+	uint64_t i;
+	(void)ctx;
+	seen_elems[0] = elems[0];
+	seen_elems[1] = elems[1];
+	seen_scalar = scalar[2];
+	for (i = 0; i < elems[1] && i < elems[0]; i++)
+		d[i] = s[i] + (uint32_t)scalar[2];
+}
+
+/* a kernel whose instruction fails: a DMA from a view past its buffer */
+static void bad_call(ptort_ctx *ctx, void *const buf[], const uint64_t elems[],
+		     const int64_t scalar[])
+{
+	const int64_t sh[2] = {4, 8}, st[2] = {8, 1};
+	ptort_view v = ptort_view_tensor(buf[0], elems[0] - 1, 2, sh, st);
+	ptort_gm_view g;
+	ptort_tile t = mk_tile(PTORT_MEM_UB, PTORT_I32, 0, 0, 0, 16, 16, 4, 8, 512);
+	(void)scalar;
+	ptort_gm_view_init(&g, PTORT_I32, &v);
+	ptort_dma_load(ctx, buf[0], &g, &t);
+	((uint32_t *)buf[1])[0] = 1;
+}
+
+static const ptort_main_arg add_args[3] = {
+	{.name = "src", .bits = 32, .elems = 8},
+	{.name = "dst", .bits = 32, .elems = 8},
+	{.name = "n", .bits = 0, .elems = 0},
+};
+static const ptort_main_arg dyn_args[3] = {
+	{.name = "src", .bits = 32, .elems = 0},
+	{.name = "dst", .bits = 32, .elems = 0},
+	{.name = "n", .bits = 0, .elems = 0},
+};
+static const ptort_main_arg bad_args[2] = {
+	{.name = "src", .bits = 32, .elems = 32},
+	{.name = "dst", .bits = 32, .elems = 1},
+};
+static const ptort_main_desc add_desc = {.nargs = 3, .args = add_args, .ctx_create = mk_ctx,
+					 .call = add_call};
+static const ptort_main_desc dyn_desc = {.nargs = 3, .args = dyn_args, .ctx_create = mk_ctx,
+					 .call = add_call};
+static const ptort_main_desc bad_desc = {.nargs = 2, .args = bad_args, .ctx_create = mk_ctx,
+					 .call = bad_call};
+
+static char *path(const char *name)
+{
+	static char p[8][320];
+	static unsigned k;
+	char *s = p[k++ % 8];
+	snprintf(s, 320, "%s/%s", dir, name);
+	return s;
+}
+
+static void put_file(const char *name, const void *p, size_t n)
+{
+	FILE *f = fopen(path(name), "wb");
+	CHECK(f && fwrite(p, 1, n, f) == n && fclose(f) == 0, "writing %s", name);
+}
+
+static size_t get_file(const char *name, void *p, size_t cap)
+{
+	FILE *f = fopen(path(name), "rb");
+	size_t n;
+	if (!f)
+		return (size_t)-1;
+	n = fread(p, 1, cap, f);
+	fclose(f);
+	return n;
+}
+
+/* Runs ptort_main with the NULL-terminated words; returns its status, stderr in err. */
+static int run(const ptort_main_desc *d, char *err, size_t cap, ...)
+{
+	char *argv[16];
+	int argc = 0, rc, saved;
+	va_list ap;
+	FILE *f;
+	size_t n;
+	argv[argc++] = "kernel";
+	va_start(ap, cap);
+	while (argc < 15 && (argv[argc] = va_arg(ap, char *)) != NULL)
+		argc++;
+	va_end(ap);
+	argv[argc] = NULL;
+	fflush(stderr);
+	saved = dup(2);
+	f = freopen(errpath, "w", stderr);
+	rc = ptort_main(d, argc, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	(void)f;
+	f = fopen(errpath, "r");
+	n = f ? fread(err, 1, cap - 1, f) : 0;
+	err[n] = 0;
+	if (f)
+		fclose(f);
+	return rc;
+}
+
+#define EXPECT(rc_, want_rc, err_, text)                                                        \
+	CHECK((rc_) == (want_rc) && strstr(err_, text), "status %d (want %d), stderr '%s' "     \
+	      "(want '%s')", rc_, want_rc, err_, text)
+
+int main(void)
+{
+	uint32_t src[8], out[9], i;
+	char err[2048], arg_in[400], arg_out[400];
+	int rc;
+	snprintf(dir, sizeof dir, "%s/ptort-harness-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(dir))
+		return check_skip("rtexec_harness", "cannot create a temporary directory");
+	snprintf(errpath, sizeof errpath, "%s/stderr", dir);
+	for (i = 0; i < 8; i++)
+		src[i] = 0xfffffff0u + 3 * i;
+	put_file("src.bin", src, sizeof src);
+	put_file("short.bin", src, 28);
+	{
+		uint32_t l[9] = {0};
+		put_file("long.bin", l, sizeof l);
+	}
+	put_file("dyn.bin", src, 12);
+
+	/* the run: out = src + n, by name and by position */
+	snprintf(arg_in, sizeof arg_in, "src=%s", path("src.bin"));
+	snprintf(arg_out, sizeof arg_out, "1=%s", path("out.bin"));
+	rc = run(&add_desc, err, sizeof err, "--in", arg_in, "--out", arg_out, "--arg", "n=0x11", NULL);
+	EXPECT(rc, 0, err, "");
+	CHECK(get_file("out.bin", out, sizeof out) == 32);
+	for (i = 0; i < 8; i++)
+		CHECK(out[i] == src[i] + 0x11u, "out[%u] = %#x", i, out[i]);
+	CHECK(seen_elems[0] == 8 && seen_elems[1] == 8 && seen_scalar == 0x11);
+
+	/* dynamic shapes: the file gives the size; an --out-only dynamic buffer has none */
+	snprintf(arg_in, sizeof arg_in, "src=%s", path("dyn.bin"));
+	snprintf(arg_out, sizeof arg_out, "dst=%s", path("dyn.bin"));
+	rc = run(&dyn_desc, err, sizeof err, "--in", arg_in, "--in", arg_out, "--arg", "n=-1", NULL);
+	EXPECT(rc, 0, err, "");
+	CHECK(seen_elems[0] == 3 && seen_elems[1] == 3 && seen_scalar == -1);
+	rc = run(&dyn_desc, err, sizeof err, "--in", arg_in, "--out", arg_out, "--arg", "n=1", NULL);
+	EXPECT(rc, 1, err, "argument 'dst' has no static size");
+
+	/* bad files */
+	snprintf(arg_in, sizeof arg_in, "src=%s", path("short.bin"));
+	rc = run(&add_desc, err, sizeof err, "--in", arg_in, "--arg", "n=1", NULL);
+	EXPECT(rc, 1, err, "has 28 bytes, the kernel expects 32 (8 elements of 32 bits)");
+	snprintf(arg_in, sizeof arg_in, "src=%s", path("long.bin"));
+	rc = run(&add_desc, err, sizeof err, "--in", arg_in, "--arg", "n=1", NULL);
+	EXPECT(rc, 1, err, "has 36 bytes, the kernel expects 32");
+	snprintf(arg_in, sizeof arg_in, "src=%s", path("nope.bin"));
+	rc = run(&add_desc, err, sizeof err, "--in", arg_in, "--arg", "n=1", NULL);
+	EXPECT(rc, 1, err, "--in src: cannot read");
+
+	/* usage */
+	rc = run(&add_desc, err, sizeof err, "--bogus", NULL);
+	EXPECT(rc, 2, err, "unknown option '--bogus'");
+	rc = run(&add_desc, err, sizeof err, "--in", NULL);
+	EXPECT(rc, 2, err, "option '--in' needs ARG=VALUE");
+	rc = run(&add_desc, err, sizeof err, "--in", "src", NULL);
+	EXPECT(rc, 2, err, "'src' is not ARG=VALUE");
+	rc = run(&add_desc, err, sizeof err, "--in", "3=x", NULL);
+	EXPECT(rc, 2, err, "no kernel argument '3=x'");
+	rc = run(&add_desc, err, sizeof err, "--arg", "src=1", NULL);
+	EXPECT(rc, 2, err, "'src' is a GM buffer: use --in or --out");
+	rc = run(&add_desc, err, sizeof err, "--in", "n=x", NULL);
+	EXPECT(rc, 2, err, "'n' is a scalar: use --arg");
+	rc = run(&add_desc, err, sizeof err, NULL);
+	EXPECT(rc, 2, err, "the scalar argument 'n' needs a value");
+	rc = run(&add_desc, err, sizeof err, "--arg", "n=12z", NULL);
+	EXPECT(rc, 2, err, "--arg n=12z: not a 64-bit integer");
+	rc = run(&add_desc, err, sizeof err, "--arg", "n=99999999999999999999", NULL);
+	EXPECT(rc, 2, err, "not a 64-bit integer");
+
+	/* a runtime error: reported, status 1, the --out file not written */
+	snprintf(arg_out, sizeof arg_out, "dst=%s", path("rt.bin"));
+	rc = run(&bad_desc, err, sizeof err, "--out", arg_out, NULL);
+	EXPECT(rc, 1, err, "runtime error: dma_load");
+	CHECK(get_file("rt.bin", out, sizeof out) == (size_t)-1, "rt.bin written");
+
+	{
+		const char *names[] = {"src.bin", "short.bin", "long.bin", "dyn.bin", "out.bin",
+				       "stderr", "rt.bin"};
+		for (i = 0; i < sizeof names / sizeof names[0]; i++)
+			unlink(path(names[i]));
+		rmdir(dir);
+	}
+	return check_report("rtexec_harness");
+}
