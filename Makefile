@@ -6,6 +6,8 @@
 #   make bench-qwen3   PTOAS's Qwen3 decode layer through ptoc, timed in parts, beside
 #                      PTOAS's numpy goldens (needs ../shared; bench/qwen3_layer.py)
 #   make check-sanitize   the whole suite again under ASan+UBSan (clang-19), in build-asan/
+#   make check-nomlir     the whole suite as without libmlir-19-dev (find_package(MLIR)
+#                         disabled: no bridge), in build-nomlir/
 #   make fuzz     a bounded libFuzzer run on the frontend (clang-19), in build-fuzz/
 #   make check-exhaustive  sweep all 2^32 f32 inputs for the f32 conversions and the
 #                          f32 vector ops, all 2^32 f16/bf16 operand pairs (EXHAUSTIVE_JOBS)
@@ -13,7 +15,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build setup check demo bench bench-qwen3 check-sanitize fuzz check-exhaustive clean
+.PHONY: all build setup check demo bench bench-qwen3 check-sanitize check-nomlir fuzz check-exhaustive clean
 
 all: build
 
@@ -50,6 +52,11 @@ check-sanitize: setup
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS)
 
+check-nomlir: setup
+	cmake -S . -B build-nomlir -DCMAKE_DISABLE_FIND_PACKAGE_MLIR=ON
+	cmake --build build-nomlir -j $(JOBS)
+	cd build-nomlir && ctest --output-on-failure -j $(JOBS)
+
 fuzz: setup
 	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang-19 -DPTOC_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build build-fuzz -j $(JOBS) --target ptoc-fuzz-frontend
@@ -61,4 +68,4 @@ check-exhaustive: setup build
 	$(BUILD)/bin/test_vop_exhaustive -j $(or $(EXHAUSTIVE_JOBS),1)
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz
+	rm -rf $(BUILD) build-asan build-fuzz build-nomlir

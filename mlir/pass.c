@@ -17,9 +17,15 @@
 #include "mlir-c/Support.h"
 #include "mlir/bridge.h"
 
+/* PTOC_MLIR_BUILT_MAJOR: the major version of the MLIR the build found (set by
+ * mlir/CMakeLists.txt). The header's macro must name it: a host compares the two. */
+#if !defined(PTOC_MLIR_BUILT_MAJOR) || PTOC_MLIR_BUILT_MAJOR != PTOC_MLIR_VERSION_MAJOR
+#error "PTOC_MLIR_VERSION_MAJOR in include/ptoc/mlir.h is not the MLIR major version this build uses"
+#endif
+
 int ptoc_mlir_version_major(void)
 {
-	return PTOC_MLIR_VERSION_MAJOR;
+	return PTOC_MLIR_BUILT_MAJOR;
 }
 
 int ptoc_mlir_emit_c(ptoc_context *ctx, MlirOperation op, const char *target,
