@@ -41,6 +41,7 @@ bench: setup build
 	$(BUILD)/bin/ptoc-bench cvt
 	$(BUILD)/bin/ptoc-bench mmad
 	$(BUILD)/bin/ptoc-bench parse
+	$(BUILD)/bin/ptoc-bench mlir
 	$(BUILD)/bin/ptoc-bench kernel
 	$(BUILD)/bin/ptoc-bench vop
 

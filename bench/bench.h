@@ -15,5 +15,9 @@ int bench_kernel(int argc, char **argv);
 int bench_vop(int argc, char **argv);
 /* bench_parse.c */
 int bench_parse(int argc, char **argv);
+/* Writes the module `ptoc-bench parse` times (n kernels) to `path`; 0 on success. */
+int bench_parse_generate(const char *path, unsigned n);
+/* bench_mlir.c */
+int bench_mlir(int argc, char **argv);
 
 #endif

@@ -72,7 +72,7 @@ static void kernel(FILE *f, unsigned k)
 	fprintf(f, ")\n               outs(%%dst_part : !pto.partition_tensor_view<32x32x%s>)\n\n    return\n  }\n\n", d);
 }
 
-static int generate(const char *path, unsigned n)
+int bench_parse_generate(const char *path, unsigned n)
 {
 	FILE *f = fopen(path, "w");
 	unsigned k;
@@ -204,7 +204,7 @@ int bench_parse(int argc, char **argv)
 	}
 	snprintf(src, sizeof src, "%s/kernels.pto", dir);
 	snprintf(twin, sizeof twin, "%s/kernels.generic.mlir", dir);
-	if (generate(src, n)) {
+	if (bench_parse_generate(src, n)) {
 		perror("ptoc-bench: generating the module");
 		return 1;
 	}

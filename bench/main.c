@@ -33,6 +33,7 @@ static const struct {
 	{"kernel", bench_kernel, "generated tload/tcvt/tstore kernel beside ptort_cvt_run; emit-C compile time"},
 	{"vop", bench_vop, "vector operations: array kernels per level, instructions, row sums"},
 	{"parse", bench_parse, "parse+verify+print a large module beside mlir-opt"},
+	{"mlir", bench_mlir, "MLIR bridge import+export of that module beside MLIR's parse and print"},
 };
 
 int main(int argc, char **argv)
