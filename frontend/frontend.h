@@ -200,6 +200,7 @@ const ir_attr *fe_dict(fe_parser *p, unsigned named0, ir_loc loc);
 const ir_type *fe_type_text(fe_parser *p, fe_tok t);  /* !x.y<..>, memref<..>, scalar names */
 const ir_type *fe_scalar_type(ir_ctx *ctx, const char *s, size_t len);
 const ir_attr *fe_attr_text(fe_parser *p, fe_tok t);  /* #x<..>, array<..>, dense<..> */
+const ir_attr *fe_attr_typed(fe_parser *p, fe_tok t, const ir_type *ty); /* dense<..> : T */
 int fe_int_literal(fe_parser *p, fe_tok t, int neg, int64_t *out);
 int fe_float_literal(fe_parser *p, fe_tok t, int neg, double *out);
 const ir_attr *fe_string_attr(fe_parser *p, fe_tok t);

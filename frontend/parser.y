@@ -613,6 +613,7 @@ attr_value
 	| T_FLOAT ':' type { $$ = typed_float(p, $1, $3); }
 	| KW_TRUE ':' type { $$ = ir_attr_bool(p->ctx, 1); }
 	| KW_FALSE ':' type { $$ = ir_attr_bool(p->ctx, 0); }
+	| T_ATTR ':' type { $$ = fe_attr_typed(p, $1, $3); }
 	| KW_UNIT { $$ = ir_attr_unit(p->ctx); }
 	| T_SYMBOL { $$ = fe_symbol_attr(p, $1); }
 	| '[' ins_attr_mark attr_list_opt ']' { $$ = array_attr(p, $<n>2); }

@@ -797,6 +797,28 @@ const ir_attr *fe_attr_text(fe_parser *p, fe_tok t)
 	return ir_attr_opaque(p->ctx, t.s, t.len);
 }
 
+/* `dense<[1, 2]> : tensor<2xi32>`, `#foo.bar<...> : i32`: an attribute kept as text with
+ * its type (the bridge imports such attributes as MLIR prints them). */
+const ir_attr *fe_attr_typed(fe_parser *p, fe_tok t, const ir_type *ty)
+{
+	const ir_attr *a = fe_attr_text(p, t);
+	ptoc_buf b = {0};
+	if (!a || !ty)
+		return NULL;
+	if (a->kind != IR_ATTR_OPAQUE) {
+		ir_error(p->ctx, t.loc, "'%.*s' takes no type", (int)t.len, t.s);
+		return NULL;
+	}
+	ptoc_buf_write(&b, t.s, t.len);
+	ptoc_buf_write(&b, " : ", 3);
+	ir_print_type(ty, ptoc_buf_write, &b);
+	if (b.oom)
+		abort(); /* as ir_alloc does when memory runs out */
+	a = ir_attr_opaque(p->ctx, b.data, b.len);
+	ptoc_buf_free(&b);
+	return a;
+}
+
 /* ---- literals ------------------------------------------------------------------------------ */
 
 int fe_int_literal(fe_parser *p, fe_tok t, int neg, int64_t *out)

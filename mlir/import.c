@@ -282,27 +282,27 @@ static const ir_attr *imp_dense(imp *im, MlirAttribute a)
 	return ir_attr_dense(im->ctx, ir_type_int(im->ctx, bits, IR_INT_SIGNLESS), v, n);
 }
 
-/* The value of a float attribute as ptoc's parser reads a literal: the shortest
- * decimal that names the attribute's value in its own type (`-4.0001 : f32`, kept as
- * the double nearest -4.0001), not the type's value widened to double
- * (-4.000100135803223). MLIR decides "names": the decimal, rounded to the type by
- * MLIR, gives the same attribute. NaN and infinity come back as they are. */
-static double float_value(MlirAttribute a)
+/* A float attribute as ptoc holds it (ir_attr_float_bits): the exact value of its type,
+ * which mlirFloatAttrGetValueDouble gives for every finite value and infinity of f16,
+ * bf16, f32 and f64. A NaN's payload, and whether it signals, would not survive the
+ * conversion to double, so a NaN is read from the bit pattern MLIR prints for it
+ * (`0x7F800001 : f32`). */
+static const ir_attr *imp_float(imp *im, MlirAttribute a, const ir_type *ty)
 {
 	double v = mlirFloatAttrGetValueDouble(a);
-	MlirType t = mlirAttributeGetType(a);
-	char b[40];
-	int prec;
-	if (v != v || v - v != 0 || mlirTypeIsAF64(t))
-		return v;
-	for (prec = 1; prec <= 17; prec++) {
-		double d;
-		snprintf(b, sizeof b, "%.*g", prec, v);
-		d = strtod(b, NULL);
-		if (mlirAttributeEqual(mlirFloatAttrDoubleGet(mlirAttributeGetContext(a), t, d), a))
-			return d;
+	ptoc_buf b = {0};
+	const ir_attr *r = NULL;
+	if (v == v)
+		return ir_attr_float(im->ctx, v, ty);
+	mlirAttributePrint(a, br_buf_mlir, &b);
+	if (b.data && b.data[0] == '0' && (b.data[1] == 'x' || b.data[1] == 'X')) {
+		char *end;
+		unsigned long long bits = strtoull(b.data + 2, &end, 16);
+		if (end != b.data + 2)
+			r = ir_attr_float_bits(im->ctx, bits, ty);
 	}
-	return v;
+	ptoc_buf_free(&b);
+	return r ? r : ir_attr_float(im->ctx, v, ty);
 }
 
 static const ir_attr *imp_attr_uncached(imp *im, MlirAttribute a, ir_loc loc)
@@ -329,7 +329,7 @@ static const ir_attr *imp_attr_uncached(imp *im, MlirAttribute a, ir_loc loc)
 	}
 	if (mlirAttributeIsAFloat(a)) {
 		const ir_type *ty = imp_type(im, mlirAttributeGetType(a), loc);
-		return ty ? ir_attr_float(ctx, float_value(a), ty) : NULL;
+		return ty ? imp_float(im, a, ty) : NULL;
 	}
 	if (mlirAttributeIsAString(a)) {
 		MlirStringRef s = mlirStringAttrGetValue(a);

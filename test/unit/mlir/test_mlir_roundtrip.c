@@ -1,8 +1,10 @@
 /* test_mlir_roundtrip.c: round trips through the MLIR bridge (libptoc_mlir), for every
- * file named on the command line or found by --corpus DIR PENDING (the PTOAS corpus
- * minus the files of corpus-pending.txt and the *invalid* ones; SKIP when DIR is
- * missing). For each file, in two MLIR contexts (nothing registered, unregistered
- * dialects allowed; func, arith and scf registered):
+ * file named on the command line, found by --corpus DIR PENDING (the PTOAS corpus minus
+ * the files of corpus-pending.txt and the *invalid* ones; SKIP when DIR is missing) or
+ * by --tree DIR [LEFT-OUT...] (every file under DIR that ptoc itself parses and
+ * verifies, minus the *invalid* ones and the LEFT-OUT paths relative to DIR). For each
+ * file, in two MLIR contexts (nothing registered, unregistered dialects allowed; func,
+ * arith and scf registered):
  *
  *   A  ptoc parse -> ptoc_module_to_mlir -> mlirOperationVerify -> MLIR print (generic
  *      form) -> ptoc parse: printed as the first parse is
@@ -397,6 +399,19 @@ static void walk(const char *root, const char *rel, char ***list, unsigned *n)
 	closedir(d);
 }
 
+/* Whether ptoc parses and verifies the file (the tests of errors do not). */
+static int ptoc_accepts(const char *path)
+{
+	ptoc_context *ctx = ptoc_context_create();
+	size_t len;
+	char *src = slurp(path, &len);
+	ptoc_module *m = src ? ptoc_parse(ctx, src, len, path) : NULL;
+	int ok = m && !ptoc_module_verify(m) && !ptoc_context_error_count(ctx);
+	free(src);
+	ptoc_context_destroy(ctx);
+	return ok;
+}
+
 int main(int argc, char **argv)
 {
 	int i;
@@ -425,6 +440,32 @@ int main(int argc, char **argv)
 		free(list);
 		free(pending);
 		free(pl);
+	} else if (argc >= 3 && !strcmp(argv[1], "--tree")) {
+		/* every .pto under DIR that ptoc itself parses and verifies, minus the files
+		 * named after DIR (paths relative to DIR) */
+		char **list = NULL;
+		unsigned n = 0, k, rejected = 0;
+		for (i = 3; i < argc; i++) {
+			pending = realloc(pending, sizeof *pending * (npending + 1));
+			pending[npending++] = argv[i];
+		}
+		walk(argv[2], "", &list, &n);
+		qsort(list, n, sizeof *list, cmpstr);
+		for (k = 0; k < n; k++) {
+			if (ptoc_accepts(list[k])) {
+				one_file(list[k], 0);
+				one_file(list[k], 1);
+			} else {
+				rejected++;
+			}
+			free(list[k]);
+		}
+		CHECK(n - rejected > 20, "only %u of the %u files under %s are round-trip inputs", n - rejected,
+		      n, argv[2]);
+		printf("test_mlir_roundtrip: %u files under %s that ptoc itself rejects left out\n", rejected,
+		       argv[2]);
+		free(list);
+		free(pending);
 	} else {
 		for (i = 1; i < argc; i++) {
 			one_file(argv[i], 0);
