@@ -421,7 +421,8 @@ typedef enum ir_vkind {
 	IR_VK_CMPS,   /* compare a tile to a scalar */
 	IR_VK_SEL,    /* select between two tiles by a predicate tile */
 	IR_VK_SELS,   /* select between a tile and a scalar */
-	IR_VK_PAD     /* copy the valid region, pad the rest (tfillpad) */
+	IR_VK_PAD,    /* copy the valid region, pad the rest (tfillpad) */
+	IR_VK_PART    /* tile op tile where both are valid, the other's element elsewhere */
 } ir_vkind;
 typedef struct ir_vecdef {
 	const char *name;      /* "tadd" */

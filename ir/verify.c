@@ -617,6 +617,10 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 	case IR_VK_BIN:
 	case IR_VK_ROWEXP:
 	case IR_VK_COLEXP:
+		if (nin == 3 && op->code == IR_OP_V_trowexpandadd) {
+			op_error(v, op, "expects no tmp operand (PTOAS's trowexpandadd takes none)");
+			break;
+		}
 		same_elem(v, op, &t[0], "src0", &t[1], "src1");
 		same_elem(v, op, &t[0], "src0", &dt, "dst");
 		vec_elem(v, op, vd, dt.elem, "dst");
@@ -692,6 +696,20 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 		pred_tile(v, op, &t[0], "mask", &dt);
 		break;
 	}
+	case IR_VK_PART:
+		same_elem(v, op, &t[0], "src0", &t[1], "src1");
+		same_elem(v, op, &t[0], "src0", &dt, "dst");
+		vec_elem(v, op, vd, dt.elem, "dst");
+		if (dyn(t[0].vr) || dyn(t[0].vc) || dyn(t[1].vr) || dyn(t[1].vc) || dyn(dt.vr) ||
+		    dyn(dt.vc))
+			op_error(v, op, "expects static valid shapes (which source covers dst decides "
+				 "the lowering)");
+		else if (t[0].vr > dt.vr || t[0].vc > dt.vc || t[1].vr > dt.vr || t[1].vc > dt.vc)
+			op_error(v, op, "expects src0 and src1 valid_shape to fit in dst valid_shape");
+		else if ((t[0].vr != dt.vr || t[0].vc != dt.vc) && (t[1].vr != dt.vr || t[1].vc != dt.vc))
+			op_error(v, op, "expects src0 or src1 to have dst's valid_shape (%lldx%lld); "
+				 "the rest of dst would be undefined", (long long)dt.vr, (long long)dt.vc);
+		break;
 	case IR_VK_PAD:
 		same_elem(v, op, &t[0], "src", &dt, "dst");
 		vec_elem(v, op, vd, dt.elem, "dst");

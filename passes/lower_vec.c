@@ -18,6 +18,7 @@
  * one masked repeat for the rest. Predicate bit arrays (tcmp, tsel) take one run per
  * row (their bits advance L/8 bytes per repeat). trowexpand* first broadcasts the
  * column into the scratch at the top of UB with vbrcb (one 32-byte block per row);
+ * tpart* copies and combines rectangles of the valid regions (lower_part);
  * trowsum/max/min follow §7.6 on the op's tmp tile.
  * **[decision]** An op with a valid shape known only at run time is lowered to the
  * register form on A2A3 too (rows and columns as operands): for elementwise ops,
@@ -789,25 +790,33 @@ static int bin_rows(vl *v, const lower_tile *d, uint32_t doff, uint32_t dp, cons
 	return vs_split(&s, rows, v->cols);
 }
 
-/* One row of C columns copied, either form. */
-static int copy_row(vl *v, const lower_tile *d, const lower_tile *a, uint32_t aoff)
+/* `rows` rows of C columns copied from byte offset aoff of a to doff of d, each tile
+ * with its own row pitch, either form. */
+static int copy_rows(vl *v, const lower_tile *d, uint32_t doff, const lower_tile *a,
+		     uint32_t aoff, uint32_t rows)
 {
 	vs s;
 	if (v->o->target->vec.predicated) {
 		lower_insn li;
 		start(v, &li, IR_OP_I_VUN_V, PTORT_VOP_MOV);
-		li_addr(v->ctx, &li, "dst", d, 0, v->op);
+		li_addr(v->ctx, &li, "dst", d, doff, v->op);
 		li_addr(v->ctx, &li, "src", a, aoff, v->op);
-		li_rc(v, &li, 1, v->cols, 0);
+		li_rc(v, &li, rows, v->cols, 0);
 		li_int(v->ctx, &li, "dst_pitch", tile_pitch(d));
 		li_int(v->ctx, &li, "src_pitch", tile_pitch(a));
 		return emit(v, &li);
 	}
 	vs_init(&s, v, IR_OP_I_VUN, 0);
 	s.vop = PTORT_VOP_MOV;
-	vs_add(&s, d, "dst", "dst_blk", "dst_rep", 0, tile_pitch(d));
+	vs_add(&s, d, "dst", "dst_blk", "dst_rep", doff, tile_pitch(d));
 	vs_add(&s, a, "src", "src_blk", "src_rep", aoff, tile_pitch(a));
-	return vs_split(&s, 1, v->cols);
+	return vs_split(&s, rows, v->cols);
+}
+
+/* One row of C columns copied, either form. */
+static int copy_row(vl *v, const lower_tile *d, const lower_tile *a, uint32_t aoff)
+{
+	return copy_rows(v, d, 0, a, aoff, 1);
 }
 
 /* tcolsum with isBinary (docs/semantics.md §7.6): pair sums of the rows into tmp, the
@@ -856,8 +865,9 @@ static int colsum_binary(vl *v, vops *p, uint32_t R)
 	return copy_row(v, dst, tmp, 0);
 }
 
-/* tcolsum/max/min: dst = r_0, then dst = dst op r_i in order (A2A3; max/min on both
- * targets, where the order does not matter); A5 sums pairs first (§7.6). */
+/* tcolsum/prod/max/min: dst = r_0, then dst = dst op r_i in order (A2A3; max/min on
+ * both targets, where the order does not matter); A5 sums and multiplies pairs first
+ * (§7.6). */
 static int lower_colred(vl *v, vops *p)
 {
 	const lower_tile *src = &p->t[0], *dst = p->dst;
@@ -873,6 +883,29 @@ static int lower_colred(vl *v, vops *p)
 	if (copy_row(v, dst, src, 0))
 		return -1;
 	if (v->o->target->vec.predicated) {
+		if (v->vd->vop == PTORT_VOP_MUL && R > 2) {
+			/* A5 tcolprod: dst = r_0 * (r_1 * r_2) * (r_3 * r_4) ... (* r_R-1 when
+			 * R-1 is odd), each pair's product in the UB scratch (a register on
+			 * the hardware) */
+			uint32_t bytes, pairs = (R - 1) / 2, k;
+			int64_t base = ub_scratch(v, &bytes);
+			lower_tile scr;
+			if (base < 0 || (uint64_t)v->cols * (v->w / 8) > bytes) {
+				verr(v, "tcolprod on A5: the row is larger than the UB scratch%s", "");
+				return -1;
+			}
+			memset(&scr, 0, sizeof scr);
+			scr.type = dst->type;
+			scr.addr = base;
+			for (k = 0; k < pairs; k++)
+				if (bin_rows(v, &scr, 0, 0, src, (2 * k + 1) * sp, 0, src,
+					     (2 * k + 2) * sp, 0, 1) ||
+				    bin_rows(v, dst, 0, 0, dst, 0, 0, &scr, 0, 0, 1))
+					return -1;
+			if ((R - 1) % 2)
+				return bin_rows(v, dst, 0, 0, dst, 0, 0, src, (R - 1) * sp, sp, 1);
+			return 0;
+		}
 		if (v->vd->vop == PTORT_VOP_ADD && R > 1) {
 			/* A5: dst = r_0 + (r_1 + r_2) + (r_3 + r_4) + ... (+ r_R-1 when R-1 is odd) */
 			const lower_tile *tmp = p->nin == 2 ? &p->t[1] : NULL;
@@ -895,6 +928,47 @@ static int lower_colred(vl *v, vops *p)
 	/* copy row 0, then accumulate rows 1 .. R-1 in order (the repeats or rows of one
 	 * instruction run in order, each reading dst before writing it) */
 	return R < 2 ? 0 : bin_rows(v, dst, 0, 0, dst, 0, 0, src, sp, sp, R - 1);
+}
+
+/* tpartadd/mul/max/min (docs/semantics.md §7.3): one source (full) has dst's valid
+ * region, the other (part) pr x pc of it. As pto-isa's kernels: when pc < C, full is
+ * copied to dst and then dst = dst op part over pr x pc (the ops are commutative, bit
+ * for bit); when only pr < R, dst = src0 op src1 over pr rows, then full's rows
+ * pr .. R-1 copied. */
+static int lower_part(vl *v, vops *p)
+{
+	const lower_tile *s0 = &p->t[0], *s1 = &p->t[1], *d = p->dst, *full, *part;
+	uint32_t R = v->rows, C = v->cols, pr, pc, dp = tile_pitch(d);
+	int r;
+	if (v->rows_v || v->cols_v) {
+		verr(v, "a partial op with a valid shape known only at run time is not supported%s", "");
+		return -1;
+	}
+	full = (uint32_t)s0->type->u.tb.v_row == R && (uint32_t)s0->type->u.tb.v_col == C ? s0 : s1;
+	part = full == s0 ? s1 : s0;
+	pr = (uint32_t)part->type->u.tb.v_row;
+	pc = (uint32_t)part->type->u.tb.v_col;
+	if (pc < C) {
+		if (!part->addr_v && !d->addr_v && part->addr == d->addr) {
+			verr(v, "dst shares its buffer with the source of fewer valid columns, which "
+				"the copy of the other source would overwrite first%s", "");
+			return -1;
+		}
+		if ((full->addr_v || d->addr_v || full->addr != d->addr) &&
+		    copy_rows(v, d, 0, full, 0, R))
+			return -1;
+		if (!pr || !pc)
+			return 0;
+		v->cols = pc;
+		r = bin_rows(v, d, 0, dp, d, 0, dp, part, 0, tile_pitch(part), pr);
+		v->cols = C;
+		return r;
+	}
+	if (pr && bin_rows(v, d, 0, dp, s0, 0, tile_pitch(s0), s1, 0, tile_pitch(s1), pr))
+		return -1;
+	if (pr < R && (full->addr_v || d->addr_v || full->addr != d->addr))
+		return copy_rows(v, d, pr * dp, full, pr * tile_pitch(full), R - pr);
+	return 0;
 }
 
 /* tfillpad: the pad value over the destination's valid region, then the source's
@@ -1029,6 +1103,9 @@ unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 		break;
 	case IR_VK_COLRED:
 		lower_colred(&v, &p);
+		break;
+	case IR_VK_PART:
+		lower_part(&v, &p);
 		break;
 	case IR_VK_PAD:
 		if (!o->target->vec.predicated && v.w != 16 && v.w != 32) {

@@ -181,7 +181,8 @@ SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VEC_KINDS = {"BIN": "tile, tile", "BINS": "tile, scalar", "UN": "tile", "DUP": "scalar",
              "ROWRED": "row reduction", "COLRED": "column reduction", "ROWEXP": "tile, row values",
              "COLEXP": "tile, column values", "CMP": "compare tiles", "CMPS": "compare to scalar",
-             "SEL": "select tiles", "SELS": "select tile, scalar", "PAD": "copy and pad"}
+             "SEL": "select tiles", "SELS": "select tile, scalar", "PAD": "copy and pad",
+             "PART": "tile, tile (partial)"}
 
 
 def split_top(s):

@@ -464,7 +464,7 @@ int ptort_mmad_mx(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
 	X(EXP, "exp", 1) X(LN, "ln", 1) X(SQRT, "sqrt", 1) X(RSQRT, "rsqrt", 1) \
 	X(RECIP, "recip", 1) X(ABS, "abs", 1) X(NEG, "neg", 1) X(RELU, "relu", 1) \
 	X(NOT, "not", 1) X(MOV, "mov", 1) X(FMOD, "fmod", 2) X(REM, "rem", 2) \
-	X(PRELU, "prelu", 2)
+	X(PRELU, "prelu", 2) X(EXPDIF, "expdif", 2)
 
 typedef enum ptort_vop {
 #define PTORT_VOP_ENUM_(id, name, arity) PTORT_VOP_##id,
@@ -486,7 +486,7 @@ typedef enum ptort_cmp {
 /* ---- 5.1 Elements -------------------------------------------------------------
  *
  * Types: ADD SUB MUL DIV MAX MIN RECIP ABS NEG RELU FMOD REM on f32, f16, bf16 and the
- * 8..64-bit integers; EXP LN SQRT RSQRT PRELU on the three floats; AND OR XOR NOT SHL
+ * 8..64-bit integers; EXP LN SQRT RSQRT PRELU EXPDIF on the three floats; AND OR XOR NOT SHL
  * SHR on the integers; MOV on every type of 8 bits or more. ptort_vop_check says whether (op, t)
  * is defined (the generic semantics; a target's legality is the compiler's).
  * ptort_vop1 computes one element: operands and result are bit patterns in the low
@@ -496,7 +496,8 @@ typedef enum ptort_cmp {
  * unchanged; mov copies; fmod(a, b) is a - trunc(a/b)*b, exact, with a's sign (NaN
  * for b = 0 or a infinite); rem(a, b) is a - floor(a/b)*b: fmod, then b added once
  * (rounded) when the two signs differ, a zero taking b's sign; prelu(a, b) is a when
- * a > 0, else a*b rounded. Integers: add/sub/mul/neg/abs wrap; div truncates, x/0 is
+ * a > 0, else a*b rounded; expdif(a, b) is exp(a - b) with the difference rounded
+ * first (two roundings: trowexpandexpdif). Integers: add/sub/mul/neg/abs wrap; div truncates, x/0 is
  * all ones (-1 signed, max unsigned) and MIN/-1 is MIN; recip is 1/x by that rule;
  * fmod is the truncated remainder (sign of a), rem the floored one (sign of b), both
  * a when b = 0 and 0 for MIN and -1;

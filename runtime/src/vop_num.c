@@ -89,7 +89,7 @@ int ptort_vop_check(ptort_vop op, ptort_type t)
 	case PTORT_VOP_NEG: case PTORT_VOP_RELU: case PTORT_VOP_FMOD: case PTORT_VOP_REM:
 		return is_vfloat(t) || is_vint(t);
 	case PTORT_VOP_EXP: case PTORT_VOP_LN: case PTORT_VOP_SQRT: case PTORT_VOP_RSQRT:
-	case PTORT_VOP_PRELU:
+	case PTORT_VOP_PRELU: case PTORT_VOP_EXPDIF:
 		return is_vfloat(t);
 	case PTORT_VOP_AND: case PTORT_VOP_OR: case PTORT_VOP_XOR: case PTORT_VOP_NOT:
 	case PTORT_VOP_SHL: case PTORT_VOP_SHR:
@@ -818,6 +818,7 @@ static uint64_t f_op_ref(ptort_vop op, ptort_type t, uint64_t a, uint64_t b)
 	case PTORT_VOP_FMOD: return f_fmod(&f, a, b);
 	case PTORT_VOP_REM: return f_rem(&f, a, b);
 	case PTORT_VOP_PRELU: return f_prelu(&f, a, b);
+	case PTORT_VOP_EXPDIF: return f_exp_ref(&f, f_add(&f, a, b, 1));
 	case PTORT_VOP_MAX: return f_maxmin(&f, a, b, 1);
 	case PTORT_VOP_MIN: return f_maxmin(&f, a, b, 0);
 	case PTORT_VOP_ABS: return a & ~signbit_of(&f);
@@ -924,6 +925,8 @@ uint64_t ptort_vop1_ref(ptort_vop op, ptort_type t, uint64_t a, uint64_t b)
 
 uint64_t ptort_vop1(ptort_vop op, ptort_type t, uint64_t a, uint64_t b)
 {
+	if (op == PTORT_VOP_EXPDIF && is_vfloat(t)) /* exp(a - b), the difference rounded */
+		return ptort_vop1(PTORT_VOP_EXP, t, ptort_vop1(PTORT_VOP_SUB, t, a, b), 0);
 	if ((op == PTORT_VOP_EXP || op == PTORT_VOP_LN || op == PTORT_VOP_RSQRT) && is_vfloat(t) &&
 	    ptort_vop_host_fp_ok()) {
 		if (op == PTORT_VOP_EXP)

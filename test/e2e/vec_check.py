@@ -10,7 +10,7 @@ to its own output, runs it with `ptoc run --target TARGET` on random inputs, and
 compares every output bit for bit with a reference computed here, independently of
 ptoc (docs/semantics.md §7):
   * f32: numpy float32 + - * / sqrt, max, min (correctly rounded: IEEE); exp, ln,
-    1/sqrt in float64 rounded once to f32;
+    1/sqrt in float64 rounded once to f32 (expdif: exp of the difference rounded);
   * f16: every op in float64 on the f16 inputs (exact for + - * of two f16), rounded
     once to f16;
   * reductions in the order of §7.6 for the target, each step rounded once.
@@ -28,7 +28,8 @@ R, C = 16, 64
 
 def rnd(x, dt):
     """x (float64) rounded once to dt (numpy rounds float64 -> f32 / f16 to nearest even)"""
-    return np.asarray(x, dtype=np.float64).astype(dt)
+    with np.errstate(over="ignore"):  # overflow to inf is the rounding's result
+        return np.asarray(x, dtype=np.float64).astype(dt)
 
 
 def tree(v, dt):
@@ -123,6 +124,23 @@ def colsum(a, dt, target):
     return acc.reshape(1, C)
 
 
+def colprod(a, dt, target):
+    """tcolprod (§7.6): A2A3 r0 * r1 * ... in order; A5 r0 * (r1 * r2) * (r3 * r4) ...
+    (* r_{R-1} when R-1 is odd); each product rounded once"""
+    def mul(x, y):
+        return rnd(x.astype(np.float64) * y.astype(np.float64), dt)
+    acc = a[0].copy()
+    i = 1
+    while i < len(a):
+        if target == "a5" and i + 1 < len(a):
+            acc = mul(acc, mul(a[i], a[i + 1]))
+            i += 2
+        else:
+            acc = mul(acc, a[i])
+            i += 1
+    return acc.reshape(1, C)
+
+
 def colsum_binary(a, dt, target):
     """tcolsum {isBinary}: pair sums, the odd last row into pair 0 (A2A3) or pair
     R/2-1 (A5), halving likewise; one row: a copy (A2A3), +0 + r_0 (A5)"""
@@ -178,6 +196,7 @@ def ops(dt, target):
         ("trowmin", "at", lambda a, b, r, c: a.min(axis=1).reshape(R, 1)),
         ("tcolsum", "at", lambda a, b, r, c: colsum(a, dt, target)),
         ("tcolsum_binary", "at", lambda a, b, r, c: colsum_binary(a, dt, target)),
+        ("tcolprod", "a", lambda a, b, r, c: colprod(a, dt, target)),
         ("tcolmax", "a", lambda a, b, r, c: a.max(axis=0).reshape(1, C)),
         ("tcolmin", "a", lambda a, b, r, c: a.min(axis=0).reshape(1, C)),
         ("trowexpandadd", "ar", lambda a, b, r, c: rnd(a.astype(f) + r.astype(f), dt)),
@@ -186,12 +205,16 @@ def ops(dt, target):
         ("trowexpanddiv", "ar", lambda a, b, r, c: rnd(a.astype(f) / r.astype(f), dt)),
         ("trowexpandmax", "ar", lambda a, b, r, c: np.maximum(a, r)),
         ("trowexpandmin", "ar", lambda a, b, r, c: np.minimum(a, r)),
+        ("trowexpandexpdif", "ar", lambda a, b, r, c: rnd(np.exp(rnd(a.astype(f) - r.astype(f), dt).astype(f)), dt)),
+        ("trowexpandexpdif_tmp", "art", lambda a, b, r, c: rnd(np.exp(rnd(a.astype(f) - r.astype(f), dt).astype(f)), dt)),
+        ("trowexpandmax_tmp", "art", lambda a, b, r, c: np.maximum(a, r)),
         ("tcolexpandadd", "ac", lambda a, b, r, c: rnd(a.astype(f) + c.astype(f), dt)),
         ("tcolexpandsub", "ac", lambda a, b, r, c: rnd(a.astype(f) - c.astype(f), dt)),
         ("tcolexpandmul", "ac", lambda a, b, r, c: rnd(a.astype(f) * c.astype(f), dt)),
         ("tcolexpanddiv", "ac", lambda a, b, r, c: rnd(a.astype(f) / c.astype(f), dt)),
         ("tcolexpandmax", "ac", lambda a, b, r, c: np.maximum(a, c)),
         ("tcolexpandmin", "ac", lambda a, b, r, c: np.minimum(a, c)),
+        ("tcolexpandexpdif", "ac", lambda a, b, r, c: rnd(np.exp(rnd(a.astype(f) - c.astype(f), dt).astype(f)), dt)),
         ("tfmod", "ab", lambda a, b, r, c: np.fmod(a, b)),
         ("tfmods", "as", lambda a, b, r, c: np.fmod(a, dt(S))),
         ("tprelu", "ab", lambda a, b, r, c: np.where(a > 0, a, rnd(a.astype(f) * b, dt))),

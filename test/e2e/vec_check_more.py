@@ -82,6 +82,7 @@ def int_ops(dt):
         ("trowmax", "at", "row", lambda a, b, r, c: a.max(axis=1).reshape(R, 1)),
         ("trowmin", "at", "row", lambda a, b, r, c: a.min(axis=1).reshape(R, 1)),
         ("tcolsum", "at", "col", lambda a, b, r, c: wrap(a.astype(w).sum(axis=0), dt).reshape(1, C)),
+        ("tcolprod", "a", "col", lambda a, b, r, c: wrap(np.prod(a.astype(np.int64), axis=0), dt).reshape(1, C)),
         ("tcolmax", "a", "col", lambda a, b, r, c: a.max(axis=0).reshape(1, C)),
         ("tcolmin", "a", "col", lambda a, b, r, c: a.min(axis=0).reshape(1, C)),
         ("trowexpandadd", "ar", "full", lambda a, b, r, c: wrap(a.astype(w) + r, dt)),

@@ -4,8 +4,8 @@
  *   - MPFR, with the exponent range and subnormals of each format, for the correctly
  *     rounded float ops: every f16 and bf16 input of exp, ln, sqrt, rsqrt, recip; a
  *     boundary set and random inputs of the same in f32; boundary and random pairs of
- *     add, sub, mul, div, fmod, rem, prelu in all three formats (subnormal results
- *     included);
+ *     add, sub, mul, div, fmod, rem, prelu, expdif in all three formats (subnormal
+ *     results included);
  *   - small C models for max/min/abs/neg/relu/mov and the compares (every f16 and bf16
  *     input, boundary and random pairs) and the integer ops;
  *   - MPFR again for every constant of vop_tables.c.
@@ -63,7 +63,7 @@ static const ptort_vop unary_ops[] = {PTORT_VOP_EXP, PTORT_VOP_LN, PTORT_VOP_SQR
 				      PTORT_VOP_RECIP};
 static const ptort_vop binary_ops[] = {PTORT_VOP_ADD,  PTORT_VOP_SUB, PTORT_VOP_MUL,
 				       PTORT_VOP_DIV,  PTORT_VOP_FMOD, PTORT_VOP_REM,
-				       PTORT_VOP_PRELU};
+				       PTORT_VOP_PRELU, PTORT_VOP_EXPDIF};
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* every 16-bit input of every correctly rounded unary op */

@@ -84,6 +84,8 @@ static uint64_t mref(ptort_vop op, ptort_type t, uint64_t a, uint64_t b)
 	mpfr_t x, y, r;
 	int i = 0;
 	double da = to_d(t, a), db = to_d(t, b), out;
+	if (op == PTORT_VOP_EXPDIF) /* exp of the difference rounded to the type */
+		return mref(PTORT_VOP_EXP, t, mref(PTORT_VOP_SUB, t, a, b), 0);
 	if (op == PTORT_VOP_RSQRT && da == 0 && signbit(da))
 		return from_d(t, -INFINITY); /* IEEE rSqrt(-0) = -inf; mpfr_rec_sqrt gives +inf */
 	tenv(t);
