@@ -422,7 +422,9 @@ typedef enum ir_vkind {
 	IR_VK_SEL,    /* select between two tiles by a predicate tile */
 	IR_VK_SELS,   /* select between a tile and a scalar */
 	IR_VK_PAD,    /* copy the valid region, pad the rest (tfillpad) */
-	IR_VK_PART    /* tile op tile where both are valid, the other's element elsewhere */
+	IR_VK_PART,   /* tile op tile where both are valid, the other's element elsewhere */
+	IR_VK_ROWBC,  /* the row's value of src (column 0) in every column */
+	IR_VK_COLBC   /* the column's value of src (row 0) in every row */
 } ir_vkind;
 typedef struct ir_vecdef {
 	const char *name;      /* "tadd" */

@@ -637,6 +637,10 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 	case IR_VK_BINS:
 	case IR_VK_UN:
 	case IR_VK_CMPS: {
+		if (vd->kind == IR_VK_UN && nin == 2 && op->code != IR_OP_V_trsqrt) {
+			op_error(v, op, "expects no tmp operand (of the unary ops only trsqrt takes one)");
+			break;
+		}
 		tinfo *s = &t[scalar_first ? 1 : 0];
 		if (vd->kind == IR_VK_CMPS) {
 			vec_elem(v, op, vd, s->elem, "src");
@@ -709,6 +713,17 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 		else if ((t[0].vr != dt.vr || t[0].vc != dt.vc) && (t[1].vr != dt.vr || t[1].vc != dt.vc))
 			op_error(v, op, "expects src0 or src1 to have dst's valid_shape (%lldx%lld); "
 				 "the rest of dst would be undefined", (long long)dt.vr, (long long)dt.vc);
+		break;
+	case IR_VK_ROWBC:
+	case IR_VK_COLBC:
+		same_elem(v, op, &t[0], "src", &dt, "dst");
+		vec_elem(v, op, vd, dt.elem, "dst");
+		if (vd->kind == IR_VK_ROWBC && !same_extent(t[0].vr, dt.vr))
+			op_error(v, op, "expects src valid rows (%lld) to equal dst valid rows (%lld)",
+				 (long long)t[0].vr, (long long)dt.vr);
+		else if (vd->kind == IR_VK_COLBC && !same_extent(t[0].vc, dt.vc))
+			op_error(v, op, "expects src valid columns (%lld) to equal dst valid columns (%lld)",
+				 (long long)t[0].vc, (long long)dt.vc);
 		break;
 	case IR_VK_PAD:
 		same_elem(v, op, &t[0], "src", &dt, "dst");

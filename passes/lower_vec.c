@@ -429,14 +429,33 @@ static int lower_v_elementwise(vl *v, vops *p)
 		li_int(v->ctx, &li, "dst_pitch", tile_pitch(p->dst));
 		li_int(v->ctx, &li, "src_pitch", tile_pitch(&p->t[si]));
 		return emit(v, &li);
-	case IR_VK_UN:
+	case IR_VK_UN: case IR_VK_COLBC:
 		common(v, &li, IR_OP_I_VUN_V, 1);
 		li_addr(v->ctx, &li, "dst", p->dst, 0, v->op);
 		li_addr(v->ctx, &li, "src", &p->t[0], 0, v->op);
 		li_rc(v, &li, v->rows, v->cols, 1);
 		li_int(v->ctx, &li, "dst_pitch", tile_pitch(p->dst));
-		li_int(v->ctx, &li, "src_pitch", tile_pitch(&p->t[0]));
+		li_int(v->ctx, &li, "src_pitch", vd->kind == IR_VK_COLBC ? 0 : tile_pitch(&p->t[0]));
 		return emit(v, &li);
+	case IR_VK_ROWBC: {
+		/* the row's element in every column: and(x, x) on the unsigned integer of the
+		 * width (the bits unchanged), both sources broadcast per row */
+		ptort_type et = v->et;
+		int r;
+		v->et = v->w == 8 ? PTORT_U8 : v->w == 16 ? PTORT_U16 : PTORT_U32;
+		start(v, &li, IR_OP_I_VBIN_V, PTORT_VOP_AND);
+		v->et = et;
+		li_addr(v->ctx, &li, "dst", p->dst, 0, v->op);
+		li_addr(v->ctx, &li, "src0", &p->t[0], 0, v->op);
+		li_addr(v->ctx, &li, "src1", &p->t[0], 0, v->op);
+		li_rc(v, &li, v->rows, v->cols, 1);
+		li_int(v->ctx, &li, "dst_pitch", tile_pitch(p->dst));
+		li_int(v->ctx, &li, "src0_pitch", tile_pitch(&p->t[0]));
+		li_int(v->ctx, &li, "src1_pitch", tile_pitch(&p->t[0]));
+		li_int(v->ctx, &li, "flags", PTORT_V_BRC0 | PTORT_V_BRC1);
+		r = emit(v, &li);
+		return r;
+	}
 	case IR_VK_DUP:
 		if (scalar_bits(v, v->op->operands[0].value, &sc))
 			return -1;
@@ -513,19 +532,21 @@ static int lower_r_elementwise(vl *v, vops *p)
 		vs_add(&s, &p->t[1], "src1", "src1_blk", "src1_rep", 0,
 		       vd->kind == IR_VK_COLEXP ? 0 : tile_pitch(&p->t[1]));
 		return vs_split(&s, v->rows, v->cols);
-	case IR_VK_ROWEXP: {
+	case IR_VK_ROWEXP: case IR_VK_ROWBC: {
 		/* vbrcb of src1's column into the UB scratch, one 32-byte block per row, then
-		 * the op reading that block in every lane of the row (block stride 0) */
+		 * the op reading that block in every lane of the row (block stride 0);
+		 * trowexpand: a copy of that block (src's column) */
+		const lower_tile *col = vd->kind == IR_VK_ROWBC ? &p->t[0] : &p->t[1];
 		uint32_t bytes, r0, n, maxr = 255;
 		int64_t base = ub_scratch(v, &bytes);
 		lower_insn li;
-		if (base < 0 || tile_pitch(&p->t[1]) != v->w / 8) {
+		if (base < 0 || tile_pitch(col) != v->w / 8) {
 			verr(v, "the repeat form needs the row values as one column (rows x 1) and "
 				"UB scratch%s", "");
 			return -1;
 		}
 		memset(&scr, 0, sizeof scr);
-		scr.type = p->t[1].type;
+		scr.type = col->type;
 		for (r0 = 0; r0 < v->rows; r0 += n) {
 			n = v->rows - r0;
 			if (n > bytes / 32)
@@ -535,12 +556,23 @@ static int lower_r_elementwise(vl *v, vops *p)
 			scr.addr = base;
 			common(v, &li, IR_OP_I_VBRCB, 0);
 			li_int(v->ctx, &li, "dst", base);
-			li_addr(v->ctx, &li, "src", &p->t[1], r0 * (v->w / 8), v->op);
+			li_addr(v->ctx, &li, "src", col, r0 * (v->w / 8), v->op);
 			li_int(v->ctx, &li, "repeat", (n + 7) / 8);
 			li_int(v->ctx, &li, "dst_blk", 1);
 			li_int(v->ctx, &li, "dst_rep", 8);
 			if (emit(v, &li))
 				return -1;
+			if (vd->kind == IR_VK_ROWBC) {
+				vs_init(&s, v, IR_OP_I_VUN, 1);
+				vs_add(&s, p->dst, "dst", "dst_blk", "dst_rep", r0 * tile_pitch(p->dst),
+				       tile_pitch(p->dst));
+				vs_add(&s, &scr, "src", "src_blk", "src_rep", 0, 32);
+				s.o[1].per_rep = 0;
+				s.o[1].blk_stride = 0;
+				if (vs_split(&s, n, v->cols))
+					return -1;
+				continue;
+			}
 			vs_init(&s, v, IR_OP_I_VBIN, 1);
 			vs_add(&s, p->dst, "dst", "dst_blk", "dst_rep", r0 * tile_pitch(p->dst),
 			       tile_pitch(p->dst));
@@ -566,10 +598,11 @@ static int lower_r_elementwise(vl *v, vops *p)
 		vs_add(&s, p->dst, "dst", "dst_blk", "dst_rep", 0, tile_pitch(p->dst));
 		vs_add(&s, &p->t[si], "src", "src_blk", "src_rep", 0, tile_pitch(&p->t[si]));
 		return vs_split(&s, v->rows, v->cols);
-	case IR_VK_UN:
+	case IR_VK_UN: case IR_VK_COLBC:
 		vs_init(&s, v, IR_OP_I_VUN, 1);
 		vs_add(&s, p->dst, "dst", "dst_blk", "dst_rep", 0, tile_pitch(p->dst));
-		vs_add(&s, &p->t[0], "src", "src_blk", "src_rep", 0, tile_pitch(&p->t[0]));
+		vs_add(&s, &p->t[0], "src", "src_blk", "src_rep", 0,
+		       vd->kind == IR_VK_COLBC ? 0 : tile_pitch(&p->t[0]));
 		return vs_split(&s, v->rows, v->cols);
 	case IR_VK_DUP:
 		if (scalar_bits(v, v->op->operands[0].value, &sc))

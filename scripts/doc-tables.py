@@ -182,7 +182,8 @@ VEC_KINDS = {"BIN": "tile, tile", "BINS": "tile, scalar", "UN": "tile", "DUP": "
              "ROWRED": "row reduction", "COLRED": "column reduction", "ROWEXP": "tile, row values",
              "COLEXP": "tile, column values", "CMP": "compare tiles", "CMPS": "compare to scalar",
              "SEL": "select tiles", "SELS": "select tile, scalar", "PAD": "copy and pad",
-             "PART": "tile, tile (partial)"}
+             "PART": "tile, tile (partial)",
+             "ROWBC": "row values", "COLBC": "column values"}
 
 
 def split_top(s):

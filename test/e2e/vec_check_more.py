@@ -87,6 +87,8 @@ def int_ops(dt):
         ("tcolmin", "a", "col", lambda a, b, r, c: a.min(axis=0).reshape(1, C)),
         ("trowexpandadd", "ar", "full", lambda a, b, r, c: wrap(a.astype(w) + r, dt)),
         ("trowexpandmax", "ar", "full", lambda a, b, r, c: np.maximum(a, r)),
+        ("trowexpand", "r", "full", lambda a, b, r, c: np.broadcast_to(r, (R, C))),
+        ("tcolexpand", "c", "full", lambda a, b, r, c: np.broadcast_to(c, (R, C))),
         ("tcolexpandadd", "ac", "full", lambda a, b, r, c: wrap(a.astype(w) + c, dt)),
         ("tcolexpandmul", "ac", "full", lambda a, b, r, c: wrap(a.astype(w) * c, dt)),
     ]
