@@ -4,9 +4,11 @@
  * Requires: level 3 (split-repeats ran: every tile op is a pto.i.* instruction with
  *   constant addresses).
  * Produces: each `pto.i.dma_load` (tile T) directly followed, past pure ops only, by a
- *   `pto.i.vconv_v` converting all of T's rows * cols elements from T's address, is
- *   replaced by one `pto.i.dma_load_cvt` when no other instruction of the function
- *   touches T's bytes (the rule below). Everything else is preserved.
+ *   `pto.i.vconv_v` converting all of T's rows * cols elements from T's address (A5),
+ *   or by a run of `pto.i.vconv` (the A2A3 repeat form) that together convert the same
+ *   elements contiguously in order, is replaced by one `pto.i.dma_load_cvt` when no
+ *   other instruction of the function touches T's bytes (the rule below). Everything
+ *   else is preserved.
  *
  * The rule [decision]: the fused instruction leaves T's bytes unspecified instead of
  * holding the loaded elements, so it is applied only where nothing can read them: no
@@ -104,6 +106,26 @@ static int touches(const ir_op *op, const span *t)
 			return overlaps(&s, t);
 		}
 	}
+	if (op->code == IR_OP_I_VCONV) {
+		/* up to the furthest byte any lane can reach: a repeat spans at most 8
+		 * blocks of 32 bytes each blk_stride apart, repeats rep_stride blocks apart */
+		int64_t a[2], r, blk[2], rep[2];
+		if (attr_int(op, "dst", &a[0]) && attr_int(op, "src", &a[1]) &&
+		    attr_int(op, "repeat", &r) && attr_int(op, "dst_blk", &blk[0]) &&
+		    attr_int(op, "src_blk", &blk[1]) && attr_int(op, "dst_rep", &rep[0]) &&
+		    attr_int(op, "src_rep", &rep[1]) && op->num_operands == 0 && r >= 0 &&
+		    a[0] >= 0 && a[1] >= 0 && blk[0] >= 0 && blk[1] >= 0 && rep[0] >= 0 &&
+		    rep[1] >= 0) {
+			s.mem = mem_of(op);
+			for (i = 0; i < 2; i++) {
+				s.lo = (uint64_t)a[i];
+				s.hi = s.lo + ((uint64_t)r * (uint64_t)rep[i] + 8 * (uint64_t)blk[i] + 8) * 32;
+				if (overlaps(&s, t))
+					return 1;
+			}
+			return 0;
+		}
+	}
 	for (i = 0; d && i < d->nfields; i++) {
 		const ir_ifield *f = &d->fields[i];
 		if (f->kind == IR_IF_TILE) {
@@ -146,46 +168,153 @@ static int scan_op(ir_op *op, void *user)
 	return 0;
 }
 
-/* The vconv_v that converts all of load `ld`'s tile, NULL when there is none. */
-static ir_op *whole_conversion(ir_op *ld, span *t)
+/* The conversion reading load `ld`'s tile: one vconv_v, or a run of vconv. */
+typedef struct conv_run {
+	ir_op *ops[64];
+	unsigned n;
+	int64_t dst, count; /* where the converted elements go, how many */
+} conv_run;
+
+static int etype_attr(const ir_op *op, const char *name, ptort_type *t)
+{
+	const ir_attr *a = ir_op_get_attr(op, name);
+	return a && a->kind == IR_ATTR_TYPE && !ir_type_to_elem(a->u.type, t);
+}
+
+/* Whether vconv `b` converts to the same type, round mode and saturation as `a`. */
+static int same_conversion(const ir_op *a, const ir_op *b)
+{
+	ptort_type ta, tb;
+	ptort_rmode ra, rb;
+	int sa = ir_attr_satmode(ir_op_get_attr(a, "sat_mode"));
+	return etype_attr(a, "to", &ta) && etype_attr(b, "to", &tb) && ta == tb &&
+	       !ir_attr_rmode(ir_op_get_attr(a, "rmode"), &ra) &&
+	       !ir_attr_rmode(ir_op_get_attr(b, "rmode"), &rb) && ra == rb && sa >= 0 &&
+	       sa == ir_attr_satmode(ir_op_get_attr(b, "sat_mode"));
+}
+
+/* Lanes a vconv's mask selects when they are a prefix 0 .. n-1 of its `lanes`
+ * lanes (as ptort_vconv counts them), 0 otherwise. */
+static unsigned mask_prefix(uint64_t hi, uint64_t lo, unsigned lanes)
+{
+	uint64_t m[2];
+	unsigned n;
+	m[0] = lanes < 64 ? lo & (((uint64_t)1 << lanes) - 1) : lo;
+	m[1] = lanes > 64 ? hi : 0;
+	for (n = 0; n < lanes && ((m[n / 64] >> (n % 64)) & 1); n++)
+		;
+	if (n < 64 ? (m[0] >> n) != 0 || m[1] != 0 : n < 128 && (m[1] >> (n - 64)) != 0)
+		return 0;
+	return n;
+}
+
+/* A run of pto.i.vconv starting at `v` that converts elements src .. src+count-1 of
+ * tile span t, contiguously and in order, into a contiguous destination disjoint
+ * from t (so that splitting it into repeats and instructions cannot matter): exactly
+ * what one vconv_v of `count` elements computes. Every instruction but the last
+ * selects all lanes; the last may select a prefix of its lanes in a single repeat. */
+static int vconv_run(ir_op *v, const span *t, ptort_type et, int64_t count, conv_run *run)
+{
+	int64_t src = (int64_t)t->lo, dst = -1, done = 0;
+	ptort_type from, to;
+	run->n = 0;
+	for (; v && v->code == IR_OP_I_VCONV && done < count; v = v->next) {
+		int64_t a_dst, a_src, r, db, sb, dr, sr, hi, lo;
+		unsigned fb, tb, lanes, nsel;
+		if (run->n == sizeof run->ops / sizeof run->ops[0] || v->num_operands ||
+		    mem_of(v) != t->mem || !etype_attr(v, "from", &from) || from != et ||
+		    !etype_attr(v, "to", &to) || !attr_int(v, "dst", &a_dst) ||
+		    !attr_int(v, "src", &a_src) || !attr_int(v, "repeat", &r) ||
+		    !attr_int(v, "dst_blk", &db) || !attr_int(v, "src_blk", &sb) ||
+		    !attr_int(v, "dst_rep", &dr) || !attr_int(v, "src_rep", &sr) ||
+		    !attr_int(v, "mask_hi", &hi) || !attr_int(v, "mask_lo", &lo))
+			return 0;
+		if (run->n && !same_conversion(run->ops[0], v))
+			return 0;
+		fb = ptort_type_bits(from), tb = ptort_type_bits(to);
+		if (fb < 8 || tb < 8 || (fb < 16 && tb < 16) || r <= 0)
+			return 0;
+		lanes = 2048 / (fb > tb ? fb : tb);
+		nsel = mask_prefix((uint64_t)hi, (uint64_t)lo, lanes);
+		if (!nsel || (nsel < lanes && r != 1) || db != 1 || sb != 1 ||
+		    (r > 1 && (sr * 32 != (int64_t)lanes * fb / 8 || dr * 32 != (int64_t)lanes * tb / 8)))
+			return 0;
+		if (run->n == 0)
+			dst = a_dst;
+		if (a_src != src + done * fb / 8 || a_dst != dst + done * tb / 8)
+			return 0;
+		run->ops[run->n++] = v;
+		done += nsel < lanes ? (int64_t)nsel : r * (int64_t)lanes;
+		if (nsel < lanes && done < count)
+			return 0; /* a partial instruction must be the last */
+	}
+	if (!run->n || done != count || dst < 0)
+		return 0;
+	{
+		span d;
+		d.mem = t->mem, d.lo = (uint64_t)dst;
+		d.hi = d.lo + (uint64_t)count * ptort_type_bits(to) / 8;
+		if (overlaps(&d, t))
+			return 0;
+	}
+	run->dst = dst, run->count = count;
+	return 1;
+}
+
+/* The conversion of all of load `ld`'s tile, 0 when there is none. */
+static int whole_conversion(ir_op *ld, span *t, conv_run *run)
 {
 	const ir_type *tt = attr_tile(ld, "dst");
 	ir_op *v;
 	ptort_type et, from;
-	int64_t src, n;
+	int64_t src, n, dst;
 	const ir_attr *fa;
 	if (ld->num_operands != 1 || !tt || !tile_span(ld, "dst", t) ||
 	    ir_type_to_elem(tt->u.tb.elem, &et) || ptort_type_bits(et) < 8)
-		return NULL;
+		return 0;
 	for (v = ld->next; v; v = v->next) {
 		const ir_opdef *d = ir_opdef_get(v->code);
 		if (!d || !(d->flags & IR_OPF_PURE) || v->num_regions)
 			break;
 	}
+	if (v && v->code == IR_OP_I_VCONV)
+		return vconv_run(v, t, et, tt->u.tb.rows * tt->u.tb.cols, run);
 	if (!v || v->code != IR_OP_I_VCONV_V || v->num_operands || mem_of(v) != t->mem ||
 	    !attr_int(v, "src", &src) || (uint64_t)src != t->lo || !attr_int(v, "count", &n) ||
 	    n != tt->u.tb.rows * tt->u.tb.cols || !(fa = ir_op_get_attr(v, "from")) ||
-	    fa->kind != IR_ATTR_TYPE || ir_type_to_elem(fa->u.type, &from) || from != et)
-		return NULL;
-	return v;
+	    fa->kind != IR_ATTR_TYPE || ir_type_to_elem(fa->u.type, &from) || from != et ||
+	    !attr_int(v, "dst", &dst))
+		return 0;
+	run->ops[0] = v, run->n = 1, run->dst = dst, run->count = n;
+	return 1;
+}
+
+static int in_run(const conv_run *run, const ir_op *op)
+{
+	unsigned k;
+	for (k = 0; k < run->n; k++)
+		if (run->ops[k] == op)
+			return 1;
+	return 0;
 }
 
 static unsigned fuse_function(ir_ctx *ctx, ir_op *fn, const pass_opts *o)
 {
-	static const char *const copy_v[] = {"dst", "to", "count", "rmode", "sat_mode"};
+	static const char *const copy_v[] = {"to", "rmode", "sat_mode"};
 	fn_scan *f = calloc(1, sizeof *f);
+	conv_run run;
 	unsigned i, j, k;
 	if (!f)
 		return 0;
 	ir_walk(fn, scan_op, f);
 	for (i = 0; i < f->n && !f->blocked; i++) {
-		ir_op *ld = f->insns[i], *cv, *nw;
+		ir_op *ld = f->insns[i], *nw;
 		lower_insn li;
 		span t;
-		if (!ld || ld->code != IR_OP_I_DMA_LOAD || !(cv = whole_conversion(ld, &t)))
+		if (!ld || ld->code != IR_OP_I_DMA_LOAD || !whole_conversion(ld, &t, &run))
 			continue;
 		for (j = 0; j < f->n; j++)
-			if (f->insns[j] && f->insns[j] != ld && f->insns[j] != cv &&
+			if (f->insns[j] && f->insns[j] != ld && !in_run(&run, f->insns[j]) &&
 			    touches(f->insns[j], &t))
 				break;
 		if (j < f->n)
@@ -194,9 +323,11 @@ static unsigned fuse_function(ir_ctx *ctx, ir_op *fn, const pass_opts *o)
 		li_operand(&li, ld->operands[0].value);
 		li_attr(ctx, &li, "dst", ir_op_get_attr(ld, "dst"));
 		li_attr(ctx, &li, "dst_addr", ir_op_get_attr(ld, "dst_addr"));
+		li_int(ctx, &li, "cvt_dst", run.dst);
+		li_int(ctx, &li, "count", run.count);
 		for (k = 0; k < sizeof copy_v / sizeof copy_v[0]; k++)
-			li_attr(ctx, &li, k ? copy_v[k] : "cvt_dst", ir_op_get_attr(cv, copy_v[k]));
-		nw = li_emit(ctx, &li, cv);
+			li_attr(ctx, &li, copy_v[k], ir_op_get_attr(run.ops[0], copy_v[k]));
+		nw = li_emit(ctx, &li, run.ops[0]);
 		if (!nw)
 			break;
 		nw->loc = ld->loc;
@@ -204,11 +335,12 @@ static unsigned fuse_function(ir_ctx *ctx, ir_op *fn, const pass_opts *o)
 			    "tload and the whole-tile conversion fused (the loaded tile is read "
 			    "by nothing else)");
 		for (j = 0; j < f->n; j++)
-			if (f->insns[j] == cv)
+			if (f->insns[j] && in_run(&run, f->insns[j]))
 				f->insns[j] = NULL;
 		f->insns[i] = NULL;
 		ir_op_erase(ld);
-		ir_op_erase(cv);
+		for (k = 0; k < run.n; k++)
+			ir_op_erase(run.ops[k]);
 	}
 	free(f);
 	return 0;
