@@ -10,6 +10,8 @@
  *    (32x32 tiles, tload/tcvt/tstore) parsed, verified and printed, beside parsed,
  *    verified, lowered through the default pipeline and emitted as C (ptoc_module_emit_c),
  *    in process, output discarded (the issue's target: <= 2x).
+ *    Each instruction is timed alone too (tload, tcvt, tstore, the fused load+convert,
+ *    ptort_cvt_run) beside memcpy of the bytes it moves.
  * Figures only; nothing is asserted. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
@@ -60,6 +62,124 @@ static double secs_per_call(const kern *k, float *src, uint16_t *dst, size_t n, 
 	return t / (double)it;
 }
 
+/* ---- per-instruction costs --------------------------------------------------------- */
+
+typedef struct step {
+	ptort_ctx *ctx;
+	float *src;
+	uint16_t *dst;
+	void *scratch; /* n f32 */
+	size_t n;
+	ptort_gm_view gs, gd; /* rows x 256 f32 / f16 GM views */
+	ptort_tile x, h;      /* the f32 tile at UB 0, the f16 tile after it */
+} step;
+
+static void st_memcpy32(step *s)
+{
+	memcpy(s->scratch, s->src, s->n * 4);
+}
+static void st_memcpy16(step *s)
+{
+	memcpy(s->dst, s->src, s->n * 2);
+}
+static void st_load(step *s)
+{
+	ptort_dma_load(s->ctx, s->src, &s->gs, &s->x);
+}
+static void st_vconv(step *s)
+{
+	ptort_vconv_v(s->ctx, PTORT_MEM_UB, s->h.addr, s->x.addr, PTORT_F32, PTORT_F16,
+		      (uint32_t)s->n, PTORT_RINT, PTORT_SAT_ON);
+}
+static void st_store(step *s)
+{
+	ptort_dma_store(s->ctx, s->dst, &s->gd, &s->h, PTORT_NO_CVT, 0);
+}
+static void st_load_cvt(step *s)
+{
+	ptort_dma_load_cvt(s->ctx, s->src, &s->gs, &s->x, s->h.addr, PTORT_F16, (uint32_t)s->n,
+			   PTORT_RINT, PTORT_SAT_ON);
+}
+static void st_cvt_run(step *s)
+{
+	ptort_cvt_run(PTORT_F32, PTORT_F16, s->src, s->dst, s->n, PTORT_RINT, PTORT_SAT_ON);
+}
+
+static double step_secs(void (*f)(step *), step *s)
+{
+	double t0 = bench_now(), t;
+	unsigned long it = 0, b;
+	do {
+		for (b = 0; b < 16; b++)
+			f(s);
+		it += 16;
+		t = bench_now() - t0;
+	} while (t < 0.25);
+	return t / (double)it;
+}
+
+static void view(ptort_gm_view *g, ptort_type t, unsigned rows, size_t n)
+{
+	unsigned d;
+	memset(g, 0, sizeof *g);
+	g->type = (uint8_t)t;
+	for (d = 0; d < PTORT_GM_RANK; d++)
+		g->shape[d] = g->size[d] = 1, g->stride[d] = (int64_t)n;
+	g->shape[3] = g->size[3] = rows, g->stride[3] = 256;
+	g->shape[4] = g->size[4] = 256, g->stride[4] = 1;
+	g->gm_elems = n;
+}
+
+/* Each instruction of the kernel alone, on the kernel's context, beside memcpy of the
+ * bytes it moves (f32 in: 4 bytes an element; f16: 2). */
+static void costs(const kern *k, float *src, uint16_t *dst, size_t n)
+{
+	static const struct {
+		const char *what;
+		void (*f)(step *);
+		int base; /* 0: memcpy of the f32 bytes, 1: of the f16 bytes, -1: none */
+	} st[] = {
+		{"memcpy f32 bytes", st_memcpy32, -1},
+		{"memcpy f16 bytes", st_memcpy16, -1},
+		{"ptort_dma_load f32 (tload)", st_load, 0},
+		{"ptort_vconv_v f32->f16 (tcvt)", st_vconv, 0},
+		{"ptort_dma_store f16 (tstore)", st_store, 1},
+		{"ptort_dma_load_cvt (fused)", st_load_cvt, 0},
+		{"ptort_cvt_run f32->f16", st_cvt_run, 0},
+	};
+	step s;
+	double mc[2] = {0, 0};
+	size_t i;
+	s.ctx = k->create();
+	s.scratch = malloc(n * 4);
+	if (!s.ctx || !s.scratch) {
+		ptort_ctx_destroy(s.ctx);
+		free(s.scratch);
+		return;
+	}
+	s.src = src, s.dst = dst, s.n = n;
+	view(&s.gs, PTORT_F32, k->rows, n);
+	view(&s.gd, PTORT_F16, k->rows, n);
+	s.x = (ptort_tile){PTORT_MEM_UB, PTORT_F32, 0, 0, 0, k->rows, 256, k->rows, 256, 512};
+	s.h = (ptort_tile){PTORT_MEM_UB, PTORT_F16, 0, 0, (uint32_t)(n * 4), k->rows, 256,
+			   k->rows, 256, 512};
+	printf("  per instruction, %s's %ux256 tile:\n", k->name, k->rows);
+	for (i = 0; i < sizeof st / sizeof st[0]; i++) {
+		double t = step_secs(st[i].f, &s);
+		if (st[i].base < 0) {
+			mc[i] = t;
+			printf("    %-32s %7.2f us\n", st[i].what, t * 1e6);
+		} else {
+			printf("    %-32s %7.2f us = %.2fx memcpy of the %s bytes\n", st[i].what,
+			       t * 1e6, t / mc[st[i].base], st[i].base ? "f16" : "f32");
+		}
+	}
+	if (ptort_ctx_error(s.ctx))
+		fprintf(stderr, "ptoc-bench: %s: %s\n", k->name, ptort_ctx_error(s.ctx));
+	ptort_ctx_destroy(s.ctx);
+	free(s.scratch);
+}
+
 static void throughput(void)
 {
 	static const kern ks[] = {
@@ -83,6 +203,7 @@ static void throughput(void)
 		printf("%-34s %8.2f GB/s of f32 in (%.1f us per tile) = %.0f%% of ptort_cvt_run%s\n",
 		       ks[i].name, (double)(n * 4) / tk * 1e-9, tk * 1e6, 100.0 * tr / tk,
 		       memcmp(dst, ref, n * sizeof *dst) ? "  RESULTS DIFFER" : "");
+		costs(&ks[i], src, dst, n);
 		free(src);
 		free(dst);
 		free(ref);
