@@ -1,4 +1,4 @@
-/* bench_parse.c: `ptoc-bench parse [KERNELS] [--keep]`. Generates (in a temporary directory) a
+/* bench_parse.c: `ptoc-bench parse [KERNELS] [--keep] [--no-scale]`. Generates (in a temporary directory) a
  * module of KERNELS (default 10,000) vector kernels shaped like PTOAS's
  * test/basic/tcvt_e2e.pto (pointer -> tensor view -> partition -> alloc_tile -> tload
  * -> tcvt -> tstore), and its MLIR generic-form twin printed by our generic printer.
@@ -6,7 +6,9 @@
  *   ptoc's library parsing + verifying + printing the module in process,
  *   the ptoc binary doing the same (output to /dev/null),
  *   mlir-opt --allow-unregistered-dialect parsing, verifying and printing the twin.
- * Figures only; nothing is asserted. `--keep` keeps the generated files. */
+ * Then, unless --no-scale, the growth: the library on 1k, 10k and 100k kernels (time,
+ * peak RSS, both per kernel). Figures only; nothing is asserted. `--keep` keeps the
+ * generated files. */
 #define _DEFAULT_SOURCE /* wait4 */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -181,10 +183,45 @@ static void report(const char *what, run r)
 	fflush(stdout);
 }
 
+/* Growth: the library's parse + verify + print of 1k, 10k and 100k kernels, each in its
+ * own child (peak RSS of that size alone), per kernel beside the 1k figure. */
+static void scaling(const char *dir)
+{
+	static const unsigned sizes[] = {1000, 10000, 100000};
+	char path[160];
+	double us1 = 0, kib1 = 0;
+	unsigned i;
+	snprintf(path, sizeof path, "%s/scale.pto", dir);
+	printf("scaling (ptoc library, parse + verify + print; per kernel vs 1k):\n");
+	for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		struct stat st;
+		run r;
+		double us, kib;
+		if (generate(path, sizes[i]) || stat(path, &st)) {
+			printf("  %6u kernels: cannot generate\n", sizes[i]);
+			break;
+		}
+		r = measure(NULL, path);
+		unlink(path);
+		if (r.status) {
+			printf("  %6u kernels: failed (status %d)\n", sizes[i], r.status);
+			continue;
+		}
+		us = r.secs * 1e6 / sizes[i], kib = (double)r.rss_kib / sizes[i];
+		if (!i)
+			us1 = us, kib1 = kib;
+		printf("  %6u kernels %7.1f MB: %7.2f s %6ld MiB peak = %5.1f us %5.1f KiB per "
+		       "kernel (%.2fx, %.2fx)\n",
+		       sizes[i], st.st_size / 1e6, r.secs, (r.rss_kib + 512) / 1024, us, kib,
+		       us1 > 0 ? us / us1 : 0, kib1 > 0 ? kib / kib1 : 0);
+		fflush(stdout);
+	}
+}
+
 int bench_parse(int argc, char **argv)
 {
 	unsigned n = 10000;
-	int keep = 0, i;
+	int keep = 0, scale = 1, i;
 	char dir[] = "/tmp/ptoc-bench-parse-XXXXXX", src[128], twin[128], self[4096], ptoc[4200];
 	struct stat sb;
 	ssize_t k;
@@ -193,8 +230,10 @@ int bench_parse(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--keep"))
 			keep = 1;
+		else if (!strcmp(argv[i], "--no-scale"))
+			scale = 0;
 		else if (!(n = (unsigned)strtoul(argv[i], NULL, 10))) {
-			fprintf(stderr, "usage: ptoc-bench parse [KERNELS] [--keep]\n");
+			fprintf(stderr, "usage: ptoc-bench parse [KERNELS] [--keep] [--no-scale]\n");
 			return 2;
 		}
 	}
@@ -241,6 +280,8 @@ int bench_parse(int argc, char **argv)
 	} else {
 		printf("baseline mlir-opt              skipped (no %s)\n", MLIR_OPT);
 	}
+	if (scale)
+		scaling(dir);
 	if (keep) {
 		printf("kept %s\n", dir);
 	} else {

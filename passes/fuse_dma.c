@@ -147,9 +147,9 @@ static int touches(const ir_op *op, const span *t)
 }
 
 typedef struct fn_scan {
-	ir_op *insns[4096];
-	unsigned n;
-	int blocked; /* a func.call, a tile op, or too many instructions */
+	ir_op **insns; /* the function's instructions, in order */
+	unsigned n, cap;
+	int blocked; /* a func.call, a tile op, or out of memory */
 } fn_scan;
 
 static int scan_op(ir_op *op, void *user)
@@ -160,10 +160,16 @@ static int scan_op(ir_op *op, void *user)
 	    (d && (d->flags & (IR_OPF_TILE | IR_OPF_VEC))))
 		f->blocked = 1;
 	else if (d && (d->flags & IR_OPF_LEVEL3)) {
-		if (f->n == sizeof f->insns / sizeof f->insns[0])
-			f->blocked = 1;
-		else
-			f->insns[f->n++] = op;
+		if (f->n == f->cap) {
+			unsigned cap = f->cap ? f->cap * 2 : 64;
+			ir_op **p = realloc(f->insns, cap * sizeof *p);
+			if (!p) {
+				f->blocked = 1;
+				return 0;
+			}
+			f->insns = p, f->cap = cap;
+		}
+		f->insns[f->n++] = op;
 	}
 	return 0;
 }
@@ -298,14 +304,13 @@ static int in_run(const conv_run *run, const ir_op *op)
 	return 0;
 }
 
-static unsigned fuse_function(ir_ctx *ctx, ir_op *fn, const pass_opts *o)
+/* One function; `f` is the scan buffer, reused from function to function. */
+static void fuse_function(ir_ctx *ctx, ir_op *fn, const pass_opts *o, fn_scan *f)
 {
 	static const char *const copy_v[] = {"to", "rmode", "sat_mode"};
-	fn_scan *f = calloc(1, sizeof *f);
 	conv_run run;
 	unsigned i, j, k;
-	if (!f)
-		return 0;
+	f->n = 0, f->blocked = 0;
 	ir_walk(fn, scan_op, f);
 	for (i = 0; i < f->n && !f->blocked; i++) {
 		ir_op *ld = f->insns[i], *nw;
@@ -342,13 +347,11 @@ static unsigned fuse_function(ir_ctx *ctx, ir_op *fn, const pass_opts *o)
 		for (k = 0; k < run.n; k++)
 			ir_op_erase(run.ops[k]);
 	}
-	free(f);
-	return 0;
 }
 
 unsigned pass_fuse_dma(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 {
-	unsigned errs = 0;
+	fn_scan f = {NULL, 0, 0, 0};
 	ir_block *b;
 	ir_op *op;
 	if (!module->num_regions)
@@ -356,6 +359,7 @@ unsigned pass_fuse_dma(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 	for (b = module->regions[0].first; b; b = b->next)
 		for (op = b->first; op; op = op->next)
 			if (op->code == IR_OP_FUNC)
-				errs += fuse_function(ctx, op, o);
-	return errs;
+				fuse_function(ctx, op, o, &f);
+	free(f.insns);
+	return 0;
 }
