@@ -361,6 +361,44 @@ static int acc_store_cvt(int load, const tinfo *ti, const ir_type *gm_elem)
 	return te == PTORT_F32 && (ge == PTORT_F16 || ge == PTORT_BF16);
 }
 
+/* A partition of rank 3-5 whose outer dims (all but the last two) are not all 1 moves
+ * as a 2-D region (docs/semantics.md §6.2): its outer dims flatten into the rows of a
+ * row-major tile, the columns of a col-major one; a boxed tile takes outer dims 1
+ * only. With every dim static, the tile's valid shape must be that region. */
+static int check_flat_partition(vctx *v, const ir_op *op, const ir_type *view,
+				const ir_type *tile, const tinfo *ti, const char *vr, const char *tr)
+{
+	const int64_t *d = view->u.shaped.dims;
+	unsigned rank = view->u.shaped.rank, i;
+	int64_t outer = 1, pr, pc;
+	int col_major = tile->kind == IR_TYPE_TILE_BUF && tile->u.tb.blayout == IR_BLAYOUT_COL_MAJOR;
+	for (i = 0; i + 2 < rank; i++) {
+		if (dyn(d[i]) || outer > INT64_MAX / (d[i] ? d[i] : 1))
+			return 0; /* dynamic: the runtime checks the region */
+		outer *= d[i];
+	}
+	if (outer == 1)
+		return 0;
+	if (tile->kind == IR_TYPE_TILE_BUF && tile->u.tb.slayout != IR_SLAYOUT_NONE_BOX) {
+		op_error(v, op, "expects the outer dims of %s to be 1 for a boxed (fractal) %s tile, but got '%s'",
+			 vr, tr, tstr(view));
+		return -1;
+	}
+	if (dyn(d[rank - 2]) || dyn(d[rank - 1]) || dyn(ti->vr) || dyn(ti->vc))
+		return 0;
+	pr = col_major ? d[rank - 2] : outer * d[rank - 2];
+	pc = col_major ? outer * d[rank - 1] : d[rank - 1];
+	if (ti->vr != pr || ti->vc != pc) {
+		op_error(v, op,
+			 "expects %s valid_shape %lldx%lld to be the %s partition flattened for a %s "
+			 "tile (%lldx%lld: outer dims into %s)",
+			 tr, (long long)ti->vr, (long long)ti->vc, vr, col_major ? "col-major" : "row-major",
+			 (long long)pr, (long long)pc, col_major ? "columns" : "rows");
+		return -1;
+	}
+	return 0;
+}
+
 /* tload: view -> tile; tstore: tile -> view. */
 static void verify_transfer(vctx *v, const ir_op *op, int load)
 {
@@ -390,6 +428,8 @@ static void verify_transfer(vctx *v, const ir_op *op, int load)
 	if (view->u.shaped.elem != ti.elem && !acc_store_cvt(load, &ti, view->u.shaped.elem))
 		op_error(v, op, "expects %s and %s to have the same element type, but got '%s' and '%s'",
 			 vr, tr, tstr(view->u.shaped.elem), tstr(ti.elem));
+	if (view->u.shaped.rank > 2 && check_flat_partition(v, op, view, tile, &ti, vr, tr))
+		return;
 	vd[0] = ti.vr;
 	vd[1] = ti.vc;
 	vn = static_count(view->u.shaped.dims, view->u.shaped.rank);

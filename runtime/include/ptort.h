@@ -285,8 +285,11 @@ int ptort_vconv_v2d(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t s
  * sizes). The partition's element (i0, .., i4) is GM element
  *     sum_d (offset[d] + i_d) * stride[d]
  * counted from the kernel argument's pointer (in nibbles for 4-bit types; negative
- * strides allowed). Only the last two dims are moved: partition sizes of dims 0-2
- * must be 1 (the caller loops over outer dims, moving offset[0..2]). */
+ * strides allowed). The partition is moved as a 2-D region: with partition sizes of
+ * dims 0-2 all 1, (r, c) is (i3, i4); otherwise the outer dims flatten into tile rows
+ * for a row-major tile (r runs over i0..i3, i3 fastest; c = i4) and into tile columns
+ * for a col-major one (r = i3; c runs over i0, i1, i2, i4, i4 fastest), as pto-isa's
+ * TLOAD/TSTORE do; a boxed (fractal) tile takes outer sizes 1 only. */
 #define PTORT_GM_RANK 5
 typedef struct ptort_gm_view {
 	uint8_t type;                   /* ptort_type of the GM elements */
@@ -303,9 +306,9 @@ typedef struct ptort_gm_view {
 /* tload: for r < dst->v_rows, c < dst->v_cols, partition element (r, c) -> tile
  * element (r, c) at ptort_tile_offset(dst, r, c); the rest of the tile is untouched.
  * Bit patterns are copied: GM and tile types must have the same width. Reported:
- * a bad tile or view, a valid region larger than the partition's 2-D size, a
- * partition outside the tensor view or outside gm_elems, the tile leaving its
- * memory, outer partition sizes != 1. */
+ * a bad tile or view, a valid region larger than the partition's 2-D size (outer
+ * dims flattened), a partition outside the tensor view or outside gm_elems, the tile
+ * leaving its memory, outer partition sizes != 1 with a boxed tile. */
 int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
 		   const ptort_tile *dst);
 

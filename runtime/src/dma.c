@@ -1,20 +1,74 @@
 /* dma.c: DMA between GM (host memory, through GM views) and the on-chip memories:
  * ptort_dma_load (tload) and ptort_dma_store (tstore, with the optional f32 -> f16/bf16
- * conversion and ReLU of accumulator stores). Element (r, c) of the 2-D partition
- * moves to or from the tile's element (r, c) inside the tile's valid region, through
- * ptort_tile_offset; ND (DN) tiles are copied row (column) at a time when GM rows
- * (columns) are contiguous too. docs/semantics.md §6.2. ptort_dma_load_cvt: tload and
- * a whole-tile vconv_v as one step, GM converted straight into the destination. */
+ * conversion and ReLU of accumulator stores). Element (r, c) of the partition moves
+ * to or from the tile's element (r, c) inside the tile's valid region, through
+ * ptort_tile_offset. A partition whose outer dims (0-2) are larger than 1 flattens
+ * into tile rows for a row-major tile (r runs over dims 0-3, dim 3 fastest; c is dim
+ * 4) and into tile columns for a col-major one (r is dim 3; c runs over dims 0-2 and
+ * 4, dim 4 fastest), as pto-isa's TLOAD/TSTORE map ND and DN tensors; boxed (fractal)
+ * tiles take 2-D partitions only. ND (DN) tiles are copied row (column) at a time when
+ * GM rows (columns) are contiguous too. docs/semantics.md §6.2. ptort_dma_load_cvt:
+ * tload and a whole-tile vconv_v as one step, GM converted straight into the
+ * destination. */
 #include <string.h>
 
 #include "mem_internal.h"
 #include "ptort.h"
 
-/* GM element index of partition element (0, 0) and the index range touched by the
- * vr x vc region; -1 (reported) when the view is unusable. */
+/* GM element index of partition element (0, 0), the strides of dims 3 and 4, and how
+ * tile lines (rows of a row-major tile, columns of a col-major one) split over the
+ * partition's dims: line i is partition element (i0, i1, i2, i3) (row-major) or
+ * (i0, i1, i2, i4) (col-major), the last index fastest. */
 struct gmspan {
 	int64_t base, s3, s4;
+	int64_t os[3];    /* strides of dims 0-2 */
+	uint32_t n[3];    /* partition sizes of dims 0-2 */
+	uint32_t inner;   /* partition size of the line's own dim: 3 (row-major), 4 (col-major) */
+	int64_t istride;  /* its stride */
+	int flat;         /* outer dims larger than 1 */
 };
+
+/* GM element index of the first element of tile line i (row i of a row-major tile,
+ * column i of a col-major one). */
+static int64_t line_start(const struct gmspan *sp, uint32_t i)
+{
+	int64_t g = sp->base;
+	uint32_t q;
+	int d;
+	if (!sp->flat)
+		return g + (int64_t)i * sp->istride;
+	g += (int64_t)(i % sp->inner) * sp->istride;
+	q = i / sp->inner;
+	for (d = 2; d >= 0; d--) {
+		g += (int64_t)(q % sp->n[d]) * sp->os[d];
+		q /= sp->n[d];
+	}
+	return g;
+}
+
+/* GM element index of tile element (r, c). */
+static int64_t gm_index(const ptort_tile *t, const struct gmspan *sp, uint32_t r, uint32_t c)
+{
+	if (t->blayout == 0)
+		return line_start(sp, r) + (int64_t)c * sp->s4;
+	return line_start(sp, c) + (int64_t)r * sp->s3;
+}
+
+/* The highest index + 1 that dim d of the partition reaches for the first `lines` lines
+ * (flattened: d in 0-2 or the line's own dim). */
+static uint64_t reach(const struct gmspan *sp, int d, uint32_t lines)
+{
+	uint64_t below = sp->inner;
+	int k;
+	if (d == 3)
+		return lines < sp->inner ? lines : sp->inner;
+	for (k = 2; k > d; k--)
+		below *= sp->n[k];
+	if (!below)
+		return 0;
+	below = (lines + below - 1) / below;
+	return below < sp->n[d] ? below : sp->n[d];
+}
 
 /* a * b + *acc without overflow (|result| < 2^62), else -1 */
 static int addmul(int64_t *acc, int64_t a, int64_t b)
@@ -42,9 +96,12 @@ static int view_check(ptort_ctx *ctx, const char *op, const ptort_gm_view *v, co
 		ptort_report(ctx, "%s: GM view has unknown element type %u", op, v->type);
 		return -1;
 	}
-	if (v->size[0] != 1 || v->size[1] != 1 || v->size[2] != 1) {
-		ptort_report(ctx, "%s: partition sizes %ux%ux%u of the outer dims must be 1", op,
-			     v->size[0], v->size[1], v->size[2]);
+	sp->flat = v->size[0] != 1 || v->size[1] != 1 || v->size[2] != 1;
+	if (sp->flat && t->slayout) {
+		ptort_report(ctx,
+			     "%s: partition sizes %ux%ux%u of the outer dims must be 1 for a "
+			     "boxed (fractal) tile",
+			     op, v->size[0], v->size[1], v->size[2]);
 		return -1;
 	}
 	for (d = 0; d < PTORT_GM_RANK; d++) {
@@ -57,10 +114,18 @@ static int view_check(ptort_ctx *ctx, const char *op, const ptort_gm_view *v, co
 			return -1;
 		}
 	}
-	if (t->v_rows > v->size[3] || t->v_cols > v->size[4]) {
-		ptort_report(ctx, "%s: tile valid region %ux%u exceeds the partition %ux%u", op,
-			     t->v_rows, t->v_cols, v->size[3], v->size[4]);
-		return -1;
+	{
+		/* the partition as a 2-D region: outer dims flatten into rows (row-major
+		 * tiles) or columns (col-major) */
+		uint64_t outer = (uint64_t)v->size[0] * v->size[1] * v->size[2];
+		uint64_t pr = t->blayout == 0 ? outer * v->size[3] : v->size[3];
+		uint64_t pc = t->blayout == 0 ? v->size[4] : outer * v->size[4];
+		if (t->v_rows > pr || t->v_cols > pc) {
+			ptort_report(ctx, "%s: tile valid region %ux%u exceeds the partition %llux%llu",
+				     op, t->v_rows, t->v_cols, (unsigned long long)pr,
+				     (unsigned long long)pc);
+			return -1;
+		}
 	}
 	if (convert_to == PTORT_NO_CVT) {
 		if (ptort_type_bits((ptort_type)v->type) != ptort_type_bits((ptort_type)t->type)) {
@@ -83,10 +148,28 @@ static int view_check(ptort_ctx *ctx, const char *op, const ptort_gm_view *v, co
 		if (addmul(&sp->base, v->offset[d], v->stride[d]))
 			goto overflow;
 	sp->s3 = v->stride[3], sp->s4 = v->stride[4];
+	for (d = 0; d < 3; d++)
+		sp->os[d] = v->stride[d], sp->n[d] = v->size[d];
+	sp->inner = t->blayout == 0 ? v->size[3] : v->size[4];
+	sp->istride = t->blayout == 0 ? sp->s3 : sp->s4;
 	lo = hi = sp->base;
-	if (addmul(sp->s3 < 0 ? &lo : &hi, (int64_t)t->v_rows - 1, sp->s3) ||
-	    addmul(sp->s4 < 0 ? &lo : &hi, (int64_t)t->v_cols - 1, sp->s4))
+	if (sp->flat) {
+		/* the box the valid region's lines reach in each dim (the offsets/strides
+		 * above already fit: the partition lies inside the view) */
+		uint32_t lines = t->blayout == 0 ? t->v_rows : t->v_cols;
+		uint32_t across = t->blayout == 0 ? t->v_cols : t->v_rows;
+		int64_t astride = t->blayout == 0 ? sp->s4 : sp->s3;
+		for (d = 0; d < 3; d++)
+			if (addmul(sp->os[d] < 0 ? &lo : &hi, (int64_t)reach(sp, (int)d, lines) - 1,
+				   sp->os[d]))
+				goto overflow;
+		if (addmul(sp->istride < 0 ? &lo : &hi, (int64_t)reach(sp, 3, lines) - 1, sp->istride) ||
+		    addmul(astride < 0 ? &lo : &hi, (int64_t)across - 1, astride))
+			goto overflow;
+	} else if (addmul(sp->s3 < 0 ? &lo : &hi, (int64_t)t->v_rows - 1, sp->s3) ||
+		   addmul(sp->s4 < 0 ? &lo : &hi, (int64_t)t->v_cols - 1, sp->s4)) {
 		goto overflow;
+	}
 	if (lo < 0 || (v->gm_elems && (uint64_t)hi >= v->gm_elems)) {
 		ptort_report(ctx, "%s: GM elements [%lld, %lld] outside the buffer of %llu", op,
 			     (long long)lo, (long long)hi, (unsigned long long)v->gm_elems);
@@ -100,8 +183,9 @@ overflow:
 
 /* The region as lines contiguous in both the tile and GM: ND tiles from GM rows
  * (stride[4] = 1), DN tiles from GM columns (stride[3] = 1). Line i starts at tile
- * element i * tpitch and GM element base + i * gstep. Whole lines back to back on both
- * sides merge into one. 0 when the region is not made of such lines. */
+ * element i * tpitch and GM element line_start(i) (base + i * gstep unless the outer
+ * dims flatten). Whole lines back to back on both sides merge into one. 0 when the
+ * region is not made of such lines. */
 struct lines {
 	uint32_t n;
 	size_t len, tpitch;
@@ -118,7 +202,7 @@ static int find_lines(const ptort_tile *t, const struct gmspan *sp, struct lines
 		l->n = t->v_cols, l->len = t->v_rows, l->tpitch = t->rows, l->gstep = sp->s4;
 	else
 		return 0;
-	if (l->len == l->tpitch && l->gstep == (int64_t)l->len)
+	if (l->len == l->tpitch && l->gstep == (int64_t)l->len && !sp->flat)
 		l->len *= l->n, l->n = 1;
 	return 1;
 }
@@ -141,13 +225,13 @@ int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
 	if (bits >= 8 && find_lines(dst, &sp, &ln)) {
 		size_t eb = bits / 8;
 		for (i = 0; i < ln.n; i++)
-			memcpy(m + dst->addr + i * ln.tpitch * eb, g + (sp.base + i * ln.gstep) * eb,
-			       ln.len * eb);
+			memcpy(m + dst->addr + i * ln.tpitch * eb,
+			       g + line_start(&sp, i) * eb, ln.len * eb);
 		return 0;
 	}
 	for (r = 0; r < dst->v_rows; r++)
 		for (c = 0; c < dst->v_cols; c++) {
-			uint64_t gi = (uint64_t)(sp.base + r * sp.s3 + c * sp.s4);
+			uint64_t gi = (uint64_t)gm_index(dst, &sp, r, c);
 			uint64_t ti = ptort_tile_offset(dst, r, c);
 			ptort_st(m, (uint64_t)dst->addr * 8 + ti * bits, bits,
 				 ptort_ld(g, gi * bits, bits));
@@ -176,7 +260,7 @@ int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const p
 	if (sb >= 8 && db >= 8 && !relu && find_lines(src, &sp, &ln)) {
 		for (i = 0; i < ln.n; i++) {
 			const uint8_t *s = m + src->addr + i * ln.tpitch * (sb / 8);
-			uint8_t *d = g + (sp.base + i * ln.gstep) * (db / 8);
+			uint8_t *d = g + line_start(&sp, i) * (db / 8);
 			if (convert_to == PTORT_NO_CVT)
 				memcpy(d, s, ln.len * (sb / 8));
 			else
@@ -186,7 +270,7 @@ int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const p
 	}
 	for (r = 0; r < src->v_rows; r++)
 		for (c = 0; c < src->v_cols; c++) {
-			uint64_t gi = (uint64_t)(sp.base + r * sp.s3 + c * sp.s4);
+			uint64_t gi = (uint64_t)gm_index(src, &sp, r, c);
 			uint64_t ti = ptort_tile_offset(src, r, c);
 			uint64_t x = ptort_ld(m, (uint64_t)src->addr * 8 + ti * sb, sb);
 			if (relu)
@@ -252,7 +336,7 @@ int ptort_dma_load_cvt(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view
 	fe = ptort_type_bits((ptort_type)src->type) / 8, te = ptort_type_bits(to) / 8;
 	d = ctx->mem[src->mem] + dst_addr;
 	for (i = 0; i < ln.n; i++)
-		ptort_conv_n((ptort_type)src->type, to, g + (sp.base + i * ln.gstep) * fe,
+		ptort_conv_n((ptort_type)src->type, to, g + line_start(&sp, i) * fe,
 			     d + i * ln.tpitch * te, ln.len, rm, sat);
 	return 0;
 }
