@@ -323,8 +323,8 @@ static void error_cases(void)
 	CHECK(ptort_dma_load(ctx, gm, &w, &t) == -1, "partition beyond the view");
 	w = v, w.gm_elems = 64 * 31;
 	CHECK(ptort_dma_load(ctx, gm, &w, &t) == -1, "beyond gm_elems");
-	w = v, w.size[1] = 2, w.shape[1] = 2;
-	CHECK(ptort_dma_load(ctx, gm, &w, &t) == -1, "outer size");
+	w = v, w.size[1] = 2, w.shape[1] = 2, u = t, u.slayout = 1;
+	CHECK(ptort_dma_load(ctx, gm, &w, &u) == -1, "outer size with a boxed tile");
 	w = v, w.type = PTORT_F16;
 	CHECK(ptort_dma_load(ctx, gm, &w, &t) == -1, "width mismatch");
 	w = v, w.size[4] = 20;
