@@ -28,8 +28,8 @@
  *   tiles outside vec for tcvt, layouts other than row_major/none_box, a tcvt without
  *   explicit rmode/sat_mode, a valid region larger than the source tile, a dynamic
  *   valid shape in the repeat form, both types 8 bits or narrower in the repeat form,
- *   deq_scale on a predicated target, tile uses that cannot be lowered (tprint), a
- *   result-less tassign outside its alloc_tile's block. */
+ *   deq_scale on a predicated target, a result-less tassign outside its alloc_tile's
+ *   block. pto.tprint becomes pto.i.tprint (ptort_tprint). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -455,6 +455,24 @@ static int lower_transfer(sr *s, ir_op *op, int load)
 	return 0;
 }
 
+/* pto.tprint ins(%t) -> pto.i.tprint src = <tile> */
+static int lower_tprint(sr *s, ir_op *op)
+{
+	lower_tile t;
+	lower_insn li;
+	if (op->num_operands != 1 || lower_tile_of(s->ctx, op, op->operands[0].value, &t)) {
+		s->errors++;
+		return -1;
+	}
+	li_init(&li, IR_OP_I_TPRINT);
+	li_tile(s->ctx, &li, "src", &t);
+	if (!li_emit(s->ctx, &li, op)) {
+		s->errors++;
+		return -1;
+	}
+	return 0;
+}
+
 static int lower_op(sr *s, ir_op *op)
 {
 	unsigned e;
@@ -462,10 +480,7 @@ static int lower_op(sr *s, ir_op *op)
 	case IR_OP_TCVT: return lower_tcvt(s, op);
 	case IR_OP_TLOAD: return lower_transfer(s, op, 1);
 	case IR_OP_TSTORE: return lower_transfer(s, op, 0);
-	case IR_OP_TPRINT:
-		err(s, op, "%s: cannot be lowered to level 3 (no instruction prints a tile)",
-		    PASS_NAME);
-		return -1;
+	case IR_OP_TPRINT: return lower_tprint(s, op);
 	default:
 		e = ir_vecdef_get(op->code) ? lower_vec_op(s->ctx, op, s->o)
 					    : lower_cube_op(s->ctx, op, s->o);

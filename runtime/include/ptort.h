@@ -221,6 +221,21 @@ void ptort_ctx_clear_error(ptort_ctx *ctx);
 /* Every instruction below returns 0 when it executed and -1 when it reported an
  * error (and did nothing). Addresses are byte addresses inside a memory. */
 
+/* ---- 3.1a tprint (docs/runtime.md "tprint") --------------------------------------
+ *
+ * ptort_tprint writes tile t's valid region as text: a line `tile TYPE RxC` (the
+ * type's .pto name, the valid rows and columns), then one line per valid row, its
+ * elements separated by one space. Integers in decimal; floats in the fewest
+ * significant digits (%g) that name every value of their type (f32 9, f16 5, bf16 4,
+ * 8-bit and 4-bit floats 2-3), so each reads back to the same bits; "-0", "inf",
+ * "-inf" and "nan" (any NaN) for the specials. The text goes to the context's print
+ * sink: standard output, or the function set by ptort_ctx_set_print (called with
+ * pieces of text; they are the whole output). A bad tile is reported and nothing is
+ * written. */
+typedef void (*ptort_print_fn)(void *user, const char *s, size_t n);
+void ptort_ctx_set_print(ptort_ctx *ctx, ptort_print_fn fn, void *user);
+int ptort_tprint(ptort_ctx *ctx, const ptort_tile *t);
+
 /* ---- 3.2 Vector conversion, A2A3 repeat form (docs/semantics.md §5.1) -----------
  *
  * W = the wider of the two element widths (bits), N = the narrower one. One repeat

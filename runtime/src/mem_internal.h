@@ -14,6 +14,8 @@ struct ptort_ctx {
 	uint32_t cap[PTORT_MEM_COUNT];
 	unsigned long nerr;
 	char err[256];
+	ptort_print_fn print; /* ptort_tprint's sink; NULL: standard output */
+	void *print_user;
 };
 
 /* mem.c */
