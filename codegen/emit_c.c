@@ -595,6 +595,24 @@ static void loc_comment(em *e, const ir_op *op)
 	pf(e, ":%u: %s */\n", op->loc.line, op->name);
 }
 
+/* `s` as a C string literal (quotes, backslashes and non-printing bytes escaped). */
+static void put_cstr(em *e, const char *s)
+{
+	put(e, "\"", 1);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') {
+			char b[2] = {'\\', (char)c};
+			put(e, b, 2);
+		} else if (c < 0x20 || c >= 0x7f || c == '?') { /* '?': no trigraphs */
+			pf(e, "\\%03o", c);
+		} else {
+			put(e, (const char *)&c, 1);
+		}
+	}
+	put(e, "\"", 1);
+}
+
 static void open_block(em *e)
 {
 	ind(e);
@@ -720,11 +738,19 @@ static void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 		}
 		args[n++] = a;
 	}
+	/* after each instruction, the first error (if any, not yet located) gets this op's
+	 * location */
 	ind(e);
 	pf(e, "%s(ctx", d->call);
 	for (i = 0; i < n; i++)
 		pf(e, ", %s", args[i]);
-	pf(e, ");\n");
+	pf(e, ");");
+	if (op->loc.file) {
+		pf(e, " ptort_ctx_locate(ctx, ");
+		put_cstr(e, op->loc.file);
+		pf(e, ", %u, %u);", op->loc.line, op->loc.col);
+	}
+	pf(e, "\n");
 	if (block)
 		close_block(e);
 }
@@ -1222,7 +1248,7 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 	pf(&e, ");\n}\n\n");
 	if (n) {
 		pf(&e, "/* per argument: name, element bits (0: scalar), GM elements (0: dynamic or "
-		   "scalar) */\nstatic const ptort_main_arg ptoc_args[%u] = {\n", n);
+		   "scalar), where it is declared */\nstatic const ptort_main_arg ptoc_args[%u] = {\n", n);
 		for (i = 0; i < n && !e.errors; i++) {
 			unsigned bits = 0;
 			uint64_t elems = 0;
@@ -1235,8 +1261,13 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 				bits = ptort_type_bits(et);
 				elems = arg_elems(b->args[i]);
 			}
-			pf(&e, "\t{.name = \"%s\", .bits = %u, .elems = %lluu},\n",
+			pf(&e, "\t{.name = \"%s\", .bits = %u, .elems = %lluu, .file = ",
 			   e.names[b->args[i]->vmark - 1], bits, (unsigned long long)elems);
+			if (b->args[i]->loc.file)
+				put_cstr(&e, b->args[i]->loc.file);
+			else
+				pf(&e, "0");
+			pf(&e, ", .line = %u, .col = %u},\n", b->args[i]->loc.line, b->args[i]->loc.col);
 		}
 		pf(&e, "};\n\n");
 	}

@@ -217,6 +217,13 @@ const char *ptort_ctx_error(const ptort_ctx *ctx);
 /* How many instructions reported an error since creation or the last clear. */
 unsigned long ptort_ctx_error_count(const ptort_ctx *ctx);
 void ptort_ctx_clear_error(ptort_ctx *ctx);
+/* Where the first error happened: generated code calls ptort_ctx_locate after each
+ * instruction with the source location of its op (`file` must outlive the context: a
+ * string literal). The first call made while an error is recorded and none is located
+ * sets the location (until ptort_ctx_clear_error); every other call does nothing.
+ * ptort_ctx_error_loc returns that file (NULL when unlocated) and sets *line, *col. */
+void ptort_ctx_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col);
+const char *ptort_ctx_error_loc(const ptort_ctx *ctx, uint32_t *line, uint32_t *col);
 
 /* Every instruction below returns 0 when it executed and -1 when it reported an
  * error (and did nothing). Addresses are byte addresses inside a memory. */
@@ -657,12 +664,18 @@ int ptort_vred_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, u
  * (ARG: an argument's name without %, or its position from 0), loads the GM buffers,
  * runs the kernel once in a fresh context and writes the --out buffers. It is the
  * one runtime function that prints (to stderr; the program name is $PTOC_RUN_PROG,
- * else argv[0]). Returns the exit status: 0, 1 (bad input file, runtime error, out of
- * memory), 2 (usage). */
+ * else argv[0]). Input files are copied at most once (a regular file that is only an
+ * input is mapped privately); an --in file must have exactly the buffer's size (any
+ * size for a dynamic buffer, in whole elements); a runtime error is reported at the
+ * location ptort_ctx_locate recorded; outputs are written only after an error-free
+ * run, all or none. Returns the exit status: 0, 1 (bad input file, runtime error,
+ * out of memory), 2 (usage). */
 typedef struct ptort_main_arg {
 	const char *name; /* without % */
 	unsigned bits;    /* GM element bits; 0: a scalar (integer) argument */
 	uint64_t elems;   /* GM elements from the views' static shapes; 0: dynamic */
+	const char *file; /* where the argument is declared (NULL: unknown); messages */
+	unsigned line, col; /* about its file are FILE:LINE:COL: error: ... */
 } ptort_main_arg;
 
 typedef struct ptort_main_desc {

@@ -4,19 +4,39 @@
  * its messages go to stderr, its result is the program's exit status.
  *
  * Command line: PROG [--in ARG=FILE]... [--out ARG=FILE]... [--arg ARG=VALUE]...
- * ARG is a kernel argument's name (without %) or its position from 0. */
+ * ARG is a kernel argument's name (without %) or its position from 0.
+ *
+ * Input files are never copied more than once: a regular file that is only an input
+ * is mapped privately (the kernel reads the page cache; a page it writes is copied
+ * then); one that is also an --out buffer, or any other file (pipe, device), is read
+ * once straight into its GM buffer. Outputs go to a temporary file beside each
+ * destination, renamed once every output is written, so a failed run leaves no
+ * partial output. */
+#if defined(__unix__) || defined(__APPLE__)
+#define _POSIX_C_SOURCE 200809L
+#define HARNESS_POSIX 1
+#else
+#define HARNESS_POSIX 0
+#endif
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if HARNESS_POSIX
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 #include "ptort.h"
 
-/* A GM buffer: its bytes and elements. */
+/* A GM buffer: its bytes (mapped or allocated) and elements. */
 typedef struct gm_buf {
 	void *p;
 	uint64_t elems;
+	size_t maplen; /* > 0: mapped with this length */
 } gm_buf;
 
 typedef struct hrun {
@@ -24,21 +44,32 @@ typedef struct hrun {
 	const char *prog;
 	gm_buf *buf;
 	int64_t *scalar;
+	const char **in;  /* --in FILE per argument (the last one given), or NULL */
 	const char **out; /* --out FILE per argument, or NULL */
+	char **tmp;       /* the temporary file of each output */
 	int *have;        /* given on the command line */
 } hrun;
 
+static void vsay(const hrun *r, const ptort_main_arg *a, const char *fmt, va_list ap)
+{
+	if (a && a->file && a->line)
+		fprintf(stderr, "%s:%u:%u: error: ", a->file, a->line, a->col);
+	else
+		fprintf(stderr, "%s: ", r->prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+/* A message about argument `a` (at its location when known), or about the run (a NULL). */
 #if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
+__attribute__((format(printf, 3, 4)))
 #endif
-static void say(const hrun *r, const char *fmt, ...)
+static void say(const hrun *r, const ptort_main_arg *a, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "%s: ", r->prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(r, a, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static int usage(const hrun *r, const char *msg, const char *a)
@@ -74,53 +105,241 @@ static uint64_t bytes_of(uint64_t elems, unsigned bits)
 	return (elems * bits + 7) / 8;
 }
 
-/* Reads --in FILE of argument i into its GM buffer (one read, straight into the
- * buffer); 0, or 1 after a message. */
-static int load(hrun *r, unsigned i, const char *path)
+/* Checks that a file of n bytes fits argument a; sets *elems. 0, or 1 after a message. */
+static int check_size(const hrun *r, const ptort_main_arg *a, const char *path, uint64_t n,
+		      uint64_t *elems)
+{
+	uint64_t want = a->elems ? bytes_of(a->elems, a->bits) : n;
+	if (n != want) {
+		say(r, a, "--in %s: '%s' is too %s: %llu bytes, the kernel expects %llu (%llu "
+		    "elements of %u bits)", a->name, path, n < want ? "short" : "long",
+		    (unsigned long long)n, (unsigned long long)want, (unsigned long long)a->elems,
+		    a->bits);
+		return 1;
+	}
+	if (!a->elems && n * 8 % a->bits) {
+		say(r, a, "--in %s: '%s' has %llu bytes, not a whole number of %u-bit elements",
+		    a->name, path, (unsigned long long)n, a->bits);
+		return 1;
+	}
+	*elems = a->elems ? a->elems : n * 8 / a->bits;
+	return 0;
+}
+
+#if HARNESS_POSIX
+/* Reads fd to its end, or to `limit` bytes, into a fresh buffer (files whose size is
+ * not known ahead). */
+static int slurp(int fd, size_t limit, void **pp, uint64_t *np)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *p = malloc(cap), *q;
+	ssize_t k;
+	if (!p)
+		return -1;
+	for (;;) {
+		if (n == cap) {
+			if (cap > ((size_t)-1) / 2 || !(q = realloc(p, cap * 2))) {
+				free(p);
+				errno = ENOMEM;
+				return -1;
+			}
+			p = q;
+			cap *= 2;
+		}
+		if (n >= limit)
+			break;
+		k = read(fd, p + n, (cap < limit ? cap : limit) - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			free(p);
+			return -1;
+		}
+		if (k == 0)
+			break;
+		n += (size_t)k;
+	}
+	*pp = p;
+	*np = n;
+	return 0;
+}
+
+/* Reads exactly n bytes of fd into p (one pass); -1 with errno, or EIO when the file
+ * ended early (it shrank since fstat). */
+static int read_all(int fd, void *p, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t k = read(fd, (char *)p + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (k == 0)
+				errno = EIO;
+			return -1;
+		}
+		got += (size_t)k;
+	}
+	return 0;
+}
+#endif
+
+/* Loads --in FILE of argument i into its GM buffer; 0, or 1 after a message. */
+static int load(hrun *r, unsigned i)
 {
 	const ptort_main_arg *a = &r->d->args[i];
+	const char *path = r->in[i];
+	gm_buf *b = &r->buf[i];
+	uint64_t elems;
+#if HARNESS_POSIX
+	struct stat sb;
+	int fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &sb)) {
+		say(r, a, "--in %s: cannot read '%s': %s", a->name, path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		say(r, a, "--in %s: cannot read '%s': it is a directory", a->name, path);
+		close(fd);
+		return 1;
+	}
+	if (!S_ISREG(sb.st_mode)) { /* a pipe or a device: read to its end */
+		void *p;
+		uint64_t n, want = bytes_of(a->elems, a->bits);
+		if (slurp(fd, a->elems ? (size_t)want + 1 : (size_t)-1, &p, &n)) {
+			say(r, a, "--in %s: cannot read '%s': %s", a->name, path, strerror(errno));
+			close(fd);
+			return 1;
+		}
+		close(fd);
+		if (a->elems && n > want) {
+			say(r, a, "--in %s: '%s' is too long: more than %llu bytes", a->name, path,
+			    (unsigned long long)want);
+			free(p);
+			return 1;
+		}
+		if (check_size(r, a, path, n, &elems)) {
+			free(p);
+			return 1;
+		}
+		b->p = p;
+		b->elems = elems;
+		return 0;
+	}
+	if (check_size(r, a, path, (uint64_t)sb.st_size, &elems)) {
+		close(fd);
+		return 1;
+	}
+	if ((uint64_t)sb.st_size > (size_t)-1 - 1) {
+		say(r, a, "--in %s: '%s' is too large for this host", a->name, path);
+		close(fd);
+		return 1;
+	}
+	if (sb.st_size > 0 && !r->out[i]) {
+		void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			close(fd);
+			b->p = m;
+			b->maplen = (size_t)sb.st_size;
+			b->elems = elems;
+			return 0;
+		}
+	}
+	b->p = malloc((size_t)sb.st_size + 1);
+	if (!b->p || read_all(fd, b->p, (size_t)sb.st_size)) {
+		say(r, a, "--in %s: cannot read '%s': %s", a->name, path,
+		    b->p ? strerror(errno) : "out of memory");
+		close(fd);
+		return 1; /* b->p freed by the caller */
+	}
+	close(fd);
+	b->elems = elems;
+	return 0;
+#else
 	FILE *f = fopen(path, "rb");
 	long n;
-	uint64_t want;
-	void *p;
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		say(r, "--in %s: cannot read '%s'", a->name, path);
+		say(r, a, "--in %s: cannot read '%s'", a->name, path);
 		if (f)
 			fclose(f);
 		return 1;
 	}
-	want = a->elems ? bytes_of(a->elems, a->bits) : (uint64_t)n;
-	if ((uint64_t)n != want || (!a->elems && (uint64_t)n * 8 % a->bits)) {
-		say(r, "--in %s: '%s' has %ld bytes, the kernel expects %llu (%llu elements of %u bits)",
-		    a->name, path, n, (unsigned long long)want,
-		    (unsigned long long)(a->elems ? a->elems : want * 8 / a->bits), a->bits);
+	if (check_size(r, a, path, (uint64_t)n, &elems)) {
 		fclose(f);
 		return 1;
 	}
-	p = malloc((size_t)n + 1);
-	if (!p || fread(p, 1, (size_t)n, f) != (size_t)n) {
-		say(r, "--in %s: cannot read '%s'", a->name, path);
-		free(p);
+	b->p = malloc((size_t)n + 1);
+	if (!b->p || fread(b->p, 1, (size_t)n, f) != (size_t)n) {
+		say(r, a, "--in %s: cannot read '%s'", a->name, path);
 		fclose(f);
 		return 1;
 	}
 	fclose(f);
-	free(r->buf[i].p);
-	r->buf[i].p = p;
-	r->buf[i].elems = a->elems ? a->elems : (uint64_t)n * 8 / a->bits;
+	b->elems = elems;
 	return 0;
+#endif
 }
 
-static int store(const hrun *r, unsigned i, const char *path)
+static void release(gm_buf *b)
 {
-	FILE *f = fopen(path, "wb");
-	size_t n = (size_t)bytes_of(r->buf[i].elems, r->d->args[i].bits);
-	int bad = !f || (n && fwrite(r->buf[i].p, 1, n, f) != n);
-	if (f && fclose(f))
-		bad = 1;
-	if (bad) {
-		say(r, "--out %s: cannot write '%s'", r->d->args[i].name, path);
-		return 1;
+#if HARNESS_POSIX
+	if (b->maplen) {
+		munmap(b->p, b->maplen);
+		b->p = NULL;
+		return;
+	}
+#endif
+	free(b->p);
+	b->p = NULL;
+}
+
+/* Writes output i to a temporary file beside its destination (r->tmp[i]; NULL: the
+ * destination itself, when it is not a regular file). 0, or 1 after a message. */
+static int store(hrun *r, unsigned i)
+{
+	const ptort_main_arg *a = &r->d->args[i];
+	const char *path = r->out[i];
+	size_t n = (size_t)bytes_of(r->buf[i].elems, a->bits);
+	FILE *f = NULL;
+#if HARNESS_POSIX
+	struct stat sb;
+	if (stat(path, &sb) || S_ISREG(sb.st_mode)) {
+		size_t len = strlen(path);
+		int fd;
+		mode_t um = umask(0);
+		umask(um);
+		r->tmp[i] = malloc(len + 16);
+		if (!r->tmp[i]) {
+			say(r, a, "--out %s: out of memory", a->name);
+			return 1;
+		}
+		memcpy(r->tmp[i], path, len);
+		memcpy(r->tmp[i] + len, ".ptoc-XXXXXX", 13);
+		fd = mkstemp(r->tmp[i]);
+		if (fd < 0) {
+			say(r, a, "--out %s: cannot write '%s': %s", a->name, path, strerror(errno));
+			free(r->tmp[i]);
+			r->tmp[i] = NULL;
+			return 1;
+		}
+		fchmod(fd, 0666 & ~um);
+		f = fdopen(fd, "wb");
+		if (!f)
+			close(fd);
+	} else
+#endif
+		f = fopen(path, "wb");
+	{
+		int bad = !f || (n && fwrite(r->buf[i].p, 1, n, f) != n);
+		int e = errno;
+		if (f && fclose(f))
+			bad = 1, e = errno;
+		if (bad) {
+			say(r, a, "--out %s: cannot write '%s': %s", a->name, path, strerror(e));
+			return 1;
+		}
 	}
 	return 0;
 }
@@ -147,8 +366,8 @@ static int parse(hrun *r, int argc, char **argv)
 		if ((kind == 2) != !d->args[i].bits)
 			return usage(r, kind == 2 ? "'%s' is a GM buffer: use --in or --out"
 						  : "'%s' is a scalar: use --arg", d->args[i].name);
-		if (kind == 0 && load(r, (unsigned)i, eq + 1))
-			return 1;
+		if (kind == 0)
+			r->in[i] = eq + 1;
 		if (kind == 1)
 			r->out[i] = eq + 1;
 		if (kind == 2) {
@@ -160,25 +379,61 @@ static int parse(hrun *r, int argc, char **argv)
 		}
 		r->have[i] = 1;
 	}
-	for (i = 0; i < (int)d->nargs; i++) {
-		const ptort_main_arg *g = &d->args[i];
-		if (!g->bits && !r->have[i])
-			return usage(r, "the scalar argument '%s' needs a value: --arg NAME=VALUE", g->name);
-		if (g->bits && !r->buf[i].p) {
-			if (!g->elems && r->have[i]) {
-				say(r, "argument '%s' has no static size (dynamic shapes): give its "
-				    "contents with --in", g->name);
+	for (i = 0; i < (int)d->nargs; i++)
+		if (!d->args[i].bits && !r->have[i])
+			return usage(r, "the scalar argument '%s' needs a value: --arg NAME=VALUE",
+				     d->args[i].name);
+	return 0;
+}
+
+/* Loads the inputs and makes the other GM buffers (zeroed); 0, or 1 after a message. */
+static int prepare(hrun *r)
+{
+	unsigned i;
+	for (i = 0; i < r->d->nargs; i++) {
+		const ptort_main_arg *g = &r->d->args[i];
+		if (!g->bits)
+			continue;
+		if (r->in[i]) {
+			if (load(r, i))
 				return 1;
-			}
-			r->buf[i].elems = g->elems;
-			r->buf[i].p = calloc((size_t)bytes_of(g->elems, g->bits) + 1, 1);
-			if (!r->buf[i].p) {
-				say(r, "out of memory");
-				return 1;
-			}
+			continue;
+		}
+		if (!g->elems && r->have[i]) {
+			say(r, g, "argument '%s' has no static size (dynamic shapes): give its "
+			    "contents with --in", g->name);
+			return 1;
+		}
+		r->buf[i].elems = g->elems;
+		r->buf[i].p = calloc((size_t)bytes_of(g->elems, g->bits) + 1, 1);
+		if (!r->buf[i].p) {
+			say(r, g, "argument '%s': out of memory", g->name);
+			return 1;
 		}
 	}
 	return 0;
+}
+
+/* Writes every output, all or none. */
+static int write_outputs(hrun *r)
+{
+	unsigned i;
+	int rc = 0;
+	for (i = 0; i < r->d->nargs && !rc; i++)
+		if (r->out[i])
+			rc = store(r, i);
+	for (i = 0; i < r->d->nargs; i++) {
+		if (!r->tmp[i])
+			continue;
+		if (!rc && rename(r->tmp[i], r->out[i])) {
+			say(r, &r->d->args[i], "--out %s: cannot write '%s': %s", r->d->args[i].name,
+			    r->out[i], strerror(errno));
+			rc = 1;
+		}
+		if (rc)
+			remove(r->tmp[i]);
+	}
+	return rc;
 }
 
 int ptort_main(const ptort_main_desc *d, int argc, char **argv)
@@ -196,21 +451,25 @@ int ptort_main(const ptort_main_desc *d, int argc, char **argv)
 		r.prog = argc > 0 && argv[0] ? argv[0] : "kernel";
 	r.buf = calloc(n, sizeof *r.buf);
 	r.scalar = calloc(n, sizeof *r.scalar);
+	r.in = calloc(n, sizeof *r.in);
 	r.out = calloc(n, sizeof *r.out);
+	r.tmp = calloc(n, sizeof *r.tmp);
 	r.have = calloc(n, sizeof *r.have);
 	bufs = calloc(n, sizeof *bufs);
 	elems = calloc(n, sizeof *elems);
-	if (!r.buf || !r.scalar || !r.out || !r.have || !bufs || !elems) {
-		say(&r, "out of memory");
+	if (!r.buf || !r.scalar || !r.in || !r.out || !r.tmp || !r.have || !bufs || !elems) {
+		say(&r, NULL, "out of memory");
 		rc = 1;
 		goto done;
 	}
 	rc = parse(&r, argc, argv);
+	if (!rc)
+		rc = prepare(&r);
 	if (rc)
 		goto done;
 	ctx = d->ctx_create();
 	if (!ctx) {
-		say(&r, "out of memory");
+		say(&r, NULL, "out of memory");
 		rc = 1;
 		goto done;
 	}
@@ -220,20 +479,30 @@ int ptort_main(const ptort_main_desc *d, int argc, char **argv)
 	}
 	d->call(ctx, bufs, elems, r.scalar);
 	if (ptort_ctx_error(ctx)) {
-		say(&r, "runtime error: %s", ptort_ctx_error(ctx));
+		uint32_t line = 0, col = 0;
+		const char *file = ptort_ctx_error_loc(ctx, &line, &col);
+		if (file)
+			fprintf(stderr, "%s:%u:%u: error: runtime error: %s\n", file, (unsigned)line,
+				(unsigned)col, ptort_ctx_error(ctx));
+		else
+			say(&r, NULL, "runtime error: %s", ptort_ctx_error(ctx));
 		rc = 1;
 	}
-	for (i = 0; i < d->nargs && !rc; i++)
-		if (r.out[i])
-			rc = store(&r, i, r.out[i]);
+	if (!rc)
+		rc = write_outputs(&r);
 done:
 	ptort_ctx_destroy(ctx);
 	if (r.buf)
 		for (i = 0; i < d->nargs; i++)
-			free(r.buf[i].p);
+			release(&r.buf[i]);
+	if (r.tmp)
+		for (i = 0; i < d->nargs; i++)
+			free(r.tmp[i]);
 	free(r.buf);
 	free(r.scalar);
+	free(r.in);
 	free(r.out);
+	free(r.tmp);
 	free(r.have);
 	free(bufs);
 	free(elems);

@@ -74,6 +74,25 @@ void ptort_ctx_clear_error(ptort_ctx *ctx)
 		return;
 	ctx->nerr = 0;
 	ctx->err[0] = 0;
+	ctx->err_file = NULL;
+}
+
+void ptort_ctx_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col)
+{
+	if (!ctx || !ctx->nerr || ctx->err_file || !file)
+		return;
+	ctx->err_file = file;
+	ctx->err_line = line;
+	ctx->err_col = col;
+}
+
+const char *ptort_ctx_error_loc(const ptort_ctx *ctx, uint32_t *line, uint32_t *col)
+{
+	if (!ctx || !ctx->err_file)
+		return NULL;
+	*line = ctx->err_line;
+	*col = ctx->err_col;
+	return ctx->err_file;
 }
 
 void ptort_report(ptort_ctx *ctx, const char *fmt, ...)

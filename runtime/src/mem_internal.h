@@ -16,6 +16,8 @@ struct ptort_ctx {
 	char err[256];
 	ptort_print_fn print; /* ptort_tprint's sink; NULL: standard output */
 	void *print_user;
+	const char *err_file; /* ptort_ctx_locate of the first error */
+	uint32_t err_line, err_col;
 };
 
 /* mem.c */

@@ -1,9 +1,11 @@
 /* test_harness.c: ptort_main, the `ptoc run` harness (ptort.h section 6), around
  * kernels written here: files in and out byte for byte, sizes from the table or from
- * the file (dynamic shapes), every bad input (missing, short, long file; unknown
- * option or argument; missing or malformed scalar) with its exit status and message,
- * and a runtime error that leaves the --out file unwritten. stderr goes to a file the
- * test reads back. */
+ * the file (dynamic shapes, a pipe-like device), a kernel writing into a mapped
+ * input-only buffer (the file stays as it was), every bad input (missing, short,
+ * long file, a directory; unknown option or argument; missing or malformed scalar)
+ * with its exit status and located message, a runtime error reported at the location
+ * ptort_ctx_locate recorded that leaves the --out file unwritten, and outputs written
+ * all or none. stderr goes to a file the test reads back. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <unistd.h>
@@ -45,13 +47,17 @@ static void bad_call(ptort_ctx *ctx, void *const buf[], const uint64_t elems[],
 	ptort_tile t = mk_tile(PTORT_MEM_UB, PTORT_I32, 0, 0, 0, 16, 16, 4, 8, 512);
 	(void)scalar;
 	ptort_gm_view_init(&g, PTORT_I32, &v);
+	ptort_ctx_locate(ctx, "k.pto", 6, 3); /* no error yet: nothing */
 	ptort_dma_load(ctx, buf[0], &g, &t);
+	ptort_ctx_locate(ctx, "k.pto", 7, 3);
+	ptort_dma_load(ctx, buf[0], &g, &t); /* a second error: not its location */
+	ptort_ctx_locate(ctx, "k.pto", 8, 3);
 	((uint32_t *)buf[1])[0] = 1;
 }
 
 static const ptort_main_arg add_args[3] = {
-	{.name = "src", .bits = 32, .elems = 8},
-	{.name = "dst", .bits = 32, .elems = 8},
+	{.name = "src", .bits = 32, .elems = 8, .file = "k.pto", .line = 2, .col = 14},
+	{.name = "dst", .bits = 32, .elems = 8, .file = "k.pto", .line = 2, .col = 33},
 	{.name = "n", .bits = 0, .elems = 0},
 };
 static const ptort_main_arg dyn_args[3] = {
@@ -171,13 +177,46 @@ int main(void)
 	/* bad files */
 	snprintf(arg_in, sizeof arg_in, "src=%s", path("short.bin"));
 	rc = run(&add_desc, err, sizeof err, "--in", arg_in, "--arg", "n=1", NULL);
-	EXPECT(rc, 1, err, "has 28 bytes, the kernel expects 32 (8 elements of 32 bits)");
+	EXPECT(rc, 1, err, "k.pto:2:14: error: --in src: '");
+	EXPECT(rc, 1, err, "short.bin' is too short: 28 bytes, the kernel expects 32 (8 elements of 32 bits)");
 	snprintf(arg_in, sizeof arg_in, "src=%s", path("long.bin"));
 	rc = run(&add_desc, err, sizeof err, "--in", arg_in, "--arg", "n=1", NULL);
-	EXPECT(rc, 1, err, "has 36 bytes, the kernel expects 32");
+	EXPECT(rc, 1, err, "long.bin' is too long: 36 bytes, the kernel expects 32");
 	snprintf(arg_in, sizeof arg_in, "src=%s", path("nope.bin"));
 	rc = run(&add_desc, err, sizeof err, "--in", arg_in, "--arg", "n=1", NULL);
-	EXPECT(rc, 1, err, "--in src: cannot read");
+	EXPECT(rc, 1, err, "k.pto:2:14: error: --in src: cannot read '");
+	EXPECT(rc, 1, err, "nope.bin': No such file or directory");
+	snprintf(arg_in, sizeof arg_in, "src=%s", dir);
+	rc = run(&add_desc, err, sizeof err, "--in", arg_in, "--arg", "n=1", NULL);
+	EXPECT(rc, 1, err, "': it is a directory");
+	rc = run(&add_desc, err, sizeof err, "--in", "src=/dev/zero", "--arg", "n=1", NULL);
+	EXPECT(rc, 1, err, "--in src: '/dev/zero' is too long: more than 32 bytes");
+	snprintf(arg_in, sizeof arg_in, "dst=%s", path("short.bin"));
+	rc = run(&dyn_desc, err, sizeof err, "--in", "src=/dev/null", "--in", arg_in, "--arg", "n=1", NULL);
+	EXPECT(rc, 0, err, "");
+	CHECK(seen_elems[0] == 0 && seen_elems[1] == 7);
+
+	/* a kernel writing into an input-only (mapped) buffer leaves its file alone; an
+	 * --in that is also an --out is written back */
+	snprintf(arg_in, sizeof arg_in, "src=%s", path("src.bin"));
+	snprintf(arg_out, sizeof arg_out, "dst=%s", path("dyn2.bin"));
+	put_file("dyn2.bin", src, sizeof src);
+	rc = run(&add_desc, err, sizeof err, "--in", arg_in, "--in", arg_out, "--arg", "n=5", NULL);
+	EXPECT(rc, 0, err, "");
+	CHECK(get_file("dyn2.bin", out, sizeof out) == 32 && !memcmp(out, src, 32));
+	rc = run(&add_desc, err, sizeof err, "--in", arg_in, "--in", arg_out, "--out", arg_out,
+		 "--arg", "n=5", NULL);
+	EXPECT(rc, 0, err, "");
+	CHECK(get_file("dyn2.bin", out, sizeof out) == 32);
+	for (i = 0; i < 8; i++)
+		CHECK(out[i] == src[i] + 5u, "dyn2[%u] = %#x", i, out[i]);
+
+	/* outputs all or none: the second one cannot be written, the first stays absent */
+	snprintf(arg_in, sizeof arg_in, "src=%s", path("out2.bin"));
+	snprintf(arg_out, sizeof arg_out, "dst=%s", path("no/such/dir/o.bin"));
+	rc = run(&add_desc, err, sizeof err, "--out", arg_in, "--out", arg_out, "--arg", "n=5", NULL);
+	EXPECT(rc, 1, err, "k.pto:2:33: error: --out dst: cannot write '");
+	CHECK(get_file("out2.bin", out, sizeof out) == (size_t)-1, "out2.bin written");
 
 	/* usage */
 	rc = run(&add_desc, err, sizeof err, "--bogus", NULL);
@@ -202,12 +241,12 @@ int main(void)
 	/* a runtime error: reported, status 1, the --out file not written */
 	snprintf(arg_out, sizeof arg_out, "dst=%s", path("rt.bin"));
 	rc = run(&bad_desc, err, sizeof err, "--out", arg_out, NULL);
-	EXPECT(rc, 1, err, "runtime error: dma_load");
+	EXPECT(rc, 1, err, "k.pto:7:3: error: runtime error: dma_load");
 	CHECK(get_file("rt.bin", out, sizeof out) == (size_t)-1, "rt.bin written");
 
 	{
 		const char *names[] = {"src.bin", "short.bin", "long.bin", "dyn.bin", "out.bin",
-				       "stderr", "rt.bin"};
+				       "stderr", "rt.bin", "dyn2.bin", "out2.bin"};
 		for (i = 0; i < sizeof names / sizeof names[0]; i++)
 			unlink(path(names[i]));
 		rmdir(dir);
