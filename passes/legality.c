@@ -14,7 +14,8 @@
 
 /* ---- Targets ----------------------------------------------------------- */
 
-const struct target *const target_list[] = {
+/* Every target, in ptoc_target order, ended by NULL. */
+static const struct target *const target_list[] = {
 	[PTOC_TARGET_A2A3] = &target_a2a3,
 	[PTOC_TARGET_A5] = &target_a5,
 	[PTOC_TARGET_COUNT] = NULL,
@@ -115,7 +116,9 @@ int target_has_mmad(const struct target *t, ptort_type a, ptort_type b, ptort_ty
 
 /* ---- The tcvt table ---------------------------------------------------- */
 
-const ptoc_cvt_rule *target_find_cvt(const struct target *t, ptort_type from, ptort_type to)
+/* The native rule of `from -> to`, or NULL. */
+static const ptoc_cvt_rule *target_find_cvt(const struct target *t, ptort_type from,
+					    ptort_type to)
 {
 	size_t i;
 	for (i = 0; i < t->ncvt; i++)
@@ -155,12 +158,19 @@ static int exact_step(const struct target *t, ptort_type from, ptort_type to)
 	       (r->modes & PTOC_RMODE_BIT(PTORT_RINT)) && ptort_cvt_is_exact(from, to);
 }
 
-/* Breadth-first over the exact steps from `from`, neighbours in ptort_type order:
+/* The decomposition of a pair without a native rule: the shortest chain of native
+ * steps from `from` to `to` whose steps before the last are exact for every value
+ * (proved with ptort_cvt_is_exact), the last step any native rule. Ties between
+ * chains of the same length go to the chain whose intermediate types come first in
+ * ptort_type order (so f32 is preferred). Fills chain[0..*nsteps]; returns 0, or -1
+ * when there is none (or from == to). Independent of the round mode.
+ *
+ * Breadth-first over the exact steps from `from`, neighbours in ptort_type order:
  * the nodes of one depth leave the queue in the lexicographic order of their
  * paths, so the first node with a native step to `to` ends the shortest chain with
  * the smallest intermediates (f32 = 0 comes first). */
-int target_cvt_chain(const struct target *t, ptort_type from, ptort_type to,
-		     ptort_type chain[PTOC_CVT_MAX_STEPS + 1], unsigned *nsteps)
+static int target_cvt_chain(const struct target *t, ptort_type from, ptort_type to,
+			    ptort_type chain[PTOC_CVT_MAX_STEPS + 1], unsigned *nsteps)
 {
 	int prev[PTORT_TYPE_COUNT];
 	unsigned depth[PTORT_TYPE_COUNT];

@@ -125,7 +125,5 @@ enum {
  * A5 register form; else the A2A3 repeat form), calling `emit` for each in order.
  * Returns VC_OK or a VC_ERR_* code. */
 int vc_split(const ptoc_vec_limits *lim, const vc_geom *g, vc_emit_fn emit, void *user);
-/* A short English text of a VC_ERR_* code. */
-const char *vc_error_text(int code);
 
 #endif

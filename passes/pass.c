@@ -14,7 +14,8 @@ unsigned pass_verify(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 
 /* Default-pipeline order (passes.h lists the same). A pass file adds its row here
  * and its entry point to passes.h. */
-const pass_info pass_table[] = {
+/* The registered passes, in default-pipeline order, ended by a row with name NULL. */
+static const pass_info pass_table[] = {
 	{"verify", "check the structure, types and per-target op rules", pass_verify},
 	{"check-cube", "the target's cube rules: operand layouts (A5), addressable "
 	 "fractal boxes, MX K granule, mmad type triples", pass_check_cube},
@@ -53,7 +54,8 @@ int ptoc_pass_info(size_t i, const char **name, const char **summary)
 	return 0;
 }
 
-const pass_info *pass_lookup(const char *name, size_t len)
+/* The pass called `name` (len bytes), or NULL. */
+static const pass_info *pass_lookup(const char *name, size_t len)
 {
 	const pass_info *p;
 	for (p = pass_table; p->name; p++)
@@ -62,7 +64,8 @@ const pass_info *pass_lookup(const char *name, size_t len)
 	return NULL;
 }
 
-int pass_remarks_on(const pass_opts *o, const char *name)
+/* Whether remarks of pass `name` are enabled (-Rpass=name / all). */
+static int pass_remarks_on(const pass_opts *o, const char *name)
 {
 	const char *s = o->remarks;
 	size_t n = strlen(name);

@@ -27,13 +27,6 @@ typedef struct pass_info {
 	pass_fn run;
 } pass_info;
 
-/* The registered passes, in default-pipeline order, ended by a row with name NULL. */
-extern const pass_info pass_table[];
-/* The pass called `name` (len bytes), or NULL. */
-const pass_info *pass_lookup(const char *name, size_t len);
-
-/* Whether remarks of pass `name` are enabled (-Rpass=name / all). */
-int pass_remarks_on(const pass_opts *o, const char *name);
 /* Emits a remark "[name] ..." at `loc` when remarks of pass `name` are enabled. */
 void pass_remark(ir_ctx *ctx, const pass_opts *o, const char *name, ir_loc loc,
 		 const char *fmt, ...)

@@ -193,7 +193,8 @@ int vc_split(const ptoc_vec_limits *lim, const vc_geom *g, vc_emit_fn emit, void
 	return VC_OK;
 }
 
-const char *vc_error_text(int code)
+/* A short English text of a VC_ERR_* code. */
+static const char *vc_error_text(int code)
 {
 	switch (code) {
 	case VC_OK: return "ok";

@@ -7,7 +7,9 @@
  * else in the compiler may know a target: the verifier (ir/verify.c), every pass and
  * the emitter receive the resolved `const struct target *` (target_resolve) and read
  * its fields or ask these queries; none tests a target's name or id. A third target
- * is one more table and one more row of target_list.
+ * is one more table (its file, its extern below, its row of target_list and, when
+ * public, a ptoc_target value); test/unit/target/test_third_target.c runs the
+ * verifier, the passes and the emitter on a table written only in the test.
  *
  * The queries take a `const struct target *` so that tests can run them on a
  * hand-made table; the public API takes a ptoc_target and looks the table up. This
@@ -44,8 +46,6 @@ extern const struct target target_a2a3;
 extern const struct target target_a5;
 
 /* legality.c */
-/* Every target, in ptoc_target order, ended by NULL. */
-extern const struct target *const target_list[];
 /* The default target (a2a3) when neither the command line nor the module names one. */
 #define TARGET_DEFAULT (&target_a2a3)
 /* The table of a target id; NULL when out of range. */
@@ -62,17 +62,8 @@ const ptoc_tmov_pair *target_find_tmov(const struct target *t, ptoc_loc src, pto
 uint32_t target_vec_types(const struct target *t, size_t row);
 /* Whether the target's mmad takes A x B -> C (mx: the MX form). */
 int target_has_mmad(const struct target *t, ptort_type a, ptort_type b, ptort_type c, int mx);
-/* The native rule of `from -> to`, or NULL. */
-const ptoc_cvt_rule *target_find_cvt(const struct target *t, ptort_type from, ptort_type to);
-/* The decomposition of a pair without a native rule: the shortest chain of native
- * steps from `from` to `to` whose steps before the last are exact for every value
- * (proved with ptort_cvt_is_exact), the last step any native rule. Ties between
- * chains of the same length go to the chain whose intermediate types come first in
- * ptort_type order (so f32 is preferred). Fills chain[0..*nsteps]; returns 0, or -1
- * when there is none (or from == to). Independent of the round mode. */
-int target_cvt_chain(const struct target *t, ptort_type from, ptort_type to,
-		     ptort_type chain[PTOC_CVT_MAX_STEPS + 1], unsigned *nsteps);
-/* ptoc_cvt_query on a table. */
+/* ptoc_cvt_query on a table: a native rule, else the decomposition (legality.c,
+ * target_cvt_chain). */
 ptoc_cvt_verdict target_cvt_query(const struct target *t, ptort_type from, ptort_type to,
 				  ptort_rmode rm, ptoc_sat_request sat, ptoc_cvt_result *out);
 /* Reason / warnings of a result computed on table `t`. */

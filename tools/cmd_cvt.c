@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ptoc/legality.h"
+#include "ptoc/ptoc.h"
 #include "ptort.h"
 #include "tools.h"
 
@@ -29,11 +30,6 @@ struct cvt_opts {
 };
 
 enum { IN_AUTO, IN_HEX, IN_DEC };
-
-struct outbuf {
-	char *p;
-	size_t n, cap;
-};
 
 static const char usage[] =
 	"usage: ptoc cvt --from TYPE --to TYPE [--rmode M] [--sat on|off] [--target T]\n"
@@ -100,22 +96,6 @@ static int default_sat(ptort_type f, ptort_type t)
 	return PTORT_SAT_ON;
 }
 
-static int emit(struct outbuf *o, const char *s)
-{
-	size_t n = strlen(s);
-	if (o->n + n + 1 > o->cap) {
-		size_t cap = (o->cap ? o->cap * 2 : 4096) + n;
-		char *p = realloc(o->p, cap);
-		if (!p)
-			return -1;
-		o->p = p;
-		o->cap = cap;
-	}
-	memcpy(o->p + o->n, s, n);
-	o->n += n;
-	return 0;
-}
-
 static int hexval(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -163,7 +143,7 @@ static int looks_decimal(const char *s, size_t len)
 
 /* Converts one value; `where` names it in diagnostics. Returns 0 or 1. */
 static int convert_one(const struct cvt_opts *o, const char *s, size_t len, const char *where,
-		       struct outbuf *out)
+		       ptoc_buf *out)
 {
 	unsigned fb = ptort_type_bits(o->from), tb = ptort_type_bits(o->to);
 	char text[256], line[320], hex[32];
@@ -208,12 +188,12 @@ static int convert_one(const struct cvt_opts *o, const char *s, size_t len, cons
 		else
 			snprintf(line, sizeof line, "%s %s\n", hex, val);
 	}
-	if (emit(out, line))
+	if (ptoc_buf_puts(out, line))
 		return err("out of memory%s%s", "", "");
 	return 0;
 }
 
-static int convert_stdin(const struct cvt_opts *o, struct outbuf *out)
+static int convert_stdin(const struct cvt_opts *o, ptoc_buf *out)
 {
 	char buf[4096], where[64];
 	unsigned long lineno = 0;
@@ -271,7 +251,7 @@ int cmd_cvt(int argc, char **argv)
 		   *outf = NULL, *target = NULL;
 	ptoc_cvt_result plan;
 	struct cvt_opts o;
-	struct outbuf out = {NULL, 0, 0};
+	ptoc_buf out = {0};
 	ptort_cvt_status st;
 	int i, nvals = 0, rc = 0, only_values = 0;
 	char **vals = calloc((size_t)argc + 1, sizeof *vals);
@@ -379,9 +359,9 @@ int cmd_cvt(int argc, char **argv)
 	} else {
 		rc = convert_stdin(&o, &out);
 	}
-	if (!rc && out.n)
-		fwrite(out.p, 1, out.n, stdout);
-	free(out.p);
+	if (!rc && out.len)
+		fwrite(out.data, 1, out.len, stdout);
+	ptoc_buf_free(&out);
 	free(vals);
 	return rc;
 }
