@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ptoc/legality.h" /* PTOC_LOC_LIST */
 #include "ptoc/ptoc.h"
 #include "ptort.h"
 #include "ctx.h" /* struct ptoc_context (internal) */
@@ -83,16 +84,14 @@ enum { IR_INT_SIGNLESS, IR_INT_SIGNED, IR_INT_UNSIGNED };
 #define IR_F64 PTORT_TYPE_COUNT /* the float kind of f64 (not a runtime type) */
 #define IR_DYN INT64_MIN        /* a `?` dimension */
 
-/* Tile locations (`loc=` of tile_buf, address spaces). Order fixed: tables index it. */
+/* Tile locations (`loc=` of tile_buf, address spaces): unspecified, then the on-chip
+ * memories of PTOC_LOC_LIST (ptoc/legality.h) in its order, so that
+ * m - IR_MEM_VEC is the ptoc_loc of m. Order fixed: tables index it. */
 typedef enum ir_mem {
 	IR_MEM_NONE, /* unspecified (level-1 tiles) */
-	IR_MEM_VEC,  /* UB */
-	IR_MEM_MAT,  /* L1 */
-	IR_MEM_LEFT, /* L0A */
-	IR_MEM_RIGHT,/* L0B */
-	IR_MEM_ACC,  /* L0C */
-	IR_MEM_BIAS,
-	IR_MEM_SCALING,
+#define IR_MEM_ID_(id, name) IR_MEM_##id,
+	PTOC_LOC_LIST(IR_MEM_ID_)
+#undef IR_MEM_ID_
 	IR_MEM_COUNT
 } ir_mem;
 /* The layout codes of tile_buf (`blayout=`, `slayout=`; the runtime's ptort_tile codes),
@@ -299,6 +298,9 @@ void ir_op_set_operand(ir_op *op, unsigned i, ir_value *v);
 void ir_op_erase(ir_op *op);
 void ir_value_replace_all_uses(ir_value *from, ir_value *to);
 unsigned ir_value_num_uses(const ir_value *v);
+/* Whether `v` (may be NULL) is defined by an arith.constant with an integer value;
+ * stores the value in *out when so. */
+int ir_value_const_int(const ir_value *v, int64_t *out);
 
 ir_block *ir_block_create(ir_ctx *ctx, ir_loc loc);
 ir_value *ir_block_add_arg(ir_ctx *ctx, ir_block *b, const ir_type *type, ir_loc loc);

@@ -336,6 +336,18 @@ unsigned ir_value_num_uses(const ir_value *v)
 	return n;
 }
 
+int ir_value_const_int(const ir_value *v, int64_t *out)
+{
+	const ir_attr *a;
+	if (!v || !v->def || v->def->code != IR_OP_CONSTANT)
+		return 0;
+	a = ir_op_get_attr(v->def, "value");
+	if (!a || a->kind != IR_ATTR_INT)
+		return 0;
+	*out = a->u.i.v;
+	return 1;
+}
+
 ir_block *ir_block_create(ir_ctx *ctx, ir_loc loc)
 {
 	ir_block *b = ir_alloc(ctx, sizeof *b);

@@ -284,7 +284,10 @@ const char *const ir_slayout_names[IR_SLAYOUT_COUNT] = {
 };
 
 static const char *const mem_names[IR_MEM_COUNT] = {
-	"none", "vec", "mat", "left", "right", "acc", "bias", "scaling",
+	"none",
+#define MEM_NAME_(id, name) name,
+	PTOC_LOC_LIST(MEM_NAME_)
+#undef MEM_NAME_
 };
 
 const char *ir_mem_name(ir_mem m)

@@ -892,15 +892,7 @@ static void verify_matmul(vctx *v, const ir_op *op)
 /* Value of an index/integer operand defined by arith.constant, if any. */
 static int const_operand(const ir_op *op, unsigned i, int64_t *out)
 {
-	const ir_value *val = i < op->num_operands ? op->operands[i].value : NULL;
-	const ir_attr *a;
-	if (!val || !val->def || val->def->code != IR_OP_CONSTANT)
-		return 0;
-	a = ir_op_get_attr(val->def, "value");
-	if (!a || a->kind != IR_ATTR_INT)
-		return 0;
-	*out = a->u.i.v;
-	return 1;
+	return i < op->num_operands && ir_value_const_int(op->operands[i].value, out);
 }
 
 static void verify_make_tensor_view(vctx *v, const ir_op *op)

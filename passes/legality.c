@@ -464,7 +464,9 @@ unsigned ptoc_cvt_warnings(const ptoc_cvt_result *r, ptoc_msg_fn fn, void *user)
 /* ---- Memories and limits ----------------------------------------------- */
 
 static const char *const loc_names[PTOC_LOC_COUNT] = {
-	"vec", "mat", "left", "right", "acc", "bias", "scaling",
+#define LOC_NAME_(id, name) name,
+	PTOC_LOC_LIST(LOC_NAME_)
+#undef LOC_NAME_
 };
 
 const char *ptoc_loc_name(ptoc_loc l)

@@ -12,18 +12,6 @@
 
 /* ---- tiles ------------------------------------------------------------------------ */
 
-static int const_int(const ir_value *v, int64_t *out)
-{
-	const ir_attr *a;
-	if (!v || !v->def || v->def->code != IR_OP_CONSTANT)
-		return 0;
-	a = ir_op_get_attr(v->def, "value");
-	if (!a || a->kind != IR_ATTR_INT)
-		return 0;
-	*out = a->u.i.v;
-	return 1;
-}
-
 /* The addr / valid_row / valid_col operands of an alloc_tile (NULL when absent). */
 static void alloc_operands(const ir_op *op, ir_value *out[3])
 {
@@ -162,7 +150,7 @@ int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
 			 user->name);
 		return -1;
 	}
-	if (!const_int(addr, &out->addr))
+	if (!ir_value_const_int(addr, &out->addr))
 		out->addr_v = addr;
 	else if (out->addr < 0 || out->addr > (int64_t)UINT32_MAX) {
 		ir_error(ctx, user->loc, "'%s': tile address %lld out of range", user->name,

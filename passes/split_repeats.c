@@ -502,18 +502,25 @@ static unsigned count_insns(const ir_op *prev, const ir_op *op)
 	return n;
 }
 
-/* Erases alloc_tile / tassign `op` and the constants only it used. */
-static void erase_tile_def(ir_op *op)
+/* Erases `op` and the constants among its first `max` operands (at most 8) that
+ * nothing else uses. */
+static void erase_with_consts(ir_op *op, unsigned max)
 {
-	ir_value *used[3];
-	unsigned i, n = op->num_operands < 3 ? op->num_operands : 3;
-	for (i = 0; i < n; i++)
+	ir_value *used[8];
+	unsigned i, n = op->num_operands < max ? op->num_operands : max;
+	for (i = 0; i < n && i < 8; i++)
 		used[i] = op->operands[i].value;
 	ir_op_erase(op);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && i < 8; i++)
 		if (used[i] && used[i]->def && used[i]->def->code == IR_OP_CONSTANT &&
 		    used[i]->def->block && !ir_value_num_uses(used[i]))
 			ir_op_erase(used[i]->def);
+}
+
+/* Erases alloc_tile / tassign `op` and the constants only it used. */
+static void erase_tile_def(ir_op *op)
+{
+	erase_with_consts(op, 3);
 }
 
 static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
@@ -535,18 +542,10 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 		    op->code == IR_OP_SET_VALIDSHAPE) /* read by lower_tile_of at later uses */
 			continue;
 		if (!lower_op(&s, op)) {
-			ir_value *used[8];
-			unsigned k, nu = op->num_operands < 8 ? op->num_operands : 8;
 			pass_remark(ctx, o, PASS_NAME, op->loc, "'%s' lowered to %u instruction(s)",
 				    op->name, count_insns(prev, op));
-			for (k = 0; k < nu; k++)
-				used[k] = op->operands[k].value;
-			ir_op_erase(op);
 			/* a scalar constant now in the instructions' fields (vector ops) */
-			for (k = 0; k < nu; k++)
-				if (used[k] && used[k]->def && used[k]->def->code == IR_OP_CONSTANT &&
-				    used[k]->def->block && !ir_value_num_uses(used[k]))
-					ir_op_erase(used[k]->def);
+			erase_with_consts(op, 8);
 		}
 	}
 	if (!s.errors)

@@ -165,14 +165,21 @@ unsigned ptoc_cvt_warnings(const ptoc_cvt_result *r, ptoc_msg_fn fn, void *user)
 
 /* ---- On-chip memories and limits --------------------------------------- */
 
+/* The on-chip memories, once: X(ID, spelling). The spelling is the `loc=` of a
+ * tile_buf; the IR's address spaces (ir_mem) are this list after an "unspecified". */
+#define PTOC_LOC_LIST(X)                                                                 \
+	X(VEC, "vec")         /* UB */                                                     \
+	X(MAT, "mat")         /* L1 */                                                     \
+	X(LEFT, "left")       /* L0A */                                                    \
+	X(RIGHT, "right")     /* L0B */                                                    \
+	X(ACC, "acc")         /* L0C */                                                    \
+	X(BIAS, "bias")       /* bias table */                                             \
+	X(SCALING, "scaling") /* fixpipe buffer */
+
 typedef enum ptoc_loc {
-	PTOC_LOC_VEC,     /* UB */
-	PTOC_LOC_MAT,     /* L1 */
-	PTOC_LOC_LEFT,    /* L0A */
-	PTOC_LOC_RIGHT,   /* L0B */
-	PTOC_LOC_ACC,     /* L0C */
-	PTOC_LOC_BIAS,    /* bias table */
-	PTOC_LOC_SCALING, /* fixpipe buffer */
+#define PTOC_LOC_ID_(id, name) PTOC_LOC_##id,
+	PTOC_LOC_LIST(PTOC_LOC_ID_)
+#undef PTOC_LOC_ID_
 	PTOC_LOC_COUNT
 } ptoc_loc;
 
