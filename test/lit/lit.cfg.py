@@ -5,6 +5,7 @@
 #   %shared      PTOC_SHARED_DIR, default ../shared (REQUIRES: shared when a test reads it)
 #   %cc          the C compiler of the build    %tcc, %clang: other compilers (REQUIRES: tcc/clang)
 #   %rtinc       -I flag for runtime/include    %rtlib: the static runtime library
+#                (with the sanitizer runtimes in a sanitizer build)
 #   %mlir-opt    LLVM 19's mlir-opt (REQUIRES: mlir-opt); ptoc-irdl on PATH (REQUIRES: ptoc-irdl)
 #   %project-version  the version in CMakeLists.txt's project()
 import os
@@ -28,7 +29,12 @@ ptoc = os.path.join(config.ptoc_tools_dir, "ptoc")
 config.substitutions.append(("%ptoc", ptoc))
 config.substitutions.append(("%shared", config.ptoc_shared_dir))
 config.substitutions.append(("%rtinc", "-I" + os.path.join(config.ptoc_src_root, "runtime", "include")))
-config.substitutions.append(("%rtlib", os.path.join(config.ptoc_lib_dir, "libptort.a")))
+# %rtlib links the static runtime; in a sanitizer build it was compiled with ASan+UBSan,
+# so the link also needs their runtimes (%cc is clang-19 there, as for the build).
+_rtlib = os.path.join(config.ptoc_lib_dir, "libptort.a")
+if config.sanitize in ("ON", "1", "TRUE", "YES"):
+    _rtlib += " -fsanitize=address,undefined"
+config.substitutions.append(("%rtlib", _rtlib))
 config.substitutions.append(("%cc", config.cc))
 config.substitutions.append(("%srcroot", config.ptoc_src_root))
 config.substitutions.append(("%project-version", config.project_version))
