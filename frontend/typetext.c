@@ -704,6 +704,13 @@ const ir_type *fe_type_text(fe_parser *p, fe_tok t)
 		return ir_type_shaped(p->ctx, t.s[6] == 'e' ? IR_TYPE_TENSOR_VIEW : IR_TYPE_PART_VIEW,
 				      dims, rank, elem);
 	}
+	/* `!pto.hif8`: the generic form's spelling of an element type MLIR lacks (ir.h) */
+	if (t.len > 5 && !memcmp(t.s, "!pto.", 5)) {
+		ptort_type e;
+		if (!ptort_type_parse(t.s + 5, t.len - 5, &e) && ptort_type_is_float(e) &&
+		    !ir_float_is_mlir_builtin((unsigned)e))
+			return ir_type_elem(p->ctx, e);
+	}
 	return ir_type_opaque(p->ctx, t.s, t.len);
 }
 
@@ -811,7 +818,7 @@ const ir_attr *fe_attr_typed(fe_parser *p, fe_tok t, const ir_type *ty)
 	}
 	ptoc_buf_write(&b, t.s, t.len);
 	ptoc_buf_write(&b, " : ", 3);
-	ir_print_type(ty, ptoc_buf_write, &b);
+	ir_print_type(ty, NULL, ptoc_buf_write, &b);
 	if (b.oom)
 		abort(); /* as ir_alloc does when memory runs out */
 	a = ir_attr_opaque(p->ctx, b.data, b.len);

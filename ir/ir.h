@@ -140,6 +140,12 @@ const ir_type *ir_type_int(ir_ctx *ctx, unsigned bits, unsigned signedness);
 const ir_type *ir_type_float(ir_ctx *ctx, unsigned kind);
 /* The scalar type of a runtime element type (ui8 -> unsigned i8, i4 -> signless i4, ...). */
 const ir_type *ir_type_elem(ir_ctx *ctx, ptort_type t);
+/* Whether MLIR (the tested major, 19: docs/embedding.md) has the float kind `kind` as a
+ * builtin type. The others (hif8, f4E2M1FN, f4E1M2, f8E8M0FNU) are spelled `!pto.NAME`
+ * where they stand alone in the generic form (a type, a type attribute, a function
+ * type's part) and read back from that spelling; inside a pto type's body
+ * (`dtype=hif8`) they keep their name. */
+int ir_float_is_mlir_builtin(unsigned kind);
 const ir_type *ir_type_func(ir_ctx *ctx, const ir_type *const *in, unsigned nin,
 			    const ir_type *const *out, unsigned nout);
 const ir_type *ir_type_ptr(ir_ctx *ctx, const ir_type *elem);
@@ -519,9 +525,10 @@ typedef struct ir_printer_opts {
 /* Writes through `out`; returns 0 on success, the writer's error otherwise. */
 int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts,
 		ptoc_write_fn out, void *user);
-int ir_print_type(const ir_type *t, ptoc_write_fn out, void *user);
-/* One attribute as the printers write it (the MLIR bridge re-creates it from this). */
-int ir_print_attr(const ir_attr *a, ptoc_write_fn out, void *user);
+/* One type or attribute as the printers write it (opts NULL: the custom form; generic:
+ * MLIR's spelling, from which the MLIR bridge re-creates it). */
+int ir_print_type(const ir_type *t, const ir_printer_opts *opts, ptoc_write_fn out, void *user);
+int ir_print_attr(const ir_attr *a, const ir_printer_opts *opts, ptoc_write_fn out, void *user);
 /* The printed form of `t` in buf (cap bytes, truncated; "<null>" for NULL): buf. */
 const char *ir_type_str(const ir_type *t, char *buf, size_t cap);
 

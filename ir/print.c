@@ -23,6 +23,7 @@ typedef struct wr {
 	ptoc_write_fn out;
 	void *user;
 	int err;
+	int mlir; /* element types MLIR lacks as `!pto.NAME` (generic form, outside pto types) */
 	size_t n;
 	char buf[1 << 16];
 } wr;
@@ -107,6 +108,15 @@ static void pr_fn_results(wr *w, const ir_type *const *out, unsigned n)
 	putc_(w, ')');
 }
 
+/* The element type inside a pto type's body: always ptoc's own name. */
+static void pr_body_type(wr *w, const ir_type *t)
+{
+	int mlir = w->mlir;
+	w->mlir = 0;
+	pr_type(w, t);
+	w->mlir = mlir;
+}
+
 static void pr_type(wr *w, const ir_type *t)
 {
 	unsigned i;
@@ -123,6 +133,8 @@ static void pr_type(wr *w, const ir_type *t)
 		put_u(w, t->u.i.bits);
 		break;
 	case IR_TYPE_FLOAT:
+		if (w->mlir && !ir_float_is_mlir_builtin(t->u.f.kind))
+			puts_(w, "!pto.");
 		puts_(w, t->u.f.kind == IR_F64 ? "f64" : ptort_type_name((ptort_type)t->u.f.kind));
 		break;
 	case IR_TYPE_FUNC:
@@ -137,7 +149,7 @@ static void pr_type(wr *w, const ir_type *t)
 		break;
 	case IR_TYPE_PTR:
 		puts_(w, "!pto.ptr<");
-		pr_type(w, t->u.ptr.elem);
+		pr_body_type(w, t->u.ptr.elem);
 		putc_(w, '>');
 		break;
 	case IR_TYPE_TENSOR_VIEW:
@@ -149,14 +161,14 @@ static void pr_type(wr *w, const ir_type *t)
 			pr_dim(w, t->u.shaped.dims[i]);
 			putc_(w, 'x');
 		}
-		pr_type(w, t->u.shaped.elem);
+		pr_body_type(w, t->u.shaped.elem);
 		putc_(w, '>');
 		break;
 	case IR_TYPE_TILE_BUF:
 		puts_(w, "!pto.tile_buf<loc=");
 		puts_(w, ir_mem_name(t->u.tb.mem));
 		puts_(w, ", dtype=");
-		pr_type(w, t->u.tb.elem);
+		pr_body_type(w, t->u.tb.elem);
 		puts_(w, ", rows=");
 		put_i64(w, t->u.tb.rows);
 		puts_(w, ", cols=");
@@ -1367,6 +1379,7 @@ int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts, ptoc_
 	p->w.user = user;
 	p->ctx = ctx;
 	p->generic = opts && opts->generic;
+	p->w.mlir = p->generic;
 	scope_push(p);
 	region_enter(p);
 	pr_op(p, op, 0);
@@ -1380,12 +1393,14 @@ int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts, ptoc_
 }
 
 /* One type (t) or one attribute (a, when t is NULL) through `out`. */
-static int print_one(const ir_type *t, const ir_attr *a, ptoc_write_fn out, void *user)
+static int print_one(const ir_type *t, const ir_attr *a, const ir_printer_opts *opts,
+		     ptoc_write_fn out, void *user)
 {
 	wr *w = ir_xcalloc(1, sizeof *w);
 	int err;
 	w->out = out;
 	w->user = user;
+	w->mlir = opts && opts->generic;
 	if (t || !a)
 		pr_type(w, t);
 	else
@@ -1396,14 +1411,14 @@ static int print_one(const ir_type *t, const ir_attr *a, ptoc_write_fn out, void
 	return err;
 }
 
-int ir_print_type(const ir_type *t, ptoc_write_fn out, void *user)
+int ir_print_type(const ir_type *t, const ir_printer_opts *opts, ptoc_write_fn out, void *user)
 {
-	return print_one(t, NULL, out, user);
+	return print_one(t, NULL, opts, out, user);
 }
 
-int ir_print_attr(const ir_attr *a, ptoc_write_fn out, void *user)
+int ir_print_attr(const ir_attr *a, const ir_printer_opts *opts, ptoc_write_fn out, void *user)
 {
-	return print_one(NULL, a, out, user);
+	return print_one(NULL, a, opts, out, user);
 }
 
 const char *ir_type_str(const ir_type *t, char *buf, size_t cap)
@@ -1411,7 +1426,7 @@ const char *ir_type_str(const ir_type *t, char *buf, size_t cap)
 	ptoc_buf b;
 	ptoc_buf_fixed(&b, buf, cap);
 	if (t)
-		ir_print_type(t, ptoc_buf_write, &b);
+		ir_print_type(t, NULL, ptoc_buf_write, &b);
 	else
 		ptoc_buf_puts(&b, "<null>");
 	return buf;

@@ -192,6 +192,16 @@ const ir_type *ir_type_elem(ir_ctx *ctx, ptort_type t)
 			   ptort_type_is_signed_int(t) ? IR_INT_SIGNLESS : IR_INT_UNSIGNED);
 }
 
+int ir_float_is_mlir_builtin(unsigned kind)
+{
+	switch (kind) {
+	case PTORT_HIF8: case PTORT_F4E2M1FN: case PTORT_F4E1M2: case PTORT_F8E8M0FNU:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 const ir_type *ir_type_func(ir_ctx *ctx, const ir_type *const *in, unsigned nin,
 			    const ir_type *const *out, unsigned nout)
 {

@@ -105,6 +105,9 @@ static MlirLocation ex_op_loc(exp *ex, const ir_op *op)
 	return l;
 }
 
+/* MLIR's spellings (ir.h: ir_float_is_mlir_builtin) */
+static const ir_printer_opts generic = {1};
+
 static MlirType ex_type(exp *ex, const ir_type *t, ir_loc loc)
 {
 	MlirType r;
@@ -112,7 +115,7 @@ static MlirType ex_type(exp *ex, const ir_type *t, ir_loc loc)
 	if (r.ptr)
 		return r;
 	ex->buf.len = 0;
-	if (ir_print_type(t, ptoc_buf_write, &ex->buf) || ex->buf.oom) {
+	if (ir_print_type(t, &generic, ptoc_buf_write, &ex->buf) || ex->buf.oom) {
 		ex_oom(ex, loc);
 		r.ptr = NULL;
 		return r;
@@ -135,7 +138,7 @@ static MlirAttribute ex_attr(exp *ex, const ir_attr *a, ir_loc loc)
 	if (r.ptr)
 		return r;
 	ex->buf.len = 0;
-	if (ir_print_attr(a, ptoc_buf_write, &ex->buf) || ex->buf.oom) {
+	if (ir_print_attr(a, &generic, ptoc_buf_write, &ex->buf) || ex->buf.oom) {
 		ex_oom(ex, loc);
 		r.ptr = NULL;
 		return r;

@@ -255,7 +255,7 @@ static const ir_type *spell_type(ir_ctx *ctx, const ir_type *ty)
 	}
 	case IR_TYPE_PTR:
 		tput(&t, "!pto.ptr<");
-		ir_print_type(ty->u.ptr.elem, tput_fn, &t);
+		ir_print_type(ty->u.ptr.elem, NULL, tput_fn, &t);
 		tput(&t, ">");
 		break;
 	case IR_TYPE_TENSOR_VIEW:
@@ -270,14 +270,14 @@ static const ir_type *spell_type(ir_ctx *ctx, const ir_type *ty)
 				tint(&t, ty->u.shaped.dims[i]);
 			tput(&t, "x");
 		}
-		ir_print_type(ty->u.shaped.elem, tput_fn, &t);
+		ir_print_type(ty->u.shaped.elem, NULL, tput_fn, &t);
 		tput(&t, ">>");
 		break;
 	case IR_TYPE_TILE_BUF:
 		tput(&t, "!pto.tile_buf<");
 		tquote(&t, ir_mem_name(ty->u.tb.mem));
 		tput(&t, ", ");
-		ir_print_type(ty->u.tb.elem, tput_fn, &t);
+		ir_print_type(ty->u.tb.elem, NULL, tput_fn, &t);
 		tput(&t, ", ");
 		tint(&t, ty->u.tb.rows);
 		tput(&t, ", ");

@@ -227,7 +227,7 @@ static int drop_default_flags(ir_op *op, void *user)
 		buf b = {0};
 		if (!a)
 			continue;
-		ir_print_attr(a, put, &b);
+		ir_print_attr(a, NULL, put, &b);
 		if (b.s && !strcmp(b.s, flags[i][1]))
 			ir_op_remove_attr(user, op, flags[i][0]);
 		free(b.s);
