@@ -386,6 +386,38 @@ static int keyed_value(cur *c, unsigned k, ir_type *tb)
 	}
 }
 
+/* `KEY =` with KEY one of keys[0..nkeys), not seen before in this type (the bit of
+ * *seen): its index, or -1 after reporting (`what` names the syntax in messages). */
+static int next_key(cur *c, const char *const *keys, unsigned nkeys, unsigned *seen,
+		    const char *what)
+{
+	const char *w, *at;
+	size_t n;
+	unsigned k;
+	char m[96];
+	ws(c);
+	at = c->s;
+	if (!word(c, &w, &n))
+		return -1;
+	for (k = 0; k < nkeys; k++)
+		if (eqn(w, n, keys[k]))
+			break;
+	c->s = at;
+	if (k == nkeys) {
+		snprintf(m, sizeof m, "unknown key in %s: ", what);
+		cerr(c, m, w, n);
+		return -1;
+	}
+	if (*seen & (1u << k)) {
+		snprintf(m, sizeof m, "duplicate '%s' in %s", keys[k], what);
+		cerr(c, m, NULL, 0);
+		return -1;
+	}
+	c->s = w + n;
+	*seen |= 1u << k;
+	return expect(c, '=') ? (int)k : -1;
+}
+
 static const ir_type *tile_buf_keyed(cur *c)
 {
 	ir_type tb;
@@ -396,30 +428,11 @@ static const ir_type *tile_buf_keyed(cur *c)
 	if (!key(c, "loc") || !loc_val(c, &tb.u.tb.mem))
 		return NULL;
 	while (eat(c, ',')) {
-		const char *w, *at;
-		size_t n;
-		ws(c);
-		at = c->s;
-		if (!word(c, &w, &n))
+		const char *at;
+		int kk = next_key(c, tb_keys, TK_COUNT, &seen, "tile_buf");
+		if (kk < 0)
 			return NULL;
-		for (k = 0; k < TK_COUNT; k++)
-			if (eqn(w, n, tb_keys[k]))
-				break;
-		if (k == TK_COUNT) {
-			c->s = at;
-			cerr(c, "unknown key in tile_buf: ", w, n);
-			return NULL;
-		}
-		if (seen & (1u << k)) {
-			char m[64];
-			c->s = at;
-			snprintf(m, sizeof m, "duplicate '%s' in tile_buf", tb_keys[k]);
-			cerr(c, m, NULL, 0);
-			return NULL;
-		}
-		seen |= 1u << k;
-		if (!expect(c, '='))
-			return NULL;
+		k = (unsigned)kk;
 		ws(c);
 		at = c->s;
 		if (!keyed_value(c, k, &tb))
@@ -484,31 +497,8 @@ static const ir_type *tile_buf_compact(cur *c)
 	tb.u.tb.fractal = 512;
 	while (eat(c, ',')) {
 		static const char *const keys[] = {"valid", "blayout", "slayout", "fractal", "pad", "compact"};
-		const char *w;
-		size_t n;
-		unsigned k;
-		int e;
-		ws(c);
-		at = c->s;
-		if (!word(c, &w, &n))
-			return NULL;
-		for (k = 0; k < 6; k++)
-			if (eqn(w, n, keys[k]))
-				break;
-		if (k == 6) {
-			c->s = at;
-			cerr(c, "unknown key in tile_buf compact syntax: ", w, n);
-			return NULL;
-		}
-		if (seen & (1u << k)) {
-			char m[96];
-			c->s = at;
-			snprintf(m, sizeof m, "duplicate %s in tile_buf compact syntax", keys[k]);
-			cerr(c, m, NULL, 0);
-			return NULL;
-		}
-		seen |= 1u << k;
-		if (!expect(c, '='))
+		int e, k = next_key(c, keys, 6, &seen, "tile_buf compact syntax");
+		if (k < 0)
 			return NULL;
 		switch (k) {
 		case 0:
