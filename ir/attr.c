@@ -406,6 +406,29 @@ const ir_attr *ir_attr_opaque(ir_ctx *ctx, const char *text, size_t len)
 	return unique(ctx, &k);
 }
 
+const ir_attr *ir_attr_map(ir_ctx *ctx, const ir_attr *a, ir_attr_leaf_fn fn, void *user)
+{
+	unsigned i;
+	if (!a)
+		return NULL;
+	if (a->kind == IR_ATTR_ARRAY) {
+		const ir_attr **v = ir_alloc(ctx, sizeof *v * (a->u.array.n + 1));
+		for (i = 0; i < a->u.array.n; i++)
+			v[i] = ir_attr_map(ctx, a->u.array.elems[i], fn, user);
+		return ir_attr_array(ctx, v, a->u.array.n);
+	}
+	if (a->kind == IR_ATTR_DICT) {
+		ir_named_attr *e = ir_alloc(ctx, sizeof *e * (a->u.dict.n + 1));
+		ir_loc none = {NULL, 0, 0};
+		for (i = 0; i < a->u.dict.n; i++) {
+			e[i].name = a->u.dict.entries[i].name;
+			e[i].value = ir_attr_map(ctx, a->u.dict.entries[i].value, fn, user);
+		}
+		return ir_attr_dict(ctx, e, a->u.dict.n, none); /* names already unique */
+	}
+	return fn(ctx, a, user);
+}
+
 const ir_attr *ir_dict_get(const ir_attr *dict, const char *name)
 {
 	unsigned lo = 0, hi, mid;

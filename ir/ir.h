@@ -219,6 +219,11 @@ const ir_attr *ir_attr_dense(ir_ctx *ctx, const ir_type *elem, const int64_t *v,
 const ir_attr *ir_attr_dict(ir_ctx *ctx, const ir_named_attr *entries, unsigned n, ir_loc loc);
 const ir_attr *ir_attr_pto(ir_ctx *ctx, const char *kind, const char *value, unsigned style);
 const ir_attr *ir_attr_opaque(ir_ctx *ctx, const char *text, size_t len);
+/* `a` with `fn` applied to every attribute inside it that is neither an array nor a
+ * dictionary (arrays and dictionaries are rebuilt around the results; an unchanged
+ * tree comes back as `a` itself, uniqued). */
+typedef const ir_attr *(*ir_attr_leaf_fn)(ir_ctx *ctx, const ir_attr *leaf, void *user);
+const ir_attr *ir_attr_map(ir_ctx *ctx, const ir_attr *a, ir_attr_leaf_fn fn, void *user);
 /* Lookup in a DICT attribute; NULL when absent. */
 const ir_attr *ir_dict_get(const ir_attr *dict, const char *name);
 /* The round mode of a round_mode attribute (either spelling, CAST_ prefix); -1 if not one. */

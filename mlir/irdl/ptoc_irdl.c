@@ -311,30 +311,15 @@ static const ir_type *spell_type(ir_ctx *ctx, const ir_type *ty)
 	return ir_type_opaque(ctx, t.s, t.n);
 }
 
-static const ir_attr *spell_attr(ir_ctx *ctx, const ir_attr *a)
+static const ir_attr *spell_attr(ir_ctx *ctx, const ir_attr *a, void *user)
 {
 	text t;
-	unsigned i;
+	(void)user;
 	t.n = 0;
 	t.s[0] = 0;
 	switch (a->kind) {
 	case IR_ATTR_TYPE:
 		return ir_attr_type(ctx, spell_type(ctx, a->u.type));
-	case IR_ATTR_ARRAY: {
-		const ir_attr **v = ir_alloc(ctx, sizeof *v * (a->u.array.n + 1));
-		for (i = 0; i < a->u.array.n; i++)
-			v[i] = spell_attr(ctx, a->u.array.elems[i]);
-		return ir_attr_array(ctx, v, a->u.array.n);
-	}
-	case IR_ATTR_DICT: {
-		ir_named_attr *e = ir_alloc(ctx, sizeof *e * (a->u.dict.n + 1));
-		ir_loc none = {NULL, 0, 0};
-		for (i = 0; i < a->u.dict.n; i++) {
-			e[i].name = a->u.dict.entries[i].name;
-			e[i].value = spell_attr(ctx, a->u.dict.entries[i].value);
-		}
-		return ir_attr_dict(ctx, e, a->u.dict.n, none);
-	}
 	case IR_ATTR_PTO:
 		tput(&t, "#pto.attr<");
 		tquote(&t, a->u.pto.kind);
@@ -359,7 +344,7 @@ static int respell(ir_op *op, void *user)
 	ir_ctx *ctx = user;
 	unsigned i, r;
 	const ir_attr *seg = ir_op_get_attr(op, "operandSegmentSizes");
-	op->attrs = spell_attr(ctx, op->attrs);
+	op->attrs = ir_attr_map(ctx, op->attrs, spell_attr, NULL);
 	if (seg && !strncmp(op->name, "pto.", 4)) {
 		/* IRDL's ops in MLIR 19 read the segment sizes under their older name */
 		ir_op_remove_attr(ctx, op, "operandSegmentSizes");

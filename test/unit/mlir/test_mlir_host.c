@@ -32,33 +32,21 @@
 #include "mlir-c/Dialect/Func.h"
 #include "mlir-c/Dialect/SCF.h"
 #include "ptoc/mlir.h"
-
-static void mput(MlirStringRef s, void *user)
-{
-	ptoc_buf_write(user, s.data, s.length);
-}
+#include "mlir_util.h"
 
 static ptoc_buf diags;
 static void on_pdiag(void *user, ptoc_severity sev, ptoc_location loc, const char *msg, size_t len)
 {
-	char h[64];
 	(void)user;
 	(void)sev;
-	snprintf(h, sizeof h, "%s:%u:%u: ", loc.file ? loc.file : "?", (unsigned)loc.line,
-		 (unsigned)loc.col);
-	ptoc_buf_write(&diags, h, strlen(h));
-	ptoc_buf_write(&diags, msg, len);
-	ptoc_buf_write(&diags, "\n", 1);
+	mu_diag_line(&diags, loc, msg, len);
 }
 
 static ptoc_buf mdiags;
 static MlirLogicalResult on_mdiag(MlirDiagnostic d, void *user)
 {
 	(void)user;
-	mlirLocationPrint(mlirDiagnosticGetLocation(d), mput, &mdiags);
-	ptoc_buf_write(&mdiags, ": ", 2);
-	mlirDiagnosticPrint(d, mput, &mdiags);
-	ptoc_buf_write(&mdiags, "\n", 1);
+	mu_mlir_diag_line(&mdiags, d);
 	return mlirLogicalResultSuccess();
 }
 

@@ -15,11 +15,9 @@
  * diagnostic (the message of a direct compile) at the tcvt's line and column: once for
  * a module MLIR parsed from text (the location is in that text), once for one built
  * from a .pto file (the location is in the file). */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "check.h"
 #include "mlir-c/Diagnostics.h"
@@ -28,84 +26,24 @@
 #include "mlir-c/Dialect/SCF.h"
 #include "mlir-c/Transforms.h"
 #include "ptoc/mlir.h"
-
-typedef struct buf {
-	char *s;
-	size_t n, cap;
-} buf;
-
-static int put(void *user, const char *d, size_t n)
-{
-	buf *b = user;
-	if (b->n + n + 1 > b->cap) {
-		b->cap = (b->n + n + 1) * 2;
-		b->s = realloc(b->s, b->cap);
-		if (!b->s)
-			abort();
-	}
-	memcpy(b->s + b->n, d, n);
-	b->n += n;
-	b->s[b->n] = 0;
-	return 0;
-}
-
-static void mput(MlirStringRef s, void *user)
-{
-	put(user, s.data, s.length);
-}
-
-static const char *S(const buf *b)
-{
-	return b->s ? b->s : "";
-}
+#include "mlir_util.h"
 
 /* ptoc diagnostics: "file:line:col: msg" lines */
-static buf pdiags;
+static ptoc_buf pdiags;
 static void on_pdiag(void *user, ptoc_severity sev, ptoc_location loc, const char *msg, size_t len)
 {
-	char h[600];
 	(void)user;
-	if (sev != PTOC_ERROR)
-		return;
-	snprintf(h, sizeof h, "%s:%u:%u: ", loc.file ? loc.file : "?", (unsigned)loc.line, (unsigned)loc.col);
-	put(&pdiags, h, strlen(h));
-	put(&pdiags, msg, len);
-	put(&pdiags, "\n", 1);
+	if (sev == PTOC_ERROR)
+		mu_diag_line(&pdiags, loc, msg, len);
 }
 
 /* MLIR diagnostics: "loc(...): msg" lines */
-static buf mdiags;
+static ptoc_buf mdiags;
 static MlirLogicalResult on_mdiag(MlirDiagnostic d, void *user)
 {
 	(void)user;
-	mlirLocationPrint(mlirDiagnosticGetLocation(d), mput, &mdiags);
-	put(&mdiags, ": ", 2);
-	mlirDiagnosticPrint(d, mput, &mdiags);
-	put(&mdiags, "\n", 1);
+	mu_mlir_diag_line(&mdiags, d);
 	return mlirLogicalResultSuccess();
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *s;
-	long n;
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	s = malloc((size_t)n + 1);
-	if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-		free(s);
-		s = NULL;
-	}
-	fclose(f);
-	if (s) {
-		s[n] = 0;
-		*len = (size_t)n;
-	}
-	return s;
 }
 
 static MlirContext new_mctx(void)
@@ -122,7 +60,7 @@ static MlirContext new_mctx(void)
 /* Runs [canonicalize, cse] (when canon) and ptoc's pass (when ptoc) on a fresh MLIR
  * module of the file, then emits C from it into `c`. Returns 0, 1 when the pass manager
  * failed, 2 when the emit failed. */
-static int run_pm(const char *path, const char *src, size_t len, int canon, int ptoc, buf *c)
+static int run_pm(const char *path, const char *src, size_t len, int canon, int ptoc, ptoc_buf *c)
 {
 	ptoc_context *ctx = ptoc_context_create();
 	MlirContext mctx = new_mctx();
@@ -142,7 +80,7 @@ static int run_pm(const char *path, const char *src, size_t len, int canon, int 
 			mlirPassManagerAddOwnedPass(pm, ptoc_mlir_create_pass(NULL, NULL));
 		if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(mm))))
 			rc = 1;
-		else if (!ptoc_mlir_emit_c(ctx, mlirModuleGetOperation(mm), NULL, put, c))
+		else if (!ptoc_mlir_emit_c(ctx, mlirModuleGetOperation(mm), NULL, ptoc_buf_write, c))
 			rc = 0;
 		mlirPassManagerDestroy(pm);
 		mlirModuleDestroy(mm);
@@ -157,44 +95,44 @@ static unsigned nsame, nchanged, nfail_both;
 static void one_file(const char *path)
 {
 	size_t len;
-	char *src = slurp(path, &len);
+	char *src = mu_slurp(path, &len);
 	ptoc_context *ctx;
 	ptoc_module *m;
-	buf c1 = {0}, c0 = {0}, cp = {0}, cc = {0};
+	ptoc_buf c1 = {0}, c0 = {0}, cp = {0}, cc = {0};
 	int direct, r0, r1;
 	CHECK(src != NULL, "cannot read %s", path);
 	if (!src)
 		return;
 	ctx = ptoc_context_create();
-	pdiags.n = mdiags.n = 0;
+	pdiags.len = mdiags.len = 0;
 	ptoc_context_set_diag_handler(ctx, on_pdiag, NULL);
 	m = ptoc_parse(ctx, src, len, path);
-	direct = m && !ptoc_module_verify(m) && !ptoc_module_emit_c(m, NULL, put, &c1) ? 0 : 1;
+	direct = m && !ptoc_module_verify(m) && !ptoc_module_emit_c(m, NULL, ptoc_buf_write, &c1) ? 0 : 1;
 	ptoc_context_destroy(ctx);
 
 	if (direct) {
 		/* the file does not compile: through the pass manager (its pass, or the emit
 		 * after it, as in the direct compile) it fails with the same first error */
-		char first[512] = "", *msg = strstr(S(&pdiags), ": ");
+		char first[512] = "", *msg = strstr(mu_str(&pdiags), ": ");
 		if (msg)
 			snprintf(first, sizeof first, "%.*s", (int)strcspn(msg + 2, "\n"), msg + 2);
-		pdiags.n = mdiags.n = 0;
+		pdiags.len = mdiags.len = 0;
 		r0 = run_pm(path, src, len, 0, 1, &c0);
-		CHECK(r0 != 0 && *first && (strstr(S(&pdiags), first) || strstr(S(&mdiags), first)),
+		CHECK(r0 != 0 && *first && (strstr(mu_str(&pdiags), first) || strstr(mu_str(&mdiags), first)),
 		      "%s: direct compile fails with '%s', [ptoc] gives %d: %s%s", path, first, r0,
-		      S(&pdiags), S(&mdiags));
+		      mu_str(&pdiags), mu_str(&mdiags));
 		nfail_both++;
 		goto out;
 	}
 	r0 = run_pm(path, src, len, 0, 1, &c0);
-	CHECK(r0 == 0, "%s: [ptoc] fails: %s%s", path, S(&pdiags), S(&mdiags));
-	CHECK(r0 != 0 || !strcmp(S(&c1), S(&c0)), "%s: [ptoc] emits other C than the direct compile", path);
+	CHECK(r0 == 0, "%s: [ptoc] fails: %s%s", path, mu_str(&pdiags), mu_str(&mdiags));
+	CHECK(r0 != 0 || !strcmp(mu_str(&c1), mu_str(&c0)), "%s: [ptoc] emits other C than the direct compile", path);
 
 	r1 = run_pm(path, src, len, 1, 1, &cp);
-	CHECK(r1 == 0, "%s: [canonicalize, cse, ptoc] fails: %s%s", path, S(&pdiags), S(&mdiags));
-	if (r1 == 0 && strcmp(S(&c1), S(&cp))) {
+	CHECK(r1 == 0, "%s: [canonicalize, cse, ptoc] fails: %s%s", path, mu_str(&pdiags), mu_str(&mdiags));
+	if (r1 == 0 && strcmp(mu_str(&c1), mu_str(&cp))) {
 		int rc = run_pm(path, src, len, 1, 0, &cc);
-		CHECK(rc == 0 && !strcmp(S(&cc), S(&cp)),
+		CHECK(rc == 0 && !strcmp(mu_str(&cc), mu_str(&cp)),
 		      "%s: [canonicalize, cse, ptoc] emits C that is neither the direct compile's nor "
 		      "that of the canonicalized module", path);
 		printf("changed by canonicalize/cse: %s\n", path);
@@ -204,10 +142,10 @@ static void one_file(const char *path)
 	}
 out:
 	free(src);
-	free(c1.s);
-	free(c0.s);
-	free(cp.s);
-	free(cc.s);
+	free(c1.data);
+	free(c0.data);
+	free(cp.data);
+	free(cc.data);
 }
 
 /* ---- the illegal tcvt ------------------------------------------------------------------ */
@@ -227,13 +165,13 @@ static void direct_diags(const char *src, size_t len, const char *name)
 {
 	ptoc_context *ctx = ptoc_context_create();
 	ptoc_module *m;
-	buf c = {0};
-	pdiags.n = 0;
+	ptoc_buf c = {0};
+	pdiags.len = 0;
 	ptoc_context_set_diag_handler(ctx, on_pdiag, NULL);
 	m = ptoc_parse(ctx, src, len, name);
-	CHECK(m && !ptoc_module_verify(m) && ptoc_module_emit_c(m, NULL, put, &c) == -1,
+	CHECK(m && !ptoc_module_verify(m) && ptoc_module_emit_c(m, NULL, ptoc_buf_write, &c) == -1,
 	      "the illegal tcvt compiles directly");
-	free(c.s);
+	free(c.data);
 	ptoc_context_destroy(ctx);
 }
 
@@ -243,7 +181,7 @@ static void run_ptoc_pass(MlirContext mctx, MlirModule mm)
 	mlirPassManagerAddOwnedPass(pm, mlirCreateTransformsCanonicalizer());
 	mlirPassManagerAddOwnedPass(pm, mlirCreateTransformsCSE());
 	mlirPassManagerAddOwnedPass(pm, ptoc_mlir_create_pass(NULL, NULL));
-	mdiags.n = 0;
+	mdiags.len = 0;
 	CHECK(mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(mm))),
 	      "the pass manager succeeds on an illegal tcvt");
 	mlirPassManagerDestroy(pm);
@@ -256,29 +194,29 @@ static void illegal_tcvt(const char *pto_file)
 	char want[1024];
 	/* 1: MLIR parsed the text; the tcvt op is at line 4, column 10 of it (its name, for MLIR and ptoc alike) */
 	direct_diags(illegal_generic, strlen(illegal_generic), "-");
-	CHECK(strstr(S(&pdiags), "-:4:10: " ILLEGAL_MSG), "ptoc's direct diagnostic: %s", S(&pdiags));
+	CHECK(strstr(mu_str(&pdiags), "-:4:10: " ILLEGAL_MSG), "ptoc's direct diagnostic: %s", mu_str(&pdiags));
 	mm = mlirModuleCreateParse(mctx, mlirStringRefCreateFromCString(illegal_generic));
 	CHECK(!mlirModuleIsNull(mm));
 	if (!mlirModuleIsNull(mm)) {
 		run_ptoc_pass(mctx, mm);
-		CHECK(strstr(S(&mdiags), "loc(\"-\":4:10): " ILLEGAL_MSG),
-		      "the pass manager's diagnostic: %s", S(&mdiags));
+		CHECK(strstr(mu_str(&mdiags), "loc(\"-\":4:10): " ILLEGAL_MSG),
+		      "the pass manager's diagnostic: %s", mu_str(&mdiags));
 		mlirModuleDestroy(mm);
 	}
 	/* 2: built from a .pto file: the location is the file's */
 	if (pto_file) {
 		size_t len;
-		char *src = slurp(pto_file, &len), *colon;
+		char *src = mu_slurp(pto_file, &len), *colon;
 		ptoc_context *ctx = ptoc_context_create();
 		ptoc_module *m;
 		CHECK(src != NULL, "cannot read %s", pto_file);
 		if (src) {
 			direct_diags(src, len, pto_file);
 			/* want: loc("FILE":L:C): MSG, from ptoc's first direct error "FILE:L:C: MSG" */
-			colon = strstr(S(&pdiags), ": '");
+			colon = strstr(mu_str(&pdiags), ": '");
 			CHECK(colon != NULL, "no direct diagnostic for %s", pto_file);
 			if (colon) {
-				const char *lc = S(&pdiags) + strlen(pto_file) + 1;
+				const char *lc = mu_str(&pdiags) + strlen(pto_file) + 1;
 				unsigned line = 0, col = 0;
 				char *nl = strchr(colon, '\n');
 				sscanf(lc, "%u:%u", &line, &col);
@@ -289,7 +227,7 @@ static void illegal_tcvt(const char *pto_file)
 				CHECK(!mlirModuleIsNull(mm));
 				if (!mlirModuleIsNull(mm)) {
 					run_ptoc_pass(mctx, mm);
-					CHECK(strstr(S(&mdiags), want), "want %s\ngot %s", want, S(&mdiags));
+					CHECK(strstr(mu_str(&mdiags), want), "want %s\ngot %s", want, mu_str(&mdiags));
 					mlirModuleDestroy(mm);
 				}
 			}
@@ -300,62 +238,6 @@ static void illegal_tcvt(const char *pto_file)
 	mlirContextDestroy(mctx);
 }
 
-/* ---- the corpus --------------------------------------------------------------------------- */
-
-static char **pending;
-static unsigned npending;
-
-static int is_pending(const char *rel)
-{
-	unsigned i;
-	for (i = 0; i < npending; i++)
-		if (!strcmp(pending[i], rel))
-			return 1;
-	return 0;
-}
-
-static int cmpstr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static char *dupstr(const char *s)
-{
-	char *d = malloc(strlen(s) + 1);
-	if (!d)
-		abort();
-	return strcpy(d, s);
-}
-
-static void walk(const char *root, const char *rel, char ***list, unsigned *n)
-{
-	char path[4096];
-	DIR *d;
-	struct dirent *e;
-	snprintf(path, sizeof path, "%s%s%s", root, *rel ? "/" : "", rel);
-	if (!(d = opendir(path)))
-		return;
-	while ((e = readdir(d))) {
-		char r[4096], full[8192];
-		struct stat st;
-		size_t k = strlen(e->d_name);
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(r, sizeof r, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
-		snprintf(full, sizeof full, "%s/%s", root, r);
-		if (stat(full, &st))
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			walk(root, r, list, n);
-		} else if (k > 4 && !strcmp(e->d_name + k - 4, ".pto") && !strstr(e->d_name, "invalid") &&
-			   !is_pending(r)) {
-			*list = realloc(*list, sizeof **list * (*n + 1));
-			(*list)[(*n)++] = dupstr(full);
-		}
-	}
-	closedir(d);
-}
-
 int main(int argc, char **argv)
 {
 	int i = 1;
@@ -364,36 +246,23 @@ int main(int argc, char **argv)
 		i = 3;
 	}
 	if (argc >= i + 3 && !strcmp(argv[i], "--corpus")) {
-		char **list = NULL, *pl, *line;
-		unsigned n = 0, k;
-		size_t len;
-		struct stat st;
-		if (stat(argv[i + 1], &st) || !S_ISDIR(st.st_mode))
-			return check_skip("test_mlir_pass", "no PTOAS corpus at %s", argv[i + 1]);
-		if (!(pl = slurp(argv[i + 2], &len)))
-			return check_skip("test_mlir_pass", "cannot read %s", argv[i + 2]);
-		for (line = strtok(pl, "\n"); line; line = strtok(NULL, "\n"))
-			if (line[0] != '#' && line[0]) {
-				pending = realloc(pending, sizeof *pending * (npending + 1));
-				pending[npending++] = line;
-			}
-		walk(argv[i + 1], "", &list, &n);
-		qsort(list, n, sizeof *list, cmpstr);
-		CHECK(n > 30, "only %u corpus files", n);
-		for (k = 0; k < n; k++) {
-			one_file(list[k]);
-			free(list[k]);
-		}
-		free(list);
-		free(pending);
-		free(pl);
+		mu_files f = {0};
+		unsigned k;
+		int rc = mu_corpus(&f, argv[i + 1], argv[i + 2]);
+		if (rc)
+			return check_skip("test_mlir_pass", rc == 1 ? "no PTOAS corpus at %s" : "cannot read %s",
+					  argv[i + rc]);
+		CHECK(f.n > 30, "only %u corpus files", f.n);
+		for (k = 0; k < f.n; k++)
+			one_file(f.path[k]);
+		mu_files_free(&f);
 	} else {
 		for (; i < argc; i++)
 			one_file(argv[i]);
 	}
 	printf("test_mlir_pass: C identical to the direct compile: %u files; changed by "
 	       "canonicalize/cse: %u; failing both ways: %u\n", nsame, nchanged, nfail_both);
-	free(pdiags.s);
-	free(mdiags.s);
+	free(pdiags.data);
+	free(mdiags.data);
 	return check_report("test_mlir_pass");
 }

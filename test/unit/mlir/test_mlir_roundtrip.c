@@ -19,11 +19,9 @@
  * the comparison covers everything else: op names, operands, results, regions,
  * attributes and types. The reference is ptoc's own parse and print of the file, not
  * the bridge. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "check.h"
 #include "ir/ir.h"
@@ -31,76 +29,22 @@
 #include "mlir-c/Dialect/Func.h"
 #include "mlir-c/Dialect/SCF.h"
 #include "ptoc/mlir.h"
+#include "mlir_util.h"
 
-typedef struct buf {
-	char *s;
-	size_t n, cap;
-} buf;
-
-static int put(void *user, const char *d, size_t n)
-{
-	buf *b = user;
-	if (b->n + n + 1 > b->cap) {
-		b->cap = (b->n + n + 1) * 2;
-		b->s = realloc(b->s, b->cap);
-		if (!b->s)
-			abort();
-	}
-	memcpy(b->s + b->n, d, n);
-	b->n += n;
-	b->s[b->n] = 0;
-	return 0;
-}
-
-static void mput(MlirStringRef s, void *user)
-{
-	put(user, s.data, s.length);
-}
-
-static buf diags;
+static ptoc_buf diags;
 static void on_diag(void *user, ptoc_severity sev, ptoc_location loc, const char *msg, size_t len)
 {
-	char h[64];
 	(void)user;
 	(void)sev;
-	snprintf(h, sizeof h, "%u:%u: ", (unsigned)loc.line, (unsigned)loc.col);
-	put(&diags, loc.file ? loc.file : "?", strlen(loc.file ? loc.file : "?"));
-	put(&diags, ":", 1);
-	put(&diags, h, strlen(h));
-	put(&diags, msg, len);
-	put(&diags, "\n", 1);
+	mu_diag_line(&diags, loc, msg, len);
 }
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *s;
-	long n;
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	s = malloc((size_t)n + 1);
-	if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-		free(s);
-		s = NULL;
-	}
-	fclose(f);
-	if (s) {
-		s[n] = 0;
-		*len = (size_t)n;
-	}
-	return s;
-}
-
 
 /* MLIR has no untyped literal: `1` is `1 : i64` and `2.5` is `2.5 : f64`, while ptoc
  * keeps whether the type was written. Both sides are compared with the type made
  * explicit, and f32 literals by their f32 value (docs/embedding.md). */
-static const ir_attr *norm(ir_ctx *ctx, const ir_attr *a)
+static const ir_attr *norm(ir_ctx *ctx, const ir_attr *a, void *user)
 {
-	unsigned i;
+	(void)user;
 	switch (a->kind) {
 	case IR_ATTR_INT:
 		return a->u.i.type ? a : ir_attr_int(ctx, a->u.i.v, ir_type_int(ctx, 64, IR_INT_SIGNLESS));
@@ -111,21 +55,6 @@ static const ir_attr *norm(ir_ctx *ctx, const ir_attr *a)
 		    a->u.f.v == a->u.f.v)
 			return ir_attr_float(ctx, (double)(float)a->u.f.v, a->u.f.type);
 		return a->u.f.type ? a : ir_attr_float(ctx, a->u.f.v, ir_type_float(ctx, IR_F64));
-	case IR_ATTR_ARRAY: {
-		const ir_attr **v = ir_alloc(ctx, sizeof *v * (a->u.array.n + 1));
-		for (i = 0; i < a->u.array.n; i++)
-			v[i] = norm(ctx, a->u.array.elems[i]);
-		return ir_attr_array(ctx, v, a->u.array.n);
-	}
-	case IR_ATTR_DICT: {
-		ir_named_attr *e = ir_alloc(ctx, sizeof *e * (a->u.dict.n + 1));
-		ir_loc none = {NULL, 0, 0};
-		for (i = 0; i < a->u.dict.n; i++) {
-			e[i].name = a->u.dict.entries[i].name;
-			e[i].value = norm(ctx, a->u.dict.entries[i].value);
-		}
-		return ir_attr_dict(ctx, e, a->u.dict.n, none);
-	}
 	default:
 		return a;
 	}
@@ -137,7 +66,7 @@ static int clear_names(ir_op *op, void *user)
 {
 	unsigned i, r;
 	ir_ctx *ctx = user;
-	op->attrs = norm(ctx, op->attrs);
+	op->attrs = ir_attr_map(ctx, op->attrs, norm, NULL);
 	if (keep_names)
 		return 0;
 	for (i = 0; i < op->num_results; i++)
@@ -156,11 +85,11 @@ static int clear_names(ir_op *op, void *user)
 /* ptoc's custom print without value names, literals typed. */
 static char *print_anon(ptoc_module *m, int names)
 {
-	buf b = {0};
+	ptoc_buf b = {0};
 	keep_names = names;
 	ir_walk(m->op, clear_names, m->ctx);
-	ptoc_module_print(m, PTOC_PRINT_CUSTOM, put, &b);
-	return b.s ? b.s : calloc(1, 1);
+	ptoc_module_print(m, PTOC_PRINT_CUSTOM, ptoc_buf_write, &b);
+	return b.data ? b.data : calloc(1, 1);
 }
 
 typedef struct ops {
@@ -224,13 +153,13 @@ static int drop_default_flags(ir_op *op, void *user)
 		return 0;
 	for (i = 0; i < 2; i++) {
 		const ir_attr *a = ir_op_get_attr(op, flags[i][0]);
-		buf b = {0};
+		ptoc_buf b = {0};
 		if (!a)
 			continue;
-		ir_print_attr(a, NULL, put, &b);
-		if (b.s && !strcmp(b.s, flags[i][1]))
+		ir_print_attr(a, NULL, ptoc_buf_write, &b);
+		if (b.data && !strcmp(b.data, flags[i][1]))
 			ir_op_remove_attr(user, op, flags[i][0]);
-		free(b.s);
+		free(b.data);
 	}
 	return 0;
 }
@@ -257,10 +186,10 @@ static void one_file(const char *path, int registered)
 	ptoc_module *m1, *m2, *m3, *m4;
 	char *src, *p1, *p1n, *p;
 	size_t len;
-	buf t = {0}, g = {0};
+	ptoc_buf t = {0}, g = {0};
 	MlirModule mm, mg;
 	char what[600];
-	diags.n = 0;
+	diags.len = 0;
 	ptoc_context_set_diag_handler(ctx, on_diag, NULL);
 	mlirContextSetAllowUnregisteredDialects(mctx, true);
 	if (registered) {
@@ -268,32 +197,32 @@ static void one_file(const char *path, int registered)
 		mlirDialectHandleLoadDialect(mlirGetDialectHandle__arith__(), mctx);
 		mlirDialectHandleLoadDialect(mlirGetDialectHandle__scf__(), mctx);
 	}
-	src = slurp(path, &len);
+	src = mu_slurp(path, &len);
 	CHECK(src != NULL, "cannot read %s", path);
 	if (!src)
 		goto out;
 	m1 = ptoc_parse(ctx, src, len, path);
 	free(src);
-	CHECK(m1 && !ptoc_module_verify(m1), "%s does not parse: %s", path, diags.s ? diags.s : "");
+	CHECK(m1 && !ptoc_module_verify(m1), "%s does not parse: %s", path, mu_str(&diags));
 	if (!m1 || ptoc_context_error_count(ctx))
 		goto out;
-	ptoc_module_print(m1, PTOC_PRINT_GENERIC, put, &g);
+	ptoc_module_print(m1, PTOC_PRINT_GENERIC, ptoc_buf_write, &g);
 	p1n = print_anon(m1, 1);
 
 	/* A: to MLIR, verify, MLIR's generic text, back through ptoc's parser */
 	snprintf(what, sizeof what, "A (%s)", mode);
 	mm = ptoc_module_to_mlir(m1, mctx);
 	p1 = print_anon(m1, 0); /* names cleared only now: the export carries them */
-	CHECK(!mlirModuleIsNull(mm), "%s: %s: export failed: %s", what, path, diags.s ? diags.s : "");
+	CHECK(!mlirModuleIsNull(mm), "%s: %s: export failed: %s", what, path, mu_str(&diags));
 	if (!mlirModuleIsNull(mm)) {
 		MlirOpPrintingFlags fl = mlirOpPrintingFlagsCreate();
 		CHECK(mlirOperationVerify(mlirModuleGetOperation(mm)),
 		      "%s: %s: mlirOperationVerify fails", what, path);
 		mlirOpPrintingFlagsPrintGenericOpForm(fl);
-		mlirOperationPrintWithFlags(mlirModuleGetOperation(mm), fl, mput, &t);
+		mlirOperationPrintWithFlags(mlirModuleGetOperation(mm), fl, mu_mput, &t);
 		mlirOpPrintingFlagsDestroy(fl);
-		m2 = ptoc_parse(ctx, t.s, t.n, "mlir-print");
-		CHECK(m2 != NULL, "%s: %s: MLIR's print does not parse: %s", what, path, diags.s ? diags.s : "");
+		m2 = ptoc_parse(ctx, t.data, t.len, "mlir-print");
+		CHECK(m2 != NULL, "%s: %s: MLIR's print does not parse: %s", what, path, mu_str(&diags));
 		if (m2 && registered)
 			ir_walk(m2->op, drop_default_flags, m2->ctx);
 		if (m2) {
@@ -306,7 +235,7 @@ static void one_file(const char *path, int registered)
 		/* C: back without text, locations kept */
 		snprintf(what, sizeof what, "C (%s)", mode);
 		m4 = ptoc_module_from_mlir(ctx, mlirModuleGetOperation(mm));
-		CHECK(m4 != NULL, "%s: %s: import failed: %s", what, path, diags.s ? diags.s : "");
+		CHECK(m4 != NULL, "%s: %s: import failed: %s", what, path, mu_str(&diags));
 		if (m4) {
 			p = print_anon(m4, 1);
 			if (strcmp(p1n, p))
@@ -320,11 +249,11 @@ static void one_file(const char *path, int registered)
 
 	/* B: MLIR parses ptoc's generic form; the bridge imports it */
 	snprintf(what, sizeof what, "B (%s)", mode);
-	mg = mlirModuleCreateParse(mctx, mlirStringRefCreate(g.s, g.n));
+	mg = mlirModuleCreateParse(mctx, mlirStringRefCreate(g.data, g.len));
 	CHECK(!mlirModuleIsNull(mg), "%s: %s: MLIR does not parse ptoc's generic form", what, path);
 	if (!mlirModuleIsNull(mg)) {
 		m3 = ptoc_module_from_mlir(ctx, mlirModuleGetOperation(mg));
-		CHECK(m3 != NULL, "%s: %s: import failed: %s", what, path, diags.s ? diags.s : "");
+		CHECK(m3 != NULL, "%s: %s: import failed: %s", what, path, mu_str(&diags));
 		if (m3) {
 			p = print_anon(m3, 0);
 			if (strcmp(p1, p))
@@ -338,65 +267,10 @@ static void one_file(const char *path, int registered)
 	free(p1n);
 	files_done++;
 out:
-	free(t.s);
-	free(g.s);
+	free(t.data);
+	free(g.data);
 	mlirContextDestroy(mctx);
 	ptoc_context_destroy(ctx);
-}
-
-/* The corpus: every *.pto under dir, minus *invalid* and the pending list. */
-static char **pending;
-static unsigned npending;
-
-static int is_pending(const char *rel)
-{
-	unsigned i;
-	for (i = 0; i < npending; i++)
-		if (!strcmp(pending[i], rel))
-			return 1;
-	return 0;
-}
-
-static int cmpstr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static char *dupstr(const char *s)
-{
-	char *d = malloc(strlen(s) + 1);
-	if (!d)
-		abort();
-	return strcpy(d, s);
-}
-
-static void walk(const char *root, const char *rel, char ***list, unsigned *n)
-{
-	char path[4096];
-	DIR *d;
-	struct dirent *e;
-	snprintf(path, sizeof path, "%s%s%s", root, *rel ? "/" : "", rel);
-	if (!(d = opendir(path)))
-		return;
-	while ((e = readdir(d))) {
-		char r[4096], full[8192];
-		struct stat st;
-		size_t k = strlen(e->d_name);
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(r, sizeof r, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
-		snprintf(full, sizeof full, "%s/%s", root, r);
-		if (stat(full, &st))
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			walk(root, r, list, n);
-		} else if (k > 4 && !strcmp(e->d_name + k - 4, ".pto") && !strstr(e->d_name, "invalid") &&
-			   !is_pending(r)) {
-			*list = realloc(*list, sizeof **list * (*n + 1));
-			(*list)[(*n)++] = dupstr(full);
-		}
-	}
-	closedir(d);
 }
 
 /* Whether ptoc parses and verifies the file (the tests of errors do not). */
@@ -404,7 +278,7 @@ static int ptoc_accepts(const char *path)
 {
 	ptoc_context *ctx = ptoc_context_create();
 	size_t len;
-	char *src = slurp(path, &len);
+	char *src = mu_slurp(path, &len);
 	ptoc_module *m = src ? ptoc_parse(ctx, src, len, path) : NULL;
 	int ok = m && !ptoc_module_verify(m) && !ptoc_context_error_count(ctx);
 	free(src);
@@ -416,56 +290,39 @@ int main(int argc, char **argv)
 {
 	int i;
 	if (argc >= 4 && !strcmp(argv[1], "--corpus")) {
-		char **list = NULL, *pl, *line;
-		unsigned n = 0, k;
-		size_t len;
-		struct stat st;
-		if (stat(argv[2], &st) || !S_ISDIR(st.st_mode))
-			return check_skip("test_mlir_roundtrip", "no PTOAS corpus at %s", argv[2]);
-		if (!(pl = slurp(argv[3], &len)))
-			return check_skip("test_mlir_roundtrip", "cannot read %s", argv[3]);
-		for (line = strtok(pl, "\n"); line; line = strtok(NULL, "\n"))
-			if (line[0] != '#' && line[0]) {
-				pending = realloc(pending, sizeof *pending * (npending + 1));
-				pending[npending++] = line;
-			}
-		walk(argv[2], "", &list, &n);
-		qsort(list, n, sizeof *list, cmpstr);
-		CHECK(n > 30, "only %u corpus files", n);
-		for (k = 0; k < n; k++) {
-			one_file(list[k], 0);
-			one_file(list[k], 1);
-			free(list[k]);
+		mu_files f = {0};
+		unsigned k;
+		int rc = mu_corpus(&f, argv[2], argv[3]);
+		if (rc)
+			return check_skip("test_mlir_roundtrip", rc == 1 ? "no PTOAS corpus at %s" : "cannot read %s",
+					  argv[1 + rc]);
+		CHECK(f.n > 30, "only %u corpus files", f.n);
+		for (k = 0; k < f.n; k++) {
+			one_file(f.path[k], 0);
+			one_file(f.path[k], 1);
 		}
-		free(list);
-		free(pending);
-		free(pl);
+		mu_files_free(&f);
 	} else if (argc >= 3 && !strcmp(argv[1], "--tree")) {
 		/* every .pto under DIR that ptoc itself parses and verifies, minus the files
 		 * named after DIR (paths relative to DIR) */
-		char **list = NULL;
-		unsigned n = 0, k, rejected = 0;
-		for (i = 3; i < argc; i++) {
-			pending = realloc(pending, sizeof *pending * (npending + 1));
-			pending[npending++] = argv[i];
-		}
-		walk(argv[2], "", &list, &n);
-		qsort(list, n, sizeof *list, cmpstr);
-		for (k = 0; k < n; k++) {
-			if (ptoc_accepts(list[k])) {
-				one_file(list[k], 0);
-				one_file(list[k], 1);
+		mu_files f = {0};
+		unsigned k, rejected = 0;
+		for (i = 3; i < argc; i++)
+			mu_skip(&f, argv[i]);
+		mu_walk(&f, argv[2]);
+		for (k = 0; k < f.n; k++) {
+			if (ptoc_accepts(f.path[k])) {
+				one_file(f.path[k], 0);
+				one_file(f.path[k], 1);
 			} else {
 				rejected++;
 			}
-			free(list[k]);
 		}
-		CHECK(n - rejected > 20, "only %u of the %u files under %s are round-trip inputs", n - rejected,
-		      n, argv[2]);
+		CHECK(f.n - rejected > 20, "only %u of the %u files under %s are round-trip inputs", f.n - rejected,
+		      f.n, argv[2]);
 		printf("test_mlir_roundtrip: %u files under %s that ptoc itself rejects left out\n", rejected,
 		       argv[2]);
-		free(list);
-		free(pending);
+		mu_files_free(&f);
 	} else {
 		for (i = 1; i < argc; i++) {
 			one_file(argv[i], 0);
@@ -473,6 +330,6 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("test_mlir_roundtrip: %u file round trips (A, B, C in two contexts each)\n", files_done);
-	free(diags.s);
+	free(diags.data);
 	return check_report("test_mlir_roundtrip");
 }
