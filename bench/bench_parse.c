@@ -197,7 +197,7 @@ static void scaling(const char *dir)
 		struct stat st;
 		run r;
 		double us, kib;
-		if (generate(path, sizes[i]) || stat(path, &st)) {
+		if (bench_parse_generate(path, sizes[i]) || stat(path, &st)) {
 			printf("  %6u kernels: cannot generate\n", sizes[i]);
 			break;
 		}

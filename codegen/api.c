@@ -12,7 +12,7 @@ int ptoc_module_compile(ptoc_module *m, const ptoc_compile_opts *o, ptoc_write_f
 	ir_op *f;
 	if (o->target ? ptoc_module_set_target(m, o->target) : !module_target(m))
 		return -1;
-	if (ir_verify(m->ctx, m->op, m->target))
+	if (ptoc_module_verify(m)) /* once: skipped when it verified clean already */
 		return -1;
 	if (!pipeline && (o->output == PTOC_OUTPUT_C || o->output == PTOC_OUTPUT_MAIN))
 		pipeline = ptoc_default_pipeline();

@@ -513,6 +513,8 @@ struct ptoc_module {
 	ir_ctx *ctx;
 	ir_op *op; /* builtin.module with one region of one block */
 	const struct target *target; /* resolved by target_resolve on first use; NULL before */
+	const struct target *verified; /* the target it last verified clean for; NULL when
+					* not verified since parsing or the last pass */
 };
 
 /* ---- verify.c: the structural verifier -------------------------------- */

@@ -28,7 +28,14 @@ const struct target *module_target(ptoc_module *m)
 int ptoc_module_verify(ptoc_module *m)
 {
 	const struct target *t = module_target(m);
-	return t && !ir_verify(m->ctx, m->op, t) ? 0 : -1;
+	if (!t)
+		return -1;
+	if (m->verified == t) /* unchanged since it verified clean for this target */
+		return 0;
+	if (ir_verify(m->ctx, m->op, t))
+		return -1;
+	m->verified = t;
+	return 0;
 }
 
 int module_run_pipeline(ptoc_module *m, const char *text, const char *remarks,
@@ -43,6 +50,8 @@ int module_run_pipeline(ptoc_module *m, const char *text, const char *remarks,
 		ir_error(m->ctx, m->op->loc, "%s", msg);
 		return -1;
 	}
+	if (p.n)
+		m->verified = NULL; /* the passes may change it */
 	return pipeline_run(m->ctx, m->op, &p, t, remarks, ro) ? -1 : 0;
 }
 

@@ -119,7 +119,10 @@ ptoc_module *ptoc_parse_part(ptoc_context *ctx, const char *buf, size_t len,
 int ptoc_module_set_target(ptoc_module *m, const char *target);
 
 /* Structural verification, with the rules of the module's target (tmov pairs, tmatmul
- * element types, m/k/n range); reports every error found. Returns 0 when valid. */
+ * element types, m/k/n range); reports every error found. Returns 0 when valid. A
+ * module that verified clean for its target is not verified again until passes run on
+ * it (ptoc_module_run_passes, ptoc_module_compile), so verifying before
+ * ptoc_module_emit_c costs nothing twice. */
 int ptoc_module_verify(ptoc_module *m);
 
 typedef enum ptoc_print_form {
@@ -140,7 +143,9 @@ int ptoc_module_print(ptoc_module *m, ptoc_print_form form, ptoc_write_fn out, v
 int ptoc_module_run_passes(ptoc_module *m, const char *pipeline, const char *target,
 			   const char *remarks);
 
-/* The default pipeline in --pass-pipeline syntax ("verify,check-cube,...,verify"). */
+/* The default pipeline in --pass-pipeline syntax ("check-cube,...,fuse-dma"; no
+ * `verify`: the module is verified before it, and after every pass only with
+ * ptoc_compile_opts.verify_each / --verify-each). */
 const char *ptoc_default_pipeline(void);
 /* Checks a pipeline's text: 0, or -1 with the reason in err (errcap bytes, truncated). */
 int ptoc_pipeline_check(const char *pipeline, char *err, size_t errcap);

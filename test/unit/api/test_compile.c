@@ -78,7 +78,7 @@ static void test_passes(void)
 	CHECK(!ptoc_pass_info(6, &name, &summary) && !strcmp(name, "fuse-dma"));
 	CHECK(ptoc_pass_info(7, &name, &summary) == -1);
 	CHECK(!strcmp(ptoc_default_pipeline(),
-		      "verify,check-cube,legalize-cvt,bufferize,place-tiles,split-repeats,fuse-dma,verify"));
+		      "check-cube,legalize-cvt,bufferize,place-tiles,split-repeats,fuse-dma"));
 	CHECK(ptoc_pipeline_check(ptoc_default_pipeline(), err, sizeof err) == 0);
 	CHECK(ptoc_pipeline_check("", err, sizeof err) == 0);
 	CHECK(ptoc_pipeline_check("verify,nope", err, sizeof err) == -1 &&
