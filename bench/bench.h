@@ -17,6 +17,8 @@ int bench_vop(int argc, char **argv);
 int bench_parse(int argc, char **argv);
 /* Writes the module `ptoc-bench parse` times (n kernels) to `path`; 0 on success. */
 int bench_parse_generate(const char *path, unsigned n);
+/* bench_launch.c */
+int bench_launch(int argc, char **argv);
 /* bench_mlir.c */
 int bench_mlir(int argc, char **argv);
 

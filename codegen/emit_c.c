@@ -18,8 +18,9 @@
  * scf.for results and iter_args share one mutable variable per result; scf.if
  * results are variables assigned by the yields of the branch taken.
  *
- * Decisions where the IR is silent: get_block_idx / get_subblock_idx are 0 and
- * get_block_num / get_subblock_num 1 (one core on the CPU); synchronisation ops are
+ * Decisions where the IR is silent: get_block_idx / get_block_num / get_subblock_idx /
+ * get_subblock_num read the context (ptort_block_idx(ctx), ...: block 0 of 1 unless
+ * the runtime launches many blocks, ptort.h section 7); synchronisation ops are
  * comments; integer arithmetic wraps modulo 2^64 (narrower integer types are computed
  * in 64 bits).
  *
@@ -985,9 +986,13 @@ static void emit_op(em *e, ir_op *op)
 		if (op->results[0].uses) {
 			const char *ty = ctype(op->results[0].type);
 			const char *n = name_value(e, &op->results[0]);
+			const char *fn = op->code == IR_OP_GET_BLOCK_IDX ? "ptort_block_idx"
+					 : op->code == IR_OP_GET_BLOCK_NUM ? "ptort_block_num"
+					 : op->code == IR_OP_GET_SUBBLOCK_IDX ? "ptort_subblock_idx"
+									       : "ptort_subblock_num";
 			ind(e);
-			pf(e, "const %s %s = %d; /* %s: one core */\n", ty ? ty : "int64_t", n,
-			   op->code == IR_OP_GET_BLOCK_NUM || op->code == IR_OP_GET_SUBBLOCK_NUM, op->name);
+			pf(e, "const %s %s = (%s)%s(ctx); /* %s */\n", ty ? ty : "int64_t", n,
+			   ty ? ty : "int64_t", fn, op->name);
 		}
 		return;
 	case IR_OP_MAKE_TENSOR_VIEW: case IR_OP_PARTITION_VIEW:

@@ -1,11 +1,12 @@
 /* cmd_run.c: `ptoc run FILE.pto [--target T] [--entry NAME] [--in ARG=FILE]...
- * [--out ARG=FILE]... [--arg ARG=VALUE]... [--cc CC] [--keep]`.
+ * [--out ARG=FILE]... [--arg ARG=VALUE]... [--blocks N] [--threads T] [--cc CC] [--keep]`.
  *
  * Compiles the module through the default pipeline to C plus the harness of the entry
  * kernel (ptoc_module_compile, outputs C and MAIN), both in a temporary directory, builds them with the
  * system C compiler against the runtime, runs the program with the --in/--out/--arg
- * options (the harness reads, checks and writes the GM buffers; codegen/emit_c.c
- * documents its command line) and removes the directory.
+ * options (the harness reads, checks and writes the GM buffers and runs the blocks;
+ * runtime/include/ptort.h sections 6 and 7 document it) and removes the directory.
+ * --blocks and --threads are checked here, before anything is compiled.
  *
  * The C compiler: --cc, else $CC, else `cc` (the build's own compiler when the runtime
  * was built with sanitizers, with their flags). The runtime: $PTOC_RUNTIME_INCLUDE
@@ -40,6 +41,25 @@
 #endif
 
 #define MAX_ARGS 4096
+/* the harness's limits (runtime/src/harness.c) */
+#define MAX_BLOCKS (1u << 20)
+#define MAX_THREADS 4096u
+
+/* Whether s is a decimal count from 1 to max. */
+static int count_ok(const char *s, unsigned max)
+{
+	unsigned long long v = 0;
+	if (!*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return 0;
+		v = v * 10 + (unsigned)(*s - '0');
+		if (v > max)
+			return 0;
+	}
+	return v > 0;
+}
 
 static int err_write(void *user, const char *data, size_t len)
 {
@@ -55,7 +75,8 @@ static void on_diag(void *user, ptoc_severity sev, ptoc_location loc, const char
 static void usage(FILE *f)
 {
 	fputs("usage: ptoc run FILE.pto [--target a2a3|a5] [--entry NAME] [--in ARG=FILE]...\n"
-	      "                [--out ARG=FILE]... [--arg ARG=VALUE]... [--cc CC] [--keep]\n"
+	      "                [--out ARG=FILE]... [--arg ARG=VALUE]... [--blocks N] [--threads T]\n"
+	      "                [--cc CC] [--keep]\n"
 	      "\n"
 	      "Compiles FILE.pto to C, builds it with the C compiler against the runtime and runs\n"
 	      "the entry kernel on the CPU.\n"
@@ -64,8 +85,15 @@ static void usage(FILE *f)
 	      "                   make_tensor_view shapes)\n"
 	      "  --out ARG=FILE   write GM buffer ARG to FILE after the run (starts zeroed unless\n"
 	      "                   also given with --in)\n"
-	      "  --arg ARG=VALUE  the value of an integer or index argument\n"
+	      "  --arg ARG=VALUE  the value of an integer or index argument; VALUE `block`,\n"
+	      "                   `block*K`, `block+C` or `block*K+C` gives each block its own\n"
 	      "                   ARG: the argument's name without %, or its position from 0\n"
+	      "  --blocks N       run the kernel for blocks 0..N-1 (pto.get_block_idx; default 1,\n"
+	      "                   at most 1048576), each with its own on-chip memories, all on one\n"
+	      "                   GM; two blocks writing the same GM bytes, or one reading bytes\n"
+	      "                   another writes, is a race: reported, no output written\n"
+	      "  --threads T      worker threads for the blocks (default: the online CPUs; at most\n"
+	      "                   N); the results are the same for every T\n"
 	      "  --entry NAME     the kernel (default: the function marked pto.entry, or the only one)\n"
 	      "  --target T       a2a3 (a3, a2) or a5, any case (default: the module's\n"
 	      "                   pto.target_arch, else a2a3); --pto-arch=T is the same\n"
@@ -279,10 +307,11 @@ int cmd_run(int argc, char **argv)
 	char *inc = NULL, *lib = NULL, *ccbuf = NULL, *flags = NULL, *incflag = NULL;
 	char *cargv[MAX_ARGS];
 	int nfwd = 0, keep = 0, i, rc = 1, nc = 0;
+	const char *blocks = NULL, *threads = NULL;
 	const char *target = NULL;
 	ptoc_buf kc = {0}, hc = {0};
 	const char *tmpdir = getenv("TMPDIR");
-	fwd = calloc(2 * (size_t)argc + 2, sizeof *fwd); /* --in=A=F becomes two words */
+	fwd = calloc(2 * (size_t)argc + 6, sizeof *fwd); /* --in=A=F becomes two words */
 	if (!fwd)
 		return 1;
 	fwd[nfwd++] = NULL; /* the program, set below */
@@ -299,9 +328,11 @@ int cmd_run(int argc, char **argv)
 		}
 		if (!strcmp(a, "--in") || !strcmp(a, "--out") || !strcmp(a, "--arg") ||
 		    !strcmp(a, "--target") || !strcmp(a, "--entry") || !strcmp(a, "--cc") ||
+		    !strcmp(a, "--blocks") || !strcmp(a, "--threads") ||
 		    !strncmp(a, "--in=", 5) || !strncmp(a, "--out=", 6) || !strncmp(a, "--arg=", 6) ||
 		    !strncmp(a, "--target=", 9) || !strncmp(a, "--entry=", 8) || !strncmp(a, "--cc=", 5) ||
-		    !strncmp(a, "--pto-arch=", 11)) {
+		    !strncmp(a, "--pto-arch=", 11) || !strncmp(a, "--blocks=", 9) ||
+		    !strncmp(a, "--threads=", 10)) {
 			const char *eq = strchr(a, '=');
 			char opt[16];
 			size_t ol = eq ? (size_t)(eq - a) : strlen(a);
@@ -332,6 +363,15 @@ int cmd_run(int argc, char **argv)
 				entry = v;
 			} else if (!strcmp(opt, "--cc")) {
 				cc = v;
+			} else if (!strcmp(opt, "--blocks") || !strcmp(opt, "--threads")) {
+				if (!count_ok(v, opt[2] == 'b' ? MAX_BLOCKS : MAX_THREADS)) {
+					fprintf(stderr, "ptoc run: %s: '%s' is not a count from 1 to %u (try "
+						"ptoc run --help)\n", opt, v,
+						opt[2] == 'b' ? MAX_BLOCKS : MAX_THREADS);
+					free(fwd);
+					return 2;
+				}
+				*(opt[2] == 'b' ? &blocks : &threads) = v;
 			} else {
 				if (!strchr(v, '=')) {
 					free(fwd);
@@ -411,6 +451,7 @@ int cmd_run(int argc, char **argv)
 	cargv[nc++] = hfile;
 	cargv[nc++] = lib;
 	cargv[nc++] = "-lm";
+	cargv[nc++] = "-lpthread";
 	cargv[nc++] = "-o";
 	cargv[nc++] = prog;
 	cargv[nc] = NULL;
@@ -426,6 +467,14 @@ int cmd_run(int argc, char **argv)
 		goto clean;
 	}
 	/* the kernel */
+	if (blocks) {
+		fwd[nfwd++] = "--blocks";
+		fwd[nfwd++] = (char *)blocks;
+	}
+	if (threads) {
+		fwd[nfwd++] = "--threads";
+		fwd[nfwd++] = (char *)threads;
+	}
 	fwd[0] = prog;
 	fwd[nfwd] = NULL;
 	setenv("PTOC_RUN_PROG", "ptoc run", 1);

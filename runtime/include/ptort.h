@@ -13,6 +13,7 @@
  *   4. tile layouts and mmad          (src/layout.c, src/mmad*.c)
  *   5. vector operations              (src/vop*.c)
  *   6. the `ptoc run` harness         (src/harness.c)
+ *   7. many blocks: launches and the GM race check   (src/launch.c)
  */
 #ifndef PTORT_H
 #define PTORT_H
@@ -224,6 +225,16 @@ void ptort_ctx_clear_error(ptort_ctx *ctx);
  * ptort_ctx_error_loc returns that file (NULL when unlocated) and sets *line, *col. */
 void ptort_ctx_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col);
 const char *ptort_ctx_error_loc(const ptort_ctx *ctx, uint32_t *line, uint32_t *col);
+/* The block a context runs (docs/runtime.md "Many blocks"): what pto.get_block_idx,
+ * get_block_num, get_subblock_idx and get_subblock_num give in generated code. A new
+ * context is block 0 of 1, subblock 0 of 1; ptort_launch (section 7) sets the block.
+ * A setter ignores idx >= num and num 0. */
+void ptort_ctx_set_block(ptort_ctx *ctx, uint32_t idx, uint32_t num);
+void ptort_ctx_set_subblock(ptort_ctx *ctx, uint32_t idx, uint32_t num);
+int64_t ptort_block_idx(const ptort_ctx *ctx);
+int64_t ptort_block_num(const ptort_ctx *ctx);
+int64_t ptort_subblock_idx(const ptort_ctx *ctx);
+int64_t ptort_subblock_num(const ptort_ctx *ctx);
 
 /* Every instruction below returns 0 when it executed and -1 when it reported an
  * error (and did nothing). Addresses are byte addresses inside a memory. */
@@ -688,6 +699,79 @@ typedef struct ptort_main_desc {
 } ptort_main_desc;
 
 int ptort_main(const ptort_main_desc *d, int argc, char **argv);
+
+/* ==== 7. Many blocks: launches and the GM race check (src/launch.c) ================
+ *
+ * ptort_launch runs a kernel for blocks 0 .. blocks-1, as the NPU runs one kernel on
+ * many AI cores: each block in a context of its own (private on-chip memories, all
+ * zero when the block starts, whatever ran before on that worker), all sharing GM.
+ * `threads` worker threads (0: the online CPUs; never more than `blocks`) take the
+ * blocks in increasing order; each worker creates one context with ctx_create and
+ * runs its blocks in it, calling run(ctx, user) with ptort_block_idx(ctx) = the block
+ * and ptort_block_num(ctx) = blocks. With one thread the blocks run in the calling
+ * thread. Text that tprint writes goes to the print sink (NULL: standard output)
+ * block after block, in block order, whatever the thread count.
+ *
+ * Race check (unless PTORT_LAUNCH_NO_RACE_CHECK, and only with more than one block):
+ * every GM byte a DMA instruction reads or writes is recorded per block, exactly, as
+ * byte intervals; after the run, two blocks that both write a byte, or one writing a
+ * byte another reads, are a race (PTORT_LAUNCH_RACE), the NPU not ordering blocks.
+ * Without a race, every block reads only bytes no other block writes, so the result
+ * does not depend on the thread count or the order the blocks ran in.
+ *
+ * Returns the status, also in rep (which may be NULL): PTORT_LAUNCH_OK;
+ * PTORT_LAUNCH_ERROR: some block's instructions reported an error: rep->block is the
+ * lowest such block, with its first message and location (the blocks above a failed
+ * one may not run); PTORT_LAUNCH_RACE: rep->lo, rep->hi the host address range of the
+ * first (lowest) racing bytes, rep->acc[0] and rep->acc[1] the two accesses (block,
+ * write or read, the location of the instruction; acc[0] writes, acc[1] is the other
+ * block); PTORT_LAUNCH_NOMEM: out of host memory (contexts, access records, text);
+ * PTORT_LAUNCH_BAD: blocks 0, no ctx_create or run, or a thread could not start. */
+#define PTORT_LAUNCH_NO_RACE_CHECK 1u
+
+typedef struct ptort_launch {
+	uint32_t blocks;  /* >= 1 */
+	uint32_t threads; /* 0: the online CPUs; capped at blocks */
+	unsigned flags;   /* PTORT_LAUNCH_NO_RACE_CHECK */
+	ptort_ctx *(*ctx_create)(void);
+	void (*run)(ptort_ctx *ctx, void *user);
+	void *user;
+	ptort_print_fn print; /* tprint text; NULL: standard output */
+	void *print_user;
+} ptort_launch;
+
+typedef enum ptort_launch_status {
+	PTORT_LAUNCH_OK = 0,
+	PTORT_LAUNCH_ERROR = 1,
+	PTORT_LAUNCH_RACE = 2,
+	PTORT_LAUNCH_NOMEM = 3,
+	PTORT_LAUNCH_BAD = 4
+} ptort_launch_status;
+
+typedef struct ptort_gm_access {
+	uint32_t block;
+	int write;        /* 1 write, 0 read */
+	const char *file; /* of the instruction (ptort_ctx_locate); NULL: unknown */
+	uint32_t line, col;
+} ptort_gm_access;
+
+typedef struct ptort_launch_report {
+	ptort_launch_status status;
+	uint32_t threads;   /* the worker threads used */
+	/* PTORT_LAUNCH_ERROR */
+	uint32_t block;
+	char message[256];
+	const char *file;   /* ptort_ctx_error_loc of that block; NULL: unlocated */
+	uint32_t line, col;
+	/* PTORT_LAUNCH_RACE */
+	uintptr_t lo, hi;   /* host addresses [lo, hi) */
+	ptort_gm_access acc[2];
+} ptort_launch_report;
+
+/* The worker threads ptort_launch uses for `threads` (0: the online CPUs) and
+ * `blocks`: at least 1, at most blocks. */
+uint32_t ptort_launch_threads(uint32_t threads, uint32_t blocks);
+ptort_launch_status ptort_launch_run(const ptort_launch *l, ptort_launch_report *rep);
 
 #ifdef __cplusplus
 }

@@ -224,9 +224,11 @@ int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
 	m = ctx->mem[dst->mem];
 	if (bits >= 8 && find_lines(dst, &sp, &ln)) {
 		size_t eb = bits / 8;
-		for (i = 0; i < ln.n; i++)
-			memcpy(m + dst->addr + i * ln.tpitch * eb,
-			       g + line_start(&sp, i) * eb, ln.len * eb);
+		for (i = 0; i < ln.n; i++) {
+			const uint8_t *s = g + line_start(&sp, i) * eb;
+			memcpy(m + dst->addr + i * ln.tpitch * eb, s, ln.len * eb);
+			ptort_gm_note(ctx, s, ln.len * eb, 0);
+		}
 		return 0;
 	}
 	for (r = 0; r < dst->v_rows; r++)
@@ -235,6 +237,7 @@ int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
 			uint64_t ti = ptort_tile_offset(dst, r, c);
 			ptort_st(m, (uint64_t)dst->addr * 8 + ti * bits, bits,
 				 ptort_ld(g, gi * bits, bits));
+			ptort_gm_note(ctx, g + gi * bits / 8, bits < 8 ? 1 : bits / 8, 0);
 		}
 	return 0;
 }
@@ -265,6 +268,7 @@ int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const p
 				memcpy(d, s, ln.len * (sb / 8));
 			else
 				ptort_conv_n(st, dt, s, d, ln.len, PTORT_RINT, PTORT_SAT_ON);
+			ptort_gm_note(ctx, d, ln.len * (db / 8), 1);
 		}
 		return 0;
 	}
@@ -278,6 +282,7 @@ int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const p
 			if (convert_to != PTORT_NO_CVT)
 				x = ptort_cvt1(st, dt, x, PTORT_RINT, PTORT_SAT_ON);
 			ptort_st(g, gi * db, db, x);
+			ptort_gm_note(ctx, g + gi * db / 8, db < 8 ? 1 : db / 8, 1);
 		}
 	return 0;
 }
@@ -335,8 +340,10 @@ int ptort_dma_load_cvt(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view
 	}
 	fe = ptort_type_bits((ptort_type)src->type) / 8, te = ptort_type_bits(to) / 8;
 	d = ctx->mem[src->mem] + dst_addr;
-	for (i = 0; i < ln.n; i++)
-		ptort_conv_n((ptort_type)src->type, to, g + line_start(&sp, i) * fe,
-			     d + i * ln.tpitch * te, ln.len, rm, sat);
+	for (i = 0; i < ln.n; i++) {
+		const uint8_t *s = g + line_start(&sp, i) * fe;
+		ptort_conv_n((ptort_type)src->type, to, s, d + i * ln.tpitch * te, ln.len, rm, sat);
+		ptort_gm_note(ctx, s, ln.len * fe, 0);
+	}
 	return 0;
 }

@@ -4,7 +4,9 @@
  * its messages go to stderr, its result is the program's exit status.
  *
  * Command line: PROG [--in ARG=FILE]... [--out ARG=FILE]... [--arg ARG=VALUE]...
- * ARG is a kernel argument's name (without %) or its position from 0.
+ * [--blocks N] [--threads T]. ARG is a kernel argument's name (without %) or its
+ * position from 0; a scalar's VALUE is an integer or `block[*K][+C|-C]`, the block
+ * index times K plus C (ptort.h section 7 runs the N blocks).
  *
  * Input files are never copied more than once: a regular file that is only an input
  * is mapped privately (the kernel reads the page cache; a page it writes is copied
@@ -48,7 +50,12 @@ typedef struct hrun {
 	const char **out; /* --out FILE per argument, or NULL */
 	char **tmp;       /* the temporary file of each output */
 	int *have;        /* given on the command line */
+	int64_t (*blk)[2]; /* --arg ARG=block*K+C: {K, C}; K = 0: a plain value */
+	uint32_t blocks, threads;
 } hrun;
+
+#define HARNESS_MAX_BLOCKS (1u << 20)
+#define HARNESS_MAX_THREADS 4096u
 
 static void vsay(const hrun *r, const ptort_main_arg *a, const char *fmt, va_list ap)
 {
@@ -76,8 +83,8 @@ static int usage(const hrun *r, const char *msg, const char *a)
 {
 	fprintf(stderr, "%s: ", r->prog);
 	fprintf(stderr, msg, a);
-	fprintf(stderr, "\nusage: %s [--in ARG=FILE]... [--out ARG=FILE]... [--arg ARG=VALUE]...\n",
-		r->prog);
+	fprintf(stderr, "\nusage: %s [--in ARG=FILE]... [--out ARG=FILE]... [--arg ARG=VALUE]... "
+		"[--blocks N] [--threads T]\n", r->prog);
 	return 2;
 }
 
@@ -344,14 +351,85 @@ static int store(hrun *r, unsigned i)
 	return 0;
 }
 
+/* A count from 1 to max in s (decimal); 0 when malformed or out of range. */
+static uint32_t count_arg(const char *s, uint32_t max)
+{
+	unsigned long long v = 0;
+	if (!*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return 0;
+		v = v * 10 + (unsigned)(*s - '0');
+		if (v > max)
+			return 0;
+	}
+	return (uint32_t)v;
+}
+
+/* x * k + c, or -1 when it overflows int64_t. */
+static int affine(int64_t x, int64_t k, int64_t c, int64_t *out)
+{
+	int64_t p;
+	if (x && (k > INT64_MAX / x || k < INT64_MIN / x))
+		return -1;
+	p = x * k;
+	if ((c > 0 && p > INT64_MAX - c) || (c < 0 && p < INT64_MIN - c))
+		return -1;
+	*out = p + c;
+	return 0;
+}
+
+/* `block[*K][+C|-C]` into {K, C} (K may be negative, not 0); -1 when malformed. */
+static int parse_block_value(const char *s, int64_t kc[2])
+{
+	char *end;
+	kc[0] = 1, kc[1] = 0;
+	if (strncmp(s, "block", 5))
+		return -1;
+	s += 5;
+	if (*s == '*') {
+		errno = 0;
+		kc[0] = strtoll(s + 1, &end, 0);
+		if (end == s + 1 || errno || s[1] == '+' || s[1] == ' ' || !kc[0])
+			return -1;
+		s = end;
+	}
+	if (*s == '+' || *s == '-') {
+		errno = 0;
+		kc[1] = strtoll(s + 1, &end, 0);
+		if (end == s + 1 || errno || s[1] == '+' || s[1] == '-' || s[1] == ' ')
+			return -1;
+		if (*s == '-')
+			kc[1] = -kc[1];
+		s = end;
+	}
+	return *s ? -1 : 0;
+}
+
 /* Parses the command line into r; 0, or the exit status after a message. */
 static int parse(hrun *r, int argc, char **argv)
 {
 	const ptort_main_desc *d = r->d;
 	int a, i;
+	r->blocks = 1;
 	for (a = 1; a < argc; a++) {
 		const char *o = argv[a], *v, *eq;
 		int kind = !strcmp(o, "--in") ? 0 : !strcmp(o, "--out") ? 1 : !strcmp(o, "--arg") ? 2 : -1;
+		if (!strcmp(o, "--blocks") || !strcmp(o, "--threads")) {
+			int bl = o[2] == 'b';
+			uint32_t n;
+			if (a + 1 >= argc)
+				return usage(r, "option '%s' needs a count", o);
+			n = count_arg(argv[++a], bl ? HARNESS_MAX_BLOCKS : HARNESS_MAX_THREADS);
+			if (!n) {
+				fprintf(stderr, "%s: %s: '%s' is not a count from 1 to %u\n", r->prog, o,
+					argv[a], bl ? HARNESS_MAX_BLOCKS : HARNESS_MAX_THREADS);
+				return 2;
+			}
+			*(bl ? &r->blocks : &r->threads) = n;
+			continue;
+		}
 		if (kind < 0)
 			return usage(r, "unknown option '%s'", o);
 		if (a + 1 >= argc)
@@ -370,19 +448,33 @@ static int parse(hrun *r, int argc, char **argv)
 			r->in[i] = eq + 1;
 		if (kind == 1)
 			r->out[i] = eq + 1;
-		if (kind == 2) {
+		if (kind == 2 && !strncmp(eq + 1, "block", 5)) {
+			if (parse_block_value(eq + 1, r->blk[i]))
+				return usage(r, "--arg %s: not block, block*K, block+C or block*K+C (K, C "
+					     "64-bit integers, K not 0)", v);
+		} else if (kind == 2) {
 			char *end;
 			errno = 0;
+			r->blk[i][0] = 0;
 			r->scalar[i] = strtoll(eq + 1, &end, 0);
 			if (!eq[1] || *end || errno)
 				return usage(r, "--arg %s: not a 64-bit integer", v);
 		}
 		r->have[i] = 1;
 	}
-	for (i = 0; i < (int)d->nargs; i++)
+	for (i = 0; i < (int)d->nargs; i++) {
+		int64_t lo, hi;
 		if (!d->args[i].bits && !r->have[i])
 			return usage(r, "the scalar argument '%s' needs a value: --arg NAME=VALUE",
 				     d->args[i].name);
+		if (r->blk[i][0] && (affine(0, r->blk[i][0], r->blk[i][1], &lo) ||
+				     affine((int64_t)r->blocks - 1, r->blk[i][0], r->blk[i][1], &hi))) {
+			fprintf(stderr, "%s: --arg %s: block*%lld%+lld overflows a 64-bit integer for "
+				"block %u\n", r->prog, d->args[i].name, (long long)r->blk[i][0],
+				(long long)r->blk[i][1], r->blocks - 1);
+			return 2;
+		}
+	}
 	return 0;
 }
 
@@ -436,13 +528,81 @@ static int write_outputs(hrun *r)
 	return rc;
 }
 
+/* What each block's call gets: the buffers, and its row of scalars. */
+typedef struct hcall {
+	const ptort_main_desc *d;
+	void **bufs;
+	uint64_t *elems;
+	int64_t *scalar; /* one row of nargs per block, or one row for all (stride 0) */
+	size_t stride;
+} hcall;
+
+static void call_block(ptort_ctx *ctx, void *user)
+{
+	const hcall *h = user;
+	h->d->call(ctx, h->bufs, h->elems, h->scalar + (size_t)ptort_block_idx(ctx) * h->stride);
+}
+
+/* The kernel argument whose buffer holds host address p (*off: the byte in it), or -1. */
+static int arg_at(const hrun *r, uintptr_t p, uint64_t *off)
+{
+	unsigned i;
+	for (i = 0; i < r->d->nargs; i++) {
+		const ptort_main_arg *a = &r->d->args[i];
+		uintptr_t b = (uintptr_t)r->buf[i].p;
+		if (a->bits && b && p >= b && p - b < bytes_of(r->buf[i].elems, a->bits)) {
+			*off = p - b;
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+static void say_at(const hrun *r, const char *file, uint32_t line, uint32_t col)
+{
+	if (file)
+		fprintf(stderr, "%s:%u:%u: error: ", file, (unsigned)line, (unsigned)col);
+	else
+		fprintf(stderr, "%s: ", r->prog);
+}
+
+/* The report of a race between two blocks (ptort.h section 7). */
+static void say_race(const hrun *r, const ptort_launch_report *rep)
+{
+	const ptort_gm_access *w = &rep->acc[0], *o = &rep->acc[1];
+	uint64_t off = 0;
+	int i = arg_at(r, rep->lo, &off);
+	char what[160];
+	if (i >= 0)
+		snprintf(what, sizeof what, "bytes [%llu, %llu) of '%s'", (unsigned long long)off,
+			 (unsigned long long)(off + (rep->hi - rep->lo)), r->d->args[i].name);
+	else
+		snprintf(what, sizeof what, "%llu GM bytes at %#llx",
+			 (unsigned long long)(rep->hi - rep->lo), (unsigned long long)rep->lo);
+	say_at(r, o->file, o->line, o->col);
+	if (o->write)
+		fprintf(stderr, "GM race: blocks %u and %u both write %s", (unsigned)w->block,
+			(unsigned)o->block, what);
+	else
+		fprintf(stderr, "GM race: block %u reads %s, which block %u writes", (unsigned)o->block,
+			what, (unsigned)w->block);
+	if (w->file)
+		fprintf(stderr, " (block %u at %s:%u:%u)", (unsigned)w->block, w->file,
+			(unsigned)w->line, (unsigned)w->col);
+	fputs("; blocks run in no fixed order, so no block may touch GM bytes another block "
+	      "writes\n", stderr);
+}
+
 int ptort_main(const ptort_main_desc *d, int argc, char **argv)
 {
 	hrun r;
 	unsigned n = d->nargs ? d->nargs : 1, i;
 	void **bufs = NULL;
 	uint64_t *elems = NULL;
-	ptort_ctx *ctx = NULL;
+	int64_t *rows = NULL;
+	ptort_launch l;
+	ptort_launch_report rep;
+	hcall h;
 	int rc;
 	memset(&r, 0, sizeof r);
 	r.d = d;
@@ -455,9 +615,11 @@ int ptort_main(const ptort_main_desc *d, int argc, char **argv)
 	r.out = calloc(n, sizeof *r.out);
 	r.tmp = calloc(n, sizeof *r.tmp);
 	r.have = calloc(n, sizeof *r.have);
+	r.blk = calloc(n, sizeof *r.blk);
 	bufs = calloc(n, sizeof *bufs);
 	elems = calloc(n, sizeof *elems);
-	if (!r.buf || !r.scalar || !r.in || !r.out || !r.tmp || !r.have || !bufs || !elems) {
+	if (!r.buf || !r.scalar || !r.in || !r.out || !r.tmp || !r.have || !r.blk || !bufs ||
+	    !elems) {
 		say(&r, NULL, "out of memory");
 		rc = 1;
 		goto done;
@@ -467,31 +629,63 @@ int ptort_main(const ptort_main_desc *d, int argc, char **argv)
 		rc = prepare(&r);
 	if (rc)
 		goto done;
-	ctx = d->ctx_create();
-	if (!ctx) {
-		say(&r, NULL, "out of memory");
-		rc = 1;
-		goto done;
-	}
 	for (i = 0; i < d->nargs; i++) {
 		bufs[i] = r.buf[i].p;
 		elems[i] = r.buf[i].elems;
 	}
-	d->call(ctx, bufs, elems, r.scalar);
-	if (ptort_ctx_error(ctx)) {
-		uint32_t line = 0, col = 0;
-		const char *file = ptort_ctx_error_loc(ctx, &line, &col);
-		if (file)
-			fprintf(stderr, "%s:%u:%u: error: runtime error: %s\n", file, (unsigned)line,
-				(unsigned)col, ptort_ctx_error(ctx));
+	memset(&h, 0, sizeof h);
+	h.d = d;
+	h.bufs = bufs;
+	h.elems = elems;
+	h.scalar = r.scalar;
+	for (i = 0; i < d->nargs; i++)
+		if (r.blk[i][0])
+			h.stride = n;
+	if (h.stride) { /* a row of scalars per block */
+		uint32_t b;
+		rows = calloc((size_t)r.blocks, n * sizeof *rows);
+		if (!rows) {
+			say(&r, NULL, "out of memory");
+			rc = 1;
+			goto done;
+		}
+		for (b = 0; b < r.blocks; b++)
+			for (i = 0; i < d->nargs; i++)
+				if (!r.blk[i][0] || affine((int64_t)b, r.blk[i][0], r.blk[i][1],
+							   &rows[(size_t)b * n + i]))
+					rows[(size_t)b * n + i] = r.scalar[i];
+		h.scalar = rows;
+	}
+	memset(&l, 0, sizeof l);
+	l.blocks = r.blocks;
+	l.threads = r.threads;
+	l.ctx_create = d->ctx_create;
+	l.run = call_block;
+	l.user = &h;
+	switch (ptort_launch_run(&l, &rep)) {
+	case PTORT_LAUNCH_OK:
+		break;
+	case PTORT_LAUNCH_ERROR:
+		say_at(&r, rep.file, rep.line, rep.col);
+		if (r.blocks > 1)
+			fprintf(stderr, "runtime error in block %u: %s\n", (unsigned)rep.block,
+				rep.message);
 		else
-			say(&r, NULL, "runtime error: %s", ptort_ctx_error(ctx));
+			fprintf(stderr, "runtime error: %s\n", rep.message);
 		rc = 1;
+		break;
+	case PTORT_LAUNCH_RACE:
+		say_race(&r, &rep);
+		rc = 1;
+		break;
+	default:
+		say(&r, NULL, "%s", rep.message[0] ? rep.message : "out of memory");
+		rc = 1;
+		break;
 	}
 	if (!rc)
 		rc = write_outputs(&r);
 done:
-	ptort_ctx_destroy(ctx);
 	if (r.buf)
 		for (i = 0; i < d->nargs; i++)
 			release(&r.buf[i]);
@@ -504,6 +698,8 @@ done:
 	free(r.out);
 	free(r.tmp);
 	free(r.have);
+	free(r.blk);
+	free(rows);
 	free(bufs);
 	free(elems);
 	return rc;

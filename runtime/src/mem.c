@@ -26,6 +26,7 @@ ptort_ctx *ptort_ctx_create(const uint32_t capacity[PTORT_MEM_COUNT])
 	unsigned m;
 	if (!ctx)
 		return NULL;
+	ctx->block_num = ctx->sub_num = 1;
 	for (m = 0; m < PTORT_MEM_COUNT; m++) {
 		ctx->cap[m] = capacity ? capacity[m] : 0;
 		/* at least one byte so that the base pointer is never NULL */
@@ -45,12 +46,16 @@ void ptort_ctx_destroy(ptort_ctx *ctx)
 		return;
 	for (m = 0; m < PTORT_MEM_COUNT; m++)
 		free(ctx->mem[m]);
+	free(ctx->rec);
 	free(ctx);
 }
 
 uint8_t *ptort_mem_base(ptort_ctx *ctx, ptort_mem mem)
 {
-	return ctx && (unsigned)mem < PTORT_MEM_COUNT ? ctx->mem[mem] : NULL;
+	if (!ctx || (unsigned)mem >= PTORT_MEM_COUNT)
+		return NULL;
+	ctx->dirty[mem] = ctx->cap[mem]; /* the caller may write anywhere */
+	return ctx->mem[mem];
 }
 
 uint32_t ptort_mem_size(const ptort_ctx *ctx, ptort_mem mem)
@@ -77,8 +82,78 @@ void ptort_ctx_clear_error(ptort_ctx *ctx)
 	ctx->err_file = NULL;
 }
 
+void ptort_ctx_set_block(ptort_ctx *ctx, uint32_t idx, uint32_t num)
+{
+	if (ctx && num && idx < num)
+		ctx->block_idx = idx, ctx->block_num = num;
+}
+
+void ptort_ctx_set_subblock(ptort_ctx *ctx, uint32_t idx, uint32_t num)
+{
+	if (ctx && num && idx < num)
+		ctx->sub_idx = idx, ctx->sub_num = num;
+}
+
+int64_t ptort_block_idx(const ptort_ctx *ctx)
+{
+	return ctx ? ctx->block_idx : 0;
+}
+
+int64_t ptort_block_num(const ptort_ctx *ctx)
+{
+	return ctx ? ctx->block_num : 1;
+}
+
+int64_t ptort_subblock_idx(const ptort_ctx *ctx)
+{
+	return ctx ? ctx->sub_idx : 0;
+}
+
+int64_t ptort_subblock_num(const ptort_ctx *ctx)
+{
+	return ctx ? ctx->sub_num : 1;
+}
+
+void ptort_gm_note_(ptort_ctx *ctx, const void *p, size_t n, int write)
+{
+	uintptr_t lo = (uintptr_t)p;
+	ptort_gm_rec *r;
+	if (!n)
+		return;
+	if (ctx->nrec > ctx->located) {
+		r = &ctx->rec[ctx->nrec - 1];
+		if (r->hi == lo && r->write == (uint32_t)write) {
+			r->hi = lo + n;
+			return;
+		}
+	}
+	if (ctx->nrec == ctx->caprec) {
+		size_t cap = ctx->caprec ? ctx->caprec * 2 : 256;
+		ptort_gm_rec *q = cap < ((size_t)-1) / sizeof *q ? realloc(ctx->rec, cap * sizeof *q) : NULL;
+		if (!q) {
+			ctx->track_oom = 1;
+			return;
+		}
+		ctx->rec = q;
+		ctx->caprec = cap;
+	}
+	r = &ctx->rec[ctx->nrec++];
+	r->lo = lo;
+	r->hi = lo + n;
+	r->block = ctx->block_idx;
+	r->write = (uint32_t)write;
+	r->file = NULL;
+	r->line = r->col = 0;
+}
+
 void ptort_ctx_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col)
 {
+	if (ctx && ctx->nrec > ctx->located) { /* the GM accesses of this instruction */
+		size_t i;
+		for (i = ctx->located; i < ctx->nrec; i++)
+			ctx->rec[i].file = file, ctx->rec[i].line = line, ctx->rec[i].col = col;
+		ctx->located = ctx->nrec;
+	}
 	if (!ctx || !ctx->nerr || ctx->err_file || !file)
 		return;
 	ctx->err_file = file;
@@ -122,6 +197,8 @@ int ptort_check_range(ptort_ctx *ctx, const char *op, const char *what, unsigned
 			     mem_names[mem], (unsigned long long)cap);
 		return -1;
 	}
+	if (start + len > ctx->dirty[mem])
+		ctx->dirty[mem] = (uint32_t)(start + len);
 	return 0;
 }
 

@@ -9,6 +9,17 @@
 
 #include "ptort.h"
 
+/* One GM access recorded for the race check of a launch (launch.c): host bytes
+ * [lo, hi) read or written by one instruction of block `block`, at the location
+ * ptort_ctx_locate gave after it (file NULL: none). */
+typedef struct ptort_gm_rec {
+	uintptr_t lo, hi;
+	uint32_t block;
+	uint32_t write;
+	const char *file;
+	uint32_t line, col;
+} ptort_gm_rec;
+
 struct ptort_ctx {
 	uint8_t *mem[PTORT_MEM_COUNT];
 	uint32_t cap[PTORT_MEM_COUNT];
@@ -18,6 +29,18 @@ struct ptort_ctx {
 	void *print_user;
 	const char *err_file; /* ptort_ctx_locate of the first error */
 	uint32_t err_line, err_col;
+	/* bytes [0, dirty[m]) of memory m may be non-zero: the furthest footprint an
+	 * instruction checked, or all of it once ptort_mem_base gave it out (launch.c
+	 * zeroes that much before the next block) */
+	uint32_t dirty[PTORT_MEM_COUNT];
+	uint32_t block_idx, block_num; /* get_block_idx / get_block_num: 0 and 1 unless launched */
+	uint32_t sub_idx, sub_num;
+	/* GM accesses of the block running (launch.c turns it on for a race check) */
+	int track;
+	int track_oom;           /* a record could not be stored */
+	ptort_gm_rec *rec;
+	size_t nrec, caprec;
+	size_t located;          /* records before this one have their location */
 };
 
 /* mem.c */
@@ -41,6 +64,15 @@ void ptort_conv_n(ptort_type from, ptort_type to, const uint8_t *src, uint8_t *d
 		  ptort_rmode rm, int sat);
 /* ReLU on one element pattern of type t: negatives (not NaN) -> +0. */
 uint64_t ptort_relu1(ptort_type t, uint64_t x);
+/* Records that the instruction running reads (write 0) or writes (write 1) the n GM
+ * bytes at p, when ctx->track is on; merges with the previous record of the same
+ * instruction when contiguous. Out of memory sets ctx->track_oom. */
+void ptort_gm_note_(ptort_ctx *ctx, const void *p, size_t n, int write);
+#define ptort_gm_note(ctx, p, n, write) \
+	do { \
+		if ((ctx)->track) \
+			ptort_gm_note_((ctx), (p), (n), (write)); \
+	} while (0)
 /* Whether [a, a+la) and [b, b+lb) intersect. */
 int ptort_overlap(uint64_t a, uint64_t la, uint64_t b, uint64_t lb);
 
