@@ -437,7 +437,10 @@ typedef enum ir_vkind {
 	IR_VK_PAD,    /* copy the valid region, pad the rest (tfillpad) */
 	IR_VK_PART,   /* tile op tile where both are valid, the other's element elsewhere */
 	IR_VK_ROWBC,  /* the row's value of src (column 0) in every column */
-	IR_VK_COLBC   /* the column's value of src (row 0) in every row */
+	IR_VK_COLBC,  /* the column's value of src (row 0) in every row */
+	IR_VK_TER,    /* (src0 op src1) + src2 */
+	IR_VK_TERS,   /* (src0 op scalar) + src1 */
+	IR_VK_AXPY    /* dst + src * scalar (dst read and written) */
 } ir_vkind;
 typedef struct ir_vecdef {
 	const char *name;      /* "tadd" */

@@ -765,6 +765,34 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 			op_error(v, op, "expects src valid columns (%lld) to equal dst valid columns (%lld)",
 				 (long long)t[0].vc, (long long)dt.vc);
 		break;
+	case IR_VK_TER:
+	case IR_VK_TERS: {
+		unsigned k, last = vd->kind == IR_VK_TER ? 2 : 1;
+		for (k = 0; k <= last; k++) {
+			if (vd->kind == IR_VK_TERS && k == 1)
+				k = 2; /* the scalar; src1 is operand 2 */
+			same_elem(v, op, &t[k], d->roles[k].name, &dt, "dst");
+			same_valid(v, op, &t[k], d->roles[k].name, &dt, "dst");
+		}
+		vec_elem(v, op, vd, dt.elem, "dst");
+		break;
+	}
+	case IR_VK_AXPY: {
+		ptort_type se, de;
+		if (op->num_results) {
+			op_error(v, op, "expects the DPS form (outs): taxpy adds into its destination, "
+				 "which the SSA form has no value for");
+			break;
+		}
+		vec_elem(v, op, vd, dt.elem, "dst");
+		if (t[0].elem != dt.elem &&
+		    (ir_type_to_elem(t[0].elem, &se) || ir_type_to_elem(dt.elem, &de) ||
+		     se != PTORT_F16 || de != PTORT_F32))
+			op_error(v, op, "expects src and dst to have the same element type, or f16 "
+				 "and f32, but got '%s' and '%s'", tstr(t[0].elem), tstr(dt.elem));
+		same_valid(v, op, &t[0], "src", &dt, "dst");
+		break;
+	}
 	case IR_VK_PAD:
 		same_elem(v, op, &t[0], "src", &dt, "dst");
 		vec_elem(v, op, vd, dt.elem, "dst");

@@ -19,7 +19,10 @@
  * row (their bits advance L/8 bytes per repeat). trowexpand* first broadcasts the
  * column into the scratch at the top of UB with vbrcb (one 32-byte block per row);
  * tpart* copies and combines rectangles of the valid regions (lower_part);
- * trowsum/max/min follow §7.6 on the op's tmp tile.
+ * trowsum/max/min follow §7.6 on the op's tmp tile, trowprod its own order of §7.6
+ * (lower_rowprod); taddc/tsubc/taddsc/tsubsc and taxpy are two steps each
+ * (lower_ter, lower_axpy), through the UB scratch where a step must not overwrite an
+ * operand the next one reads.
  * **[decision]** An op with a valid shape known only at run time is lowered to the
  * register form on A2A3 too (rows and columns as operands): for elementwise ops,
  * copies and fills it computes the same bits as repeats under run-time masks;
@@ -798,14 +801,14 @@ static int lower_rowred(vl *v, vops *p)
 /* `rows` rows of C columns in either form: d = a op b, each operand from its byte
  * offset, rows `pitch` bytes apart (0: the same row; d = a with pitch 0 accumulates
  * the rows of b in order). */
-static int bin_rows(vl *v, const lower_tile *d, uint32_t doff, uint32_t dp, const lower_tile *a,
-		    uint32_t aoff, uint32_t ap, const lower_tile *b, uint32_t boff, uint32_t bp,
-		    uint32_t rows)
+static int bin_rows_op(vl *v, int vop, const lower_tile *d, uint32_t doff, uint32_t dp,
+		       const lower_tile *a, uint32_t aoff, uint32_t ap, const lower_tile *b,
+		       uint32_t boff, uint32_t bp, uint32_t rows)
 {
 	vs s;
 	if (v->o->target->vec.predicated) {
 		lower_insn li;
-		common(v, &li, IR_OP_I_VBIN_V, 1);
+		start(v, &li, IR_OP_I_VBIN_V, vop);
 		li_addr(v->ctx, &li, "dst", d, doff, v->op);
 		li_addr(v->ctx, &li, "src0", a, aoff, v->op);
 		li_addr(v->ctx, &li, "src1", b, boff, v->op);
@@ -816,17 +819,74 @@ static int bin_rows(vl *v, const lower_tile *d, uint32_t doff, uint32_t dp, cons
 		li_int(v->ctx, &li, "flags", 0);
 		return emit(v, &li);
 	}
-	vs_init(&s, v, IR_OP_I_VBIN, 1);
+	vs_init(&s, v, IR_OP_I_VBIN, 0);
+	s.vop = vop;
 	vs_add(&s, d, "dst", "dst_blk", "dst_rep", doff, dp);
 	vs_add(&s, a, "src0", "src0_blk", "src0_rep", aoff, ap);
 	vs_add(&s, b, "src1", "src1_blk", "src1_rep", boff, bp);
 	return vs_split(&s, rows, v->cols);
 }
 
+/* bin_rows_op with the op's own element operation */
+static int bin_rows(vl *v, const lower_tile *d, uint32_t doff, uint32_t dp, const lower_tile *a,
+		    uint32_t aoff, uint32_t ap, const lower_tile *b, uint32_t boff, uint32_t bp,
+		    uint32_t rows)
+{
+	return bin_rows_op(v, (int)v->vd->vop, d, doff, dp, a, aoff, ap, b, boff, bp, rows);
+}
+
+/* `rows` rows of C columns in either form: d = a op scalar (bits of the type). */
+static int bins_rows(vl *v, int vop, const lower_tile *d, uint32_t doff, uint32_t dp,
+		     const lower_tile *a, uint32_t aoff, uint32_t ap, uint64_t sc, uint32_t rows)
+{
+	vs s;
+	if (v->o->target->vec.predicated) {
+		lower_insn li;
+		start(v, &li, IR_OP_I_VBINS_V, vop);
+		li_addr(v->ctx, &li, "dst", d, doff, v->op);
+		li_addr(v->ctx, &li, "src", a, aoff, v->op);
+		li_int(v->ctx, &li, "scalar", (int64_t)sc);
+		li_int(v->ctx, &li, "flags", 0);
+		li_rc(v, &li, rows, v->cols, 0);
+		li_int(v->ctx, &li, "dst_pitch", dp);
+		li_int(v->ctx, &li, "src_pitch", ap);
+		return emit(v, &li);
+	}
+	vs_init(&s, v, IR_OP_I_VBINS, 0);
+	s.vop = vop;
+	s.has_scalar = 1;
+	s.scalar = sc;
+	s.has_flags = 1;
+	vs_add(&s, d, "dst", "dst_blk", "dst_rep", doff, dp);
+	vs_add(&s, a, "src", "src_blk", "src_rep", aoff, ap);
+	return vs_split(&s, rows, v->cols);
+}
+
+/* `rows` rows of C columns set to the scalar (bits of the type), either form. */
+static int dup_rows(vl *v, const lower_tile *d, uint32_t doff, uint32_t dp, uint64_t sc,
+		    uint32_t rows)
+{
+	vs s;
+	if (v->o->target->vec.predicated) {
+		lower_insn li;
+		common(v, &li, IR_OP_I_VDUP_V, 0);
+		li_addr(v->ctx, &li, "dst", d, doff, v->op);
+		li_int(v->ctx, &li, "scalar", (int64_t)sc);
+		li_rc(v, &li, rows, v->cols, 0);
+		li_int(v->ctx, &li, "dst_pitch", dp);
+		return emit(v, &li);
+	}
+	vs_init(&s, v, IR_OP_I_VDUP, 0);
+	s.has_scalar = 1;
+	s.scalar = sc;
+	vs_add(&s, d, "dst", "dst_blk", "dst_rep", doff, dp);
+	return vs_split(&s, rows, v->cols);
+}
+
 /* `rows` rows of C columns copied from byte offset aoff of a to doff of d, each tile
  * with its own row pitch, either form. */
-static int copy_rows(vl *v, const lower_tile *d, uint32_t doff, const lower_tile *a,
-		     uint32_t aoff, uint32_t rows)
+static int copy_rows_p(vl *v, const lower_tile *d, uint32_t doff, uint32_t dp,
+		       const lower_tile *a, uint32_t aoff, uint32_t ap, uint32_t rows)
 {
 	vs s;
 	if (v->o->target->vec.predicated) {
@@ -835,15 +895,22 @@ static int copy_rows(vl *v, const lower_tile *d, uint32_t doff, const lower_tile
 		li_addr(v->ctx, &li, "dst", d, doff, v->op);
 		li_addr(v->ctx, &li, "src", a, aoff, v->op);
 		li_rc(v, &li, rows, v->cols, 0);
-		li_int(v->ctx, &li, "dst_pitch", tile_pitch(d));
-		li_int(v->ctx, &li, "src_pitch", tile_pitch(a));
+		li_int(v->ctx, &li, "dst_pitch", dp);
+		li_int(v->ctx, &li, "src_pitch", ap);
 		return emit(v, &li);
 	}
 	vs_init(&s, v, IR_OP_I_VUN, 0);
 	s.vop = PTORT_VOP_MOV;
-	vs_add(&s, d, "dst", "dst_blk", "dst_rep", doff, tile_pitch(d));
-	vs_add(&s, a, "src", "src_blk", "src_rep", aoff, tile_pitch(a));
+	vs_add(&s, d, "dst", "dst_blk", "dst_rep", doff, dp);
+	vs_add(&s, a, "src", "src_blk", "src_rep", aoff, ap);
 	return vs_split(&s, rows, v->cols);
+}
+
+/* copy_rows_p with the tiles' own row pitches */
+static int copy_rows(vl *v, const lower_tile *d, uint32_t doff, const lower_tile *a,
+		     uint32_t aoff, uint32_t rows)
+{
+	return copy_rows_p(v, d, doff, tile_pitch(d), a, aoff, tile_pitch(a), rows);
 }
 
 /* One row of C columns copied, either form. */
@@ -1072,6 +1139,286 @@ static int lower_pad(vl *v, vops *p)
 	return vs_split(&s, sr, sc);
 }
 
+/* ---- conversions inside an op -------------------------------------------------------- */
+
+typedef struct cvt_ctx {
+	vl *v;
+	const lower_tile *d, *s;
+	uint32_t doff, soff;
+	ptort_type from, to;
+} cvt_ctx;
+
+static int cvt_emit1(void *user, const vc_insn *in)
+{
+	cvt_ctx *c = user;
+	vl *v = c->v;
+	lower_insn li;
+	li_init(&li, in->kind == VC_REPEAT ? IR_OP_I_VCONV : in->kind == VC_V ? IR_OP_I_VCONV_V
+									: IR_OP_I_VCONV_V2D);
+	li_mem(v->ctx, &li, IR_MEM_VEC);
+	li_addr(v->ctx, &li, "dst", c->d, c->doff + in->dst, v->op);
+	li_addr(v->ctx, &li, "src", c->s, c->soff + in->src, v->op);
+	li_attr(v->ctx, &li, "from", ir_attr_type(v->ctx, ir_type_elem(v->ctx, c->from)));
+	li_attr(v->ctx, &li, "to", ir_attr_type(v->ctx, ir_type_elem(v->ctx, c->to)));
+	li_attr(v->ctx, &li, "rmode", ir_attr_pto(v->ctx, "round_mode", "RINT", IR_PTO_ANGLE));
+	li_attr(v->ctx, &li, "sat_mode", ir_attr_pto(v->ctx, "saturation_mode", "OFF", IR_PTO_ANGLE));
+	if (in->kind == VC_REPEAT) {
+		li_int(v->ctx, &li, "repeat", in->repeat);
+		li_int(v->ctx, &li, "dst_blk", in->dst_blk);
+		li_int(v->ctx, &li, "src_blk", in->src_blk);
+		li_int(v->ctx, &li, "dst_rep", in->dst_rep);
+		li_int(v->ctx, &li, "src_rep", in->src_rep);
+		li_int(v->ctx, &li, "mask_hi", (int64_t)in->mask_hi);
+		li_int(v->ctx, &li, "mask_lo", (int64_t)in->mask_lo);
+	} else if (in->kind == VC_V) {
+		li_int(v->ctx, &li, "count", in->count);
+	} else {
+		li_int(v->ctx, &li, "rows", in->rows);
+		li_int(v->ctx, &li, "cols", in->cols);
+		li_int(v->ctx, &li, "dst_pitch", in->dst_pitch);
+		li_int(v->ctx, &li, "src_pitch", in->src_pitch);
+	}
+	return emit(v, &li);
+}
+
+/* rows x cols elements of `from` at s + soff (row pitch sp bytes) converted (RINT,
+ * saturation off) to `to` at d + doff (pitch dp bytes), either form. */
+static int cvt_rows(vl *v, const lower_tile *d, uint32_t doff, uint32_t dp, ptort_type to,
+		    const lower_tile *s, uint32_t soff, uint32_t sp, ptort_type from,
+		    uint32_t rows, uint32_t cols)
+{
+	cvt_ctx c;
+	vc_geom g;
+	c.v = v;
+	c.d = d;
+	c.s = s;
+	c.doff = doff;
+	c.soff = soff;
+	c.from = from;
+	c.to = to;
+	g.from = from;
+	g.to = to;
+	g.src_cols = sp / (ptort_type_bits(from) / 8);
+	g.dst_cols = dp / (ptort_type_bits(to) / 8);
+	g.v_row = rows;
+	g.v_col = cols;
+	if (vc_split(&v->o->target->vec, &g, cvt_emit1, &c) != VC_OK) {
+		if (!v->errors)
+			verr(v, "cannot split the conversion into vector instructions%s", "");
+		return -1;
+	}
+	return 0;
+}
+
+/* The UB scratch as a tile of `pitch`-byte rows: how many rows fit (0: none). */
+static uint32_t scratch_tile(vl *v, lower_tile *scr, const ir_type *type, uint32_t pitch)
+{
+	uint32_t bytes;
+	int64_t base = ub_scratch(v, &bytes);
+	memset(scr, 0, sizeof *scr);
+	scr->type = type;
+	scr->addr = base;
+	return base < 0 || !pitch ? 0 : bytes / pitch;
+}
+
+/* Whether the byte ranges of tiles a and b may overlap (a run-time address may). */
+static int may_overlap(const lower_tile *a, const lower_tile *b)
+{
+	return a->addr_v || b->addr_v ||
+	       (a->addr < b->addr + (int64_t)tile_buf_bytes(b->type) &&
+		b->addr < a->addr + (int64_t)tile_buf_bytes(a->type));
+}
+
+/* ---- trowprod ----------------------------------------------------------------------- */
+
+/* trowprod (docs/semantics.md §7.6). A2A3, per row, in the op's tmp tile: the E lanes
+ * of one 32-byte block start at 1 and multiply the row's blocks in order (one vbin
+ * whose repeats step one block through the row), the last partial block on its first
+ * lanes; then dst = t_0 * t_1 * ... * t_{E-1} left to right, single-lane vbins (f16:
+ * in f32, the lanes converted first and the product rounded to f16 at the end). A5,
+ * up to a UB scratch's worth of rows at a time: a 256-byte register per row starts at
+ * 1 and multiplies the row's registers lane by lane, then halving: lane i times lane
+ * i + h for h = L/2 ... 1; dst = lane 0. */
+static int lower_rowprod(vl *v, vops *p)
+{
+	const lower_tile *src = &p->t[0], *tmp = &p->t[1], *dst = p->dst;
+	const ir_type *st = src->type;
+	uint32_t C, R = v->rows, sp = tile_pitch(src), dp = tile_pitch(dst), eb = v->w / 8;
+	uint64_t one = ptort_type_is_float(v->et) ? from_f32(v->et, 0x3F800000u) : 1;
+	uint32_t r, k;
+	if (v->rows_v || st->u.tb.v_col == IR_DYN || src->v_col) {
+		verr(v, "trowprod with a valid shape known only at run time is not supported%s", "");
+		return -1;
+	}
+	C = (uint32_t)st->u.tb.v_col;
+	if (v->o->target->vec.predicated) {
+		uint32_t L = 2048 / v->w, per, r0, n, h, j, cols = v->cols;
+		lower_tile scr;
+		per = scratch_tile(v, &scr, dst->type, 256);
+		if (!per) {
+			verr(v, "trowprod on A5 needs the UB scratch%s", "");
+			return -1;
+		}
+		for (r0 = 0; r0 < R; r0 += n) {
+			n = R - r0 < per ? R - r0 : per;
+			v->cols = L;
+			if (dup_rows(v, &scr, 0, 256, one, n))
+				return -1;
+			for (j = 0; j * L < C; j++) {
+				v->cols = C - j * L < L ? C - j * L : L;
+				if (bin_rows(v, &scr, 0, 256, &scr, 0, 256, src, r0 * sp + j * 256, sp, n))
+					return -1;
+			}
+			for (h = L / 2; h >= 1; h /= 2) {
+				v->cols = h;
+				if (bin_rows(v, &scr, 0, 256, &scr, 0, 256, &scr, h * eb, 256, n))
+					return -1;
+			}
+			v->cols = 1;
+			if (copy_rows_p(v, dst, r0 * dp, dp, &scr, 0, 256, n))
+				return -1;
+		}
+		v->cols = cols;
+		return 0;
+	}
+	{
+		uint32_t E = 32 / eb, blocks = C / E, rest = C % E, b0, nb, f16 = v->et == PTORT_F16;
+		uint32_t cols = v->cols;
+		if (tile_buf_bytes(tmp->type) < (f16 ? 96u : 32u)) {
+			verr(v, "the tmp tile is too small for trowprod (32 bytes, 96 for f16)%s", "");
+			return -1;
+		}
+		for (r = 0; r < R; r++) {
+			uint32_t so = r * sp, doff = r * dp;
+			v->cols = E;
+			if (dup_rows(v, tmp, 0, 32, one, 1))
+				return -1;
+			for (b0 = 0; b0 < blocks; b0 += nb) {
+				nb = blocks - b0 < 255 ? blocks - b0 : 255;
+				if (vbin3(v, tmp, 0, tmp, 0, src, so + b0 * 32, nb, 0, 0, 1, E))
+					return -1;
+			}
+			if (rest && vbin3(v, tmp, 0, tmp, 0, src, so + blocks * 32, 1, 0, 0, 1, rest))
+				return -1;
+			if (!f16) {
+				if (vbin3(v, dst, doff, tmp, 0, tmp, eb, 1, 8, 8, 8, 1))
+					return -1;
+				for (k = 2; k < E; k++)
+					if (vbin3(v, dst, doff, dst, doff, tmp, k * eb, 1, 8, 8, 8, 1))
+						return -1;
+				continue;
+			}
+			/* f16: the 16 lanes as f32 at tmp + 32, their product in f32 at tmp + 32,
+			 * rounded to f16 (RINT) into dst */
+			if (cvt_rows(v, tmp, 32, 64, PTORT_F32, tmp, 0, 32, PTORT_F16, 1, E))
+				return -1;
+			v->et = PTORT_F32;
+			v->w = 32;
+			for (k = 1; k < E && !v->errors; k++)
+				vbin3(v, tmp, 32, tmp, 32, tmp, 32 + k * 4, 1, 8, 8, 8, 1);
+			v->et = PTORT_F16;
+			v->w = 16;
+			if (v->errors || cvt_rows(v, dst, doff, 2, PTORT_F16, tmp, 32, 4, PTORT_F32, 1, 1))
+				return -1;
+		}
+		v->cols = cols;
+	}
+	return 0;
+}
+
+/* ---- taddc, tsubc, taddsc, tsubsc, taxpy -------------------------------------------- */
+
+/* The first step of taddc/tsubc (src0 op src1) or taddsc/tsubsc (src0 op scalar) over
+ * rows r0 .. r0+n-1 into d + doff (pitch dp). */
+static int ter_step1(vl *v, vops *p, uint64_t sc, const lower_tile *d, uint32_t doff,
+		     uint32_t dp, uint32_t r0, uint32_t n)
+{
+	const lower_tile *a = &p->t[0], *b = &p->t[1];
+	if (v->vd->kind == IR_VK_TERS)
+		return bins_rows(v, (int)v->vd->vop, d, doff, dp, a, r0 * tile_pitch(a),
+				 tile_pitch(a), sc, n);
+	return bin_rows(v, d, doff, dp, a, r0 * tile_pitch(a), tile_pitch(a), b,
+			r0 * tile_pitch(b), tile_pitch(b), n);
+}
+
+/* taddc / tsubc / taddsc / tsubsc (docs/semantics.md §7.3): dst = (src0 op x) + last,
+ * two instructions, each rounding once; when dst may share bytes with the last source
+ * (which the first step would overwrite before the second reads it), the first step
+ * goes to the UB scratch, a scratch's worth of rows at a time. */
+static int lower_ter(vl *v, vops *p)
+{
+	const lower_tile *d = p->dst, *c = &p->t[2];
+	uint32_t R = v->rows, dp = tile_pitch(d), cp = tile_pitch(c), per, r0, n, pitch;
+	uint64_t sc = 0;
+	lower_tile scr;
+	if (v->rows_v || v->cols_v) {
+		verr(v, "a valid shape known only at run time is not supported by this op yet%s", "");
+		return -1;
+	}
+	if (v->vd->kind == IR_VK_TERS && scalar_bits(v, v->op->operands[1].value, &sc))
+		return -1;
+	if (!may_overlap(c, d))
+		return ter_step1(v, p, sc, d, 0, dp, 0, R) ||
+		       bin_rows_op(v, PTORT_VOP_ADD, d, 0, dp, d, 0, dp, c, 0, cp, R);
+	pitch = (v->cols * (v->w / 8) + 31) / 32 * 32;
+	per = scratch_tile(v, &scr, d->type, pitch);
+	if (!per) {
+		verr(v, "dst shares bytes with the last source and a row does not fit the UB "
+			"scratch%s", "");
+		return -1;
+	}
+	for (r0 = 0; r0 < R; r0 += n) {
+		n = R - r0 < per ? R - r0 : per;
+		if (ter_step1(v, p, sc, &scr, 0, pitch, r0, n) ||
+		    bin_rows_op(v, PTORT_VOP_ADD, d, r0 * dp, dp, &scr, 0, pitch, c, r0 * cp, cp, n))
+			return -1;
+	}
+	return 0;
+}
+
+/* taxpy (docs/semantics.md §7.3): dst = dst + src * scalar, the product rounded to
+ * dst's type first (two roundings); the product goes through the UB scratch, a
+ * scratch's worth of rows at a time; an f16 source with an f32 destination is
+ * converted (exactly) first, the scalar too. */
+static int lower_axpy(vl *v, vops *p)
+{
+	const lower_tile *s = &p->t[0], *d = p->dst;
+	uint32_t R = v->rows, dp = tile_pitch(d), sp = tile_pitch(s), per, r0, n, pitch;
+	ptort_type se;
+	uint64_t sc = 0;
+	lower_tile scr;
+	if (v->rows_v || v->cols_v) {
+		verr(v, "a valid shape known only at run time is not supported by taxpy yet%s", "");
+		return -1;
+	}
+	if (ir_type_to_elem(s->type->u.tb.elem, &se))
+		return -1;
+	v->scalar_et = se;
+	if (scalar_bits(v, v->op->operands[1].value, &sc))
+		return -1;
+	if (se != v->et)
+		sc = ptort_cvt1(se, v->et, sc, PTORT_RINT, PTORT_SAT_OFF);
+	pitch = (v->cols * (v->w / 8) + 31) / 32 * 32;
+	per = scratch_tile(v, &scr, d->type, pitch);
+	if (!per) {
+		verr(v, "a row of taxpy does not fit the UB scratch%s", "");
+		return -1;
+	}
+	for (r0 = 0; r0 < R; r0 += n) {
+		n = R - r0 < per ? R - r0 : per;
+		if (se != v->et) {
+			if (cvt_rows(v, &scr, 0, pitch, v->et, s, r0 * sp, sp, se, n, v->cols) ||
+			    bins_rows(v, PTORT_VOP_MUL, &scr, 0, pitch, &scr, 0, pitch, sc, n))
+				return -1;
+		} else if (bins_rows(v, PTORT_VOP_MUL, &scr, 0, pitch, s, r0 * sp, sp, sc, n)) {
+			return -1;
+		}
+		if (bin_rows_op(v, PTORT_VOP_ADD, d, r0 * dp, dp, d, r0 * dp, dp, &scr, 0, pitch, n))
+			return -1;
+	}
+	return 0;
+}
+
 unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 {
 	vl v;
@@ -1132,13 +1479,23 @@ unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 	}
 	switch (v.vd->kind) {
 	case IR_VK_ROWRED:
-		lower_rowred(&v, &p);
+		if (v.vd->vop == PTORT_VOP_MUL)
+			lower_rowprod(&v, &p);
+		else
+			lower_rowred(&v, &p);
 		break;
 	case IR_VK_COLRED:
 		lower_colred(&v, &p);
 		break;
 	case IR_VK_PART:
 		lower_part(&v, &p);
+		break;
+	case IR_VK_TER:
+	case IR_VK_TERS:
+		lower_ter(&v, &p);
+		break;
+	case IR_VK_AXPY:
+		lower_axpy(&v, &p);
 		break;
 	case IR_VK_PAD:
 		if (!o->target->vec.predicated && v.w != 16 && v.w != 32) {

@@ -183,7 +183,9 @@ VEC_KINDS = {"BIN": "tile, tile", "BINS": "tile, scalar", "UN": "tile", "DUP": "
              "COLEXP": "tile, column values", "CMP": "compare tiles", "CMPS": "compare to scalar",
              "SEL": "select tiles", "SELS": "select tile, scalar", "PAD": "copy and pad",
              "PART": "tile, tile (partial)",
-             "ROWBC": "row values", "COLBC": "column values"}
+             "ROWBC": "row values", "COLBC": "column values",
+             "TER": "tile, tile, tile", "TERS": "tile, scalar, tile",
+             "AXPY": "tile, scalar, dst"}
 
 
 def split_top(s):

@@ -13,7 +13,9 @@ ptoc (docs/semantics.md §7):
     1/sqrt in float64 rounded once to f32 (expdif: exp of the difference rounded);
   * f16: every op in float64 on the f16 inputs (exact for + - * of two f16), rounded
     once to f16;
-  * reductions in the order of §7.6 for the target, each step rounded once.
+  * reductions in the order of §7.6 for the target (trowprod too), each step rounded
+    once; taddc / tsubc / taddsc / tsubsc left to right and taxpy (product, then sum),
+    each step rounded once (§7.3), taddc and tsubsc also with dst = their last source.
 Prints one line per op and `vec_check: TARGET DTYPE RxC: N ops, K failed`; exit 1 when
 one differs.
 """
@@ -160,6 +162,39 @@ def colsum_binary(a, dt, target):
     return p[0].reshape(1, C)
 
 
+def rowprod(a, dt, target):
+    """trowprod (§7.6): A2A3 one 32-byte block of lanes starting at 1 multiplies the
+    row's blocks in order, then lane 0 * lane 1 * ... left to right (f16: in f32, one
+    rounding to f16 at the end); A5 a register of lanes starting at 1 multiplies the
+    row's registers, then halving (lane i * lane i + h, h = L/2 ... 1)"""
+    f = np.float64
+    out = []
+    for row in a:
+        if target == "a2a3":
+            E = 32 // np.dtype(dt).itemsize
+            t = np.ones(E, dtype=dt)
+            for k in range(0, len(row), E):
+                blk = row[k:k + E]
+                t[:len(blk)] = rnd(t[:len(blk)].astype(f) * blk.astype(f), dt)
+            cd = np.float32
+            acc = cd(t[0])
+            for k in range(1, E):
+                acc = rnd(f(acc) * f(cd(t[k])), cd)
+            out.append(dt(acc))
+        else:
+            L = 256 // np.dtype(dt).itemsize
+            t = np.ones(L, dtype=dt)
+            for k in range(0, len(row), L):
+                reg = row[k:k + L]
+                t[:len(reg)] = rnd(t[:len(reg)].astype(f) * reg.astype(f), dt)
+            h = L // 2
+            while h >= 1:
+                t[:h] = rnd(t[:h].astype(f) * t[h:2 * h].astype(f), dt)
+                h //= 2
+            out.append(t[0])
+    return np.array(out, dtype=dt).reshape(R, 1)
+
+
 # The scalar operand of the scalar forms.
 S = 0.75
 
@@ -169,62 +204,70 @@ def ops(dt, target):
     row), s (the scalar), t (the tmp tile), in the op's order"""
     f = np.float64
     return [
-        ("tadd", "ab", lambda a, b, r, c: rnd(a.astype(f) + b.astype(f), dt)),
-        ("tsub", "ab", lambda a, b, r, c: rnd(a.astype(f) - b.astype(f), dt)),
-        ("tmul", "ab", lambda a, b, r, c: rnd(a.astype(f) * b.astype(f), dt)),
-        ("tdiv", "ab", lambda a, b, r, c: rnd(a.astype(f) / b.astype(f), dt)),
-        ("tmax", "ab", lambda a, b, r, c: np.maximum(a, b)),
-        ("tmin", "ab", lambda a, b, r, c: np.minimum(a, b)),
-        ("tadds", "as", lambda a, b, r, c: rnd(a.astype(f) + S, dt)),
-        ("tsubs", "as", lambda a, b, r, c: rnd(a.astype(f) - S, dt)),
-        ("tmuls", "as", lambda a, b, r, c: rnd(a.astype(f) * S, dt)),
-        ("tdivs", "as", lambda a, b, r, c: rnd(a.astype(f) / S, dt)),
-        ("tdivs_first", "sa", lambda a, b, r, c: rnd(S / a.astype(f), dt)),
-        ("tmaxs", "as", lambda a, b, r, c: np.maximum(a, dt(S))),
-        ("tmins", "as", lambda a, b, r, c: np.minimum(a, dt(S))),
-        ("tneg", "a", lambda a, b, r, c: -a),
-        ("tabs", "a", lambda a, b, r, c: np.abs(a)),
-        ("trelu", "a", lambda a, b, r, c: np.where(a > 0, a, dt(0))),
-        ("texp", "a", lambda a, b, r, c: rnd(np.exp(a.astype(f)), dt)),
-        ("tlog", "b", lambda a, b, r, c: rnd(np.log(b.astype(f)), dt)),
-        ("tsqrt", "b", lambda a, b, r, c: rnd(np.sqrt(b.astype(f)), dt)),
-        ("trsqrt_tmp", "bt", lambda a, b, r, c: rnd(1.0 / np.sqrt(b.astype(f)), dt)),
-        ("trsqrt", "b", lambda a, b, r, c: rnd(1.0 / np.sqrt(b.astype(f)), dt)),
-        ("trecip", "a", lambda a, b, r, c: rnd(1.0 / a.astype(f), dt)),
-        ("texpands", "s", lambda a, b, r, c: np.full((R, C), S, dtype=dt)),
-        ("trowsum", "at", lambda a, b, r, c: rowsum(a, dt, target)),
-        ("trowmax", "at", lambda a, b, r, c: a.max(axis=1).reshape(R, 1)),
-        ("trowmin", "at", lambda a, b, r, c: a.min(axis=1).reshape(R, 1)),
-        ("tcolsum", "at", lambda a, b, r, c: colsum(a, dt, target)),
-        ("tcolsum_binary", "at", lambda a, b, r, c: colsum_binary(a, dt, target)),
-        ("tcolprod", "a", lambda a, b, r, c: colprod(a, dt, target)),
-        ("tcolmax", "a", lambda a, b, r, c: a.max(axis=0).reshape(1, C)),
-        ("tcolmin", "a", lambda a, b, r, c: a.min(axis=0).reshape(1, C)),
-        ("trowexpandadd", "ar", lambda a, b, r, c: rnd(a.astype(f) + r.astype(f), dt)),
-        ("trowexpandsub", "ar", lambda a, b, r, c: rnd(a.astype(f) - r.astype(f), dt)),
-        ("trowexpandmul", "ar", lambda a, b, r, c: rnd(a.astype(f) * r.astype(f), dt)),
-        ("trowexpanddiv", "ar", lambda a, b, r, c: rnd(a.astype(f) / r.astype(f), dt)),
-        ("trowexpandmax", "ar", lambda a, b, r, c: np.maximum(a, r)),
-        ("trowexpandmin", "ar", lambda a, b, r, c: np.minimum(a, r)),
-        ("trowexpandexpdif", "ar", lambda a, b, r, c: rnd(np.exp(rnd(a.astype(f) - r.astype(f), dt).astype(f)), dt)),
-        ("trowexpandexpdif_tmp", "art", lambda a, b, r, c: rnd(np.exp(rnd(a.astype(f) - r.astype(f), dt).astype(f)), dt)),
-        ("trowexpandmax_tmp", "art", lambda a, b, r, c: np.maximum(a, r)),
-        ("trowexpand", "r", lambda a, b, r, c: np.broadcast_to(r, (R, C))),
-        ("tcolexpand", "c", lambda a, b, r, c: np.broadcast_to(c, (R, C))),
-        ("tcolexpandadd", "ac", lambda a, b, r, c: rnd(a.astype(f) + c.astype(f), dt)),
-        ("tcolexpandsub", "ac", lambda a, b, r, c: rnd(a.astype(f) - c.astype(f), dt)),
-        ("tcolexpandmul", "ac", lambda a, b, r, c: rnd(a.astype(f) * c.astype(f), dt)),
-        ("tcolexpanddiv", "ac", lambda a, b, r, c: rnd(a.astype(f) / c.astype(f), dt)),
-        ("tcolexpandmax", "ac", lambda a, b, r, c: np.maximum(a, c)),
-        ("tcolexpandmin", "ac", lambda a, b, r, c: np.minimum(a, c)),
-        ("tcolexpandexpdif", "ac", lambda a, b, r, c: rnd(np.exp(rnd(a.astype(f) - c.astype(f), dt).astype(f)), dt)),
-        ("tfmod", "ab", lambda a, b, r, c: np.fmod(a, b)),
-        ("tfmods", "as", lambda a, b, r, c: np.fmod(a, dt(S))),
-        ("tprelu", "ab", lambda a, b, r, c: np.where(a > 0, a, rnd(a.astype(f) * b, dt))),
-        ("tlrelu", "as", lambda a, b, r, c: np.where(a > 0, a, rnd(a.astype(f) * S, dt))),
+        ("tadd", "ab", lambda a, b, r, c, e: rnd(a.astype(f) + b.astype(f), dt)),
+        ("tsub", "ab", lambda a, b, r, c, e: rnd(a.astype(f) - b.astype(f), dt)),
+        ("tmul", "ab", lambda a, b, r, c, e: rnd(a.astype(f) * b.astype(f), dt)),
+        ("tdiv", "ab", lambda a, b, r, c, e: rnd(a.astype(f) / b.astype(f), dt)),
+        ("tmax", "ab", lambda a, b, r, c, e: np.maximum(a, b)),
+        ("tmin", "ab", lambda a, b, r, c, e: np.minimum(a, b)),
+        ("tadds", "as", lambda a, b, r, c, e: rnd(a.astype(f) + S, dt)),
+        ("tsubs", "as", lambda a, b, r, c, e: rnd(a.astype(f) - S, dt)),
+        ("tmuls", "as", lambda a, b, r, c, e: rnd(a.astype(f) * S, dt)),
+        ("tdivs", "as", lambda a, b, r, c, e: rnd(a.astype(f) / S, dt)),
+        ("tdivs_first", "sa", lambda a, b, r, c, e: rnd(S / a.astype(f), dt)),
+        ("tmaxs", "as", lambda a, b, r, c, e: np.maximum(a, dt(S))),
+        ("tmins", "as", lambda a, b, r, c, e: np.minimum(a, dt(S))),
+        ("tneg", "a", lambda a, b, r, c, e: -a),
+        ("tabs", "a", lambda a, b, r, c, e: np.abs(a)),
+        ("trelu", "a", lambda a, b, r, c, e: np.where(a > 0, a, dt(0))),
+        ("texp", "a", lambda a, b, r, c, e: rnd(np.exp(a.astype(f)), dt)),
+        ("tlog", "b", lambda a, b, r, c, e: rnd(np.log(b.astype(f)), dt)),
+        ("tsqrt", "b", lambda a, b, r, c, e: rnd(np.sqrt(b.astype(f)), dt)),
+        ("trsqrt_tmp", "bt", lambda a, b, r, c, e: rnd(1.0 / np.sqrt(b.astype(f)), dt)),
+        ("trsqrt", "b", lambda a, b, r, c, e: rnd(1.0 / np.sqrt(b.astype(f)), dt)),
+        ("trecip", "a", lambda a, b, r, c, e: rnd(1.0 / a.astype(f), dt)),
+        ("texpands", "s", lambda a, b, r, c, e: np.full((R, C), S, dtype=dt)),
+        ("trowsum", "at", lambda a, b, r, c, e: rowsum(a, dt, target)),
+        ("trowmax", "at", lambda a, b, r, c, e: a.max(axis=1).reshape(R, 1)),
+        ("trowmin", "at", lambda a, b, r, c, e: a.min(axis=1).reshape(R, 1)),
+        ("tcolsum", "at", lambda a, b, r, c, e: colsum(a, dt, target)),
+        ("tcolsum_binary", "at", lambda a, b, r, c, e: colsum_binary(a, dt, target)),
+        ("tcolprod", "a", lambda a, b, r, c, e: colprod(a, dt, target)),
+        ("tcolmax", "a", lambda a, b, r, c, e: a.max(axis=0).reshape(1, C)),
+        ("tcolmin", "a", lambda a, b, r, c, e: a.min(axis=0).reshape(1, C)),
+        ("trowexpandadd", "ar", lambda a, b, r, c, e: rnd(a.astype(f) + r.astype(f), dt)),
+        ("trowexpandsub", "ar", lambda a, b, r, c, e: rnd(a.astype(f) - r.astype(f), dt)),
+        ("trowexpandmul", "ar", lambda a, b, r, c, e: rnd(a.astype(f) * r.astype(f), dt)),
+        ("trowexpanddiv", "ar", lambda a, b, r, c, e: rnd(a.astype(f) / r.astype(f), dt)),
+        ("trowexpandmax", "ar", lambda a, b, r, c, e: np.maximum(a, r)),
+        ("trowexpandmin", "ar", lambda a, b, r, c, e: np.minimum(a, r)),
+        ("trowexpandexpdif", "ar", lambda a, b, r, c, e: rnd(np.exp(rnd(a.astype(f) - r.astype(f), dt).astype(f)), dt)),
+        ("trowexpandexpdif_tmp", "art", lambda a, b, r, c, e: rnd(np.exp(rnd(a.astype(f) - r.astype(f), dt).astype(f)), dt)),
+        ("trowexpandmax_tmp", "art", lambda a, b, r, c, e: np.maximum(a, r)),
+        ("trowexpand", "r", lambda a, b, r, c, e: np.broadcast_to(r, (R, C))),
+        ("tcolexpand", "c", lambda a, b, r, c, e: np.broadcast_to(c, (R, C))),
+        ("tcolexpandadd", "ac", lambda a, b, r, c, e: rnd(a.astype(f) + c.astype(f), dt)),
+        ("tcolexpandsub", "ac", lambda a, b, r, c, e: rnd(a.astype(f) - c.astype(f), dt)),
+        ("tcolexpandmul", "ac", lambda a, b, r, c, e: rnd(a.astype(f) * c.astype(f), dt)),
+        ("tcolexpanddiv", "ac", lambda a, b, r, c, e: rnd(a.astype(f) / c.astype(f), dt)),
+        ("tcolexpandmax", "ac", lambda a, b, r, c, e: np.maximum(a, c)),
+        ("tcolexpandmin", "ac", lambda a, b, r, c, e: np.minimum(a, c)),
+        ("tcolexpandexpdif", "ac", lambda a, b, r, c, e: rnd(np.exp(rnd(a.astype(f) - c.astype(f), dt).astype(f)), dt)),
+        ("tfmod", "ab", lambda a, b, r, c, e: np.fmod(a, b)),
+        ("tfmods", "as", lambda a, b, r, c, e: np.fmod(a, dt(S))),
+        ("tprelu", "ab", lambda a, b, r, c, e: np.where(a > 0, a, rnd(a.astype(f) * b, dt))),
+        ("tlrelu", "as", lambda a, b, r, c, e: np.where(a > 0, a, rnd(a.astype(f) * S, dt))),
+        ("trowprod", "et", lambda a, b, r, c, e: rowprod(e, dt, target)),
+        ("taddc", "abe", lambda a, b, r, c, e: add(add(a, b, dt), e, dt)),
+        ("tsubc", "abe", lambda a, b, r, c, e: add(rnd(a.astype(f) - b.astype(f), dt), e, dt)),
+        ("taddsc", "ase", lambda a, b, r, c, e: add(rnd(a.astype(f) + S, dt), e, dt)),
+        ("tsubsc", "ase", lambda a, b, r, c, e: add(rnd(a.astype(f) - S, dt), e, dt)),
+        ("taddc_alias", "abo", lambda a, b, r, c, e: add(add(a, b, dt), e, dt)),
+        ("tsubsc_alias", "aso", lambda a, b, r, c, e: add(rnd(a.astype(f) - S, dt), e, dt)),
+        ("taxpy", "es", lambda a, b, r, c, e: add(b, rnd(e.astype(f) * S, dt), dt)),
     ] + ([] if dt == np.float16 and target == "a2a3" else [  # trem: f32 only on A2A3
-        ("trem", "ab", lambda a, b, r, c: floored_rem(a, b, dt)),
-        ("trems", "as", lambda a, b, r, c: floored_rem(a, np.full(a.shape, S, dtype=dt), dt)),
+        ("trem", "ab", lambda a, b, r, c, e: floored_rem(a, b, dt)),
+        ("trems", "as", lambda a, b, r, c, e: floored_rem(a, np.full(a.shape, S, dtype=dt), dt)),
     ])
 
 
@@ -235,6 +278,11 @@ def floored_rem(a, b, dt):
     fix = (r != 0) & (np.signbit(r) != np.signbit(b))
     r = np.where(fix, rnd(r.astype(np.float64) + b, dt), r)
     return np.where(r == 0, np.copysign(dt(0), b), r).astype(dt)
+
+
+# Ops whose destination is loaded from an input first: taxpy adds into it, the _alias
+# cases read it as their last source.
+PRELOAD = {"taxpy": "b", "taddc_alias": "e", "tsubsc_alias": "e"}
 
 
 def out_shape(name):
@@ -256,7 +304,7 @@ def kernel(dts, target, names):
     TR = tb(dts, R, 1, True)
     TC = tb(dts, 1, C)
     lines = []
-    args = ["%%%s: !pto.ptr<%s>" % (n, dts) for n in ["a", "b", "r", "c"] + ["o_" + x for x in names]]
+    args = ["%%%s: !pto.ptr<%s>" % (n, dts) for n in ["a", "b", "r", "c", "e"] + ["o_" + x for x in names]]
     lines.append('module attributes {pto.target_arch = "%s"} {' % target)
     lines.append("  func.func @vec(%s) attributes {pto.entry} {" % ", ".join(args))
     lines.append("    %c0 = arith.constant 0 : index")
@@ -275,7 +323,8 @@ def kernel(dts, target, names):
     def alloc(name, ty):
         lines.append("    %%t_%s = pto.alloc_tile : %s" % (name, ty))
 
-    for n, rows, cols, ty in (("a", R, C, T), ("b", R, C, T), ("r", R, 1, TR), ("c", 1, C, TC)):
+    for n, rows, cols, ty in (("a", R, C, T), ("b", R, C, T), ("r", R, 1, TR), ("c", 1, C, TC),
+                              ("e", R, C, T)):
         pv = view(n, rows, cols)
         alloc(n, ty)
         lines.append("    pto.tload ins(%%p_%s : %s) outs(%%t_%s : %s)" % (n, pv, n, ty))
@@ -285,7 +334,10 @@ def kernel(dts, target, names):
         ty = TR if shp == (R, 1) else TC if shp == (1, C) else T
         alloc("o_" + x, ty)
         ins = dict(a=("%t_a", T), b=("%t_b", T), r=("%t_r", TR), c=("%t_c", TC),
-                   s=("%s", dts), t=("%t_tmp", T))
+                   s=("%s", dts), t=("%t_tmp", T), e=("%t_e", T), o=("%t_o_" + x, ty))
+        if x in PRELOAD:  # the destination starts as a copy of an input
+            lines.append("    pto.tload ins(%%p_%s : !pto.partition_tensor_view<%dx%dx%s>) outs(%%t_o_%s : %s)"
+                         % (PRELOAD[x], R, C, dts, x, ty))
         kinds = {o[0]: o[1] for o in ops(np.float32, target)}[x]
         op = "tdivs" if x == "tdivs_first" else x.split("_")[0]
         vals = [ins[k] for k in kinds]
@@ -313,6 +365,7 @@ def main():
     b = rnd(rng.uniform(0.125, 8, (R, C)), dt)
     r = rnd(rng.uniform(0.5, 2, (R, 1)), dt)
     c = rnd(rng.uniform(0.5, 2, (1, C)), dt)
+    e = rnd(rng.uniform(0.5, 2, (R, C)) * rng.choice([-1, 1], (R, C)), dt)
     a[a == 0] = dt(1)
     os.makedirs(work, exist_ok=True)
     tag = "%s_%s_%dx%d" % (target, dts, R, C)
@@ -320,7 +373,7 @@ def main():
     with open(src, "w") as fh:
         fh.write(kernel(dts, target, names))
     cmd = [ptoc, "run", src, "--target", target]
-    for n, x in (("a", a), ("b", b), ("r", r), ("c", c)):
+    for n, x in (("a", a), ("b", b), ("r", r), ("c", c), ("e", e)):
         p = os.path.join(work, "in_%s_%s.bin" % (tag, n))
         x.tofile(p)
         cmd += ["--in", "%s=%s" % (n, p)]
@@ -336,7 +389,7 @@ def main():
     bad = 0
     utype = {np.float32: np.uint32, np.float16: np.uint16}[dt]
     for name, _, ref in table:
-        want = np.asarray(ref(a, b, r, c), dtype=dt).reshape(out_shape(name))
+        want = np.asarray(ref(a, b, r, c, e), dtype=dt).reshape(out_shape(name))
         got = np.fromfile(outs[name], dtype=dt).reshape(out_shape(name))
         diff = np.nonzero(want.view(utype) != got.view(utype))
         if len(diff[0]):

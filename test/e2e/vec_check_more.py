@@ -5,9 +5,9 @@
 
 DTYPE i8 or ui8: and, or, xor and their scalar forms (byte pairs on A2A3).
 DTYPE i16 or i32: the integer ops both targets take for that type (wrapping add, sub,
-mul, neg; max, min, relu; bitwise and shifts (i16); tdivs truncating; reductions and
-expands), against numpy's two's-complement arithmetic; shift amounts 0..20 (amounts of
-the width or more give 0, or the sign fill for shr: docs/semantics.md §7.2).
+mul, neg; max, min, relu; bitwise and shifts (i16); tdivs truncating; reductions
+(trowprod too) and expands; taddc, tsubc, taddsc, tsubsc), against numpy's
+two's-complement arithmetic; shift amounts 0..20 (amounts of the width or more give 0, or the sign fill for shr: docs/semantics.md §7.2).
 Both: tcmps (gt, ne) and for i32 tcmp (eq, ne: all A2A3 takes) predicate bits, tsel /
 tsels through the tcmps gt predicate.
 DTYPE f32 or f16: tcmp (lt, eq) / tcmps (ge, le) predicate bits (one per element,
@@ -91,6 +91,11 @@ def int_ops(dt):
         ("tcolexpand", "c", "full", lambda a, b, r, c: np.broadcast_to(c, (R, C))),
         ("tcolexpandadd", "ac", "full", lambda a, b, r, c: wrap(a.astype(w) + c, dt)),
         ("tcolexpandmul", "ac", "full", lambda a, b, r, c: wrap(a.astype(w) * c, dt)),
+        ("trowprod", "at", "row", lambda a, b, r, c: wrap(np.prod(a.astype(np.int64), axis=1), dt).reshape(R, 1)),
+        ("taddc", "aba", "full", lambda a, b, r, c: wrap(a.astype(w) + b + a, dt)),
+        ("tsubc", "aba", "full", lambda a, b, r, c: wrap(a.astype(w) - b + a, dt)),
+        ("taddsc", "asb", "full", lambda a, b, r, c: wrap(a.astype(w) + S_INT + b, dt)),
+        ("tsubsc", "asb", "full", lambda a, b, r, c: wrap(a.astype(w) - S_INT + b, dt)),
     ]
     gt = lambda a: a > dt(S_INT)  # noqa: E731  the mask of tsel / tsels (tcmps gt)
     ops += [
