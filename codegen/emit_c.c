@@ -16,7 +16,8 @@
  *     yielding a view from scf.if / scf.for is an assignment; a DMA takes the
  *     ptort_gm_view that ptort_gm_view_init builds from it.
  * scf.for results and iter_args share one mutable variable per result; scf.if
- * results are variables assigned by the yields of the branch taken.
+ * results are variables assigned by the yields of the branch taken; scf.while is
+ * `for (;;)` over its two regions (emit_while).
  *
  * Decisions where the IR is silent: get_block_idx / get_block_num / get_subblock_idx /
  * get_subblock_num read the context (ptort_block_idx(ctx), ...: block 0 of 1 unless
@@ -879,16 +880,25 @@ static void assign(em *e, const ir_type *t, const char *dst, const char *src, co
 	}
 }
 
+/* The C variable a yield writes its operand #i into: the result of scf.for / scf.if,
+ * the before region's argument #i of scf.while. */
+static const char *yield_target(em *e, const ir_op *op, unsigned i)
+{
+	const ir_op *p = op->block->region->parent;
+	const ir_value *t = p->code == IR_OP_SCF_WHILE ? p->regions[0].first->args[i]
+						       : &p->results[i];
+	return e->names[t->vmark - 1];
+}
+
 static void emit_yield(em *e, ir_op *op)
 {
-	ir_op *p = op->block->region->parent;
 	unsigned i;
 	char tmp[32], tmpe[40];
 	if (!op->num_operands)
 		return;
 	if (op->num_operands == 1) {
 		ir_value *v = op->operands[0].value;
-		assign(e, v->type, e->names[p->results[0].vmark - 1], vexpr(e, op, v),
+		assign(e, v->type, yield_target(e, op, 0), vexpr(e, op, v),
 		       v->type->kind == IR_TYPE_PTR ? ptr_elems(e, op, v) : NULL);
 		return;
 	}
@@ -908,9 +918,64 @@ static void emit_yield(em *e, ir_op *op)
 	for (i = 0; i < op->num_operands; i++) {
 		snprintf(tmp, sizeof tmp, "ptoc_y%u", i);
 		snprintf(tmpe, sizeof tmpe, "ptoc_y%u_elems", i);
-		assign(e, op->operands[i].value->type, e->names[p->results[i].vmark - 1], tmp, tmpe);
+		assign(e, op->operands[i].value->type, yield_target(e, op, i), tmp, tmpe);
 	}
 	close_block(e);
+}
+
+/* scf.condition: the values passed on go into the result variables (which the after
+ * region's arguments share), then the loop ends when the condition is false. The
+ * values read here are never result variables (those are not visible in the before
+ * region), so the assignments need no staging. */
+static void emit_condition(em *e, ir_op *op)
+{
+	ir_op *p = op->block->region->parent;
+	unsigned i;
+	for (i = 1; i < op->num_operands; i++) {
+		ir_value *v = op->operands[i].value;
+		assign(e, v->type, e->names[p->results[i - 1].vmark - 1], vexpr(e, op, v),
+		       v->type->kind == IR_TYPE_PTR ? ptr_elems(e, op, v) : NULL);
+	}
+	ind(e);
+	pf(e, "if (!%s)\n", vexpr(e, op, op->operands[0].value));
+	ind(e);
+	pf(e, "\tbreak;\n");
+}
+
+/* scf.while (docs/semantics.md §8.1): the before region's arguments are variables
+ * initialised from the operands, which the after region's scf.yield assigns; the
+ * results are variables that scf.condition assigns and the after region's arguments
+ * name; `for (;;)` runs the before region, leaves on a false condition, then runs the
+ * after region. */
+static void emit_while(em *e, ir_op *op)
+{
+	ir_block *b = op->regions[0].first, *a = op->num_regions > 1 ? op->regions[1].first : NULL;
+	unsigned i;
+	if (!b || !a || b->num_args != op->num_operands || a->num_args != op->num_results ||
+	    check_results(e, op))
+		return;
+	for (i = 0; i < b->num_args; i++)
+		if (!ctype(b->args[i]->type)) {
+			err(e, op, "initial value #%u of 'scf.while' has a type without a C value", i);
+			return;
+		}
+	for (i = 0; i < b->num_args; i++)
+		declare_var(e, op, b->args[i], op->operands[i].value);
+	for (i = 0; i < op->num_results; i++)
+		declare_var(e, op, &op->results[i], NULL);
+	for (i = 0; i < a->num_args; i++)
+		set_name(e, a->args[i], e->names[op->results[i].vmark - 1]);
+	ind(e);
+	pf(e, "for (;;) {\n");
+	e->indent++;
+	emit_block(e, b);
+	emit_block(e, a);
+	close_block(e);
+	for (i = 0; i < b->num_args; i++) {
+		ind(e);
+		pf(e, "(void)%s;\n", e->names[b->args[i]->vmark - 1]);
+	}
+	void_results(e, op);
 }
 
 static void emit_for(em *e, ir_op *op)
@@ -1010,6 +1075,12 @@ static void emit_op(em *e, ir_op *op)
 		return;
 	case IR_OP_SCF_YIELD:
 		emit_yield(e, op);
+		return;
+	case IR_OP_SCF_WHILE:
+		emit_while(e, op);
+		return;
+	case IR_OP_SCF_CONDITION:
+		emit_condition(e, op);
 		return;
 	case IR_OP_RETURN:
 		if (op->num_operands)

@@ -557,6 +557,62 @@ void fe_if_end(fe_parser *p, unsigned def0, unsigned use0, unsigned type0, ir_re
 	define_results(p, op, def0, ndefs);
 }
 
+static int tok_is(fe_tok t, const char *s);
+
+/* scf.while: the before region's entry block takes the names of the assignments
+ * `(%a = %x, ...)` and the input types of the function type. */
+void fe_while_begin(fe_parser *p, unsigned idef0, unsigned use0, const ir_type *fn, ir_loc loc)
+{
+	ir_block *b = ir_block_create(p->ctx, loc);
+	unsigned i, ndef = defs_since(p, idef0), nuse = p->uses.n - use0;
+	if (fn->kind != IR_TYPE_FUNC)
+		ir_error(p->ctx, loc, "expected a function type '(T, ...) -> (R, ...)' after "
+			 "'scf.while ... :'");
+	else if (fn->u.fn.nin != ndef)
+		ir_error(p->ctx, loc, "'scf.while' has %u initial values but its type lists %u",
+			 ndef, fn->u.fn.nin);
+	for (i = 0; i < ndef; i++) {
+		const ir_type *t = fn->kind == IR_TYPE_FUNC && i < fn->u.fn.nin ? fn->u.fn.in[i]
+			: i < nuse && p->uses.a[use0 + i].v ? p->uses.a[use0 + i].v->type
+			: ir_type_none(p->ctx);
+		ir_value *v = ir_block_add_arg(p->ctx, b, t, p->defs.a[idef0 + i].loc);
+		v->name = p->defs.a[idef0 + i].name;
+	}
+	p->defs.n = idef0;
+	p->pending_entry = b;
+}
+
+void fe_while_end(fe_parser *p, unsigned def0, unsigned ndefs, unsigned use0, const ir_type *fn,
+		  ir_region *before, fe_tok word, ir_region *after, ir_loc loc)
+{
+	unsigned nuse = p->uses.n - use0, i;
+	ir_op *op;
+	if (!tok_is(word, "do")) {
+		ir_error(p->ctx, word.loc, "expected 'do' between the regions of 'scf.while'");
+		fe_poison_defs(p, def0);
+		return;
+	}
+	if (fn->kind != IR_TYPE_FUNC || fn->u.fn.nin != nuse || !uses_ok(p, use0, nuse)) {
+		fe_poison_defs(p, def0);
+		return;
+	}
+	for (i = 0; i < nuse; i++)
+		if (use_type(p, &p->uses.a[use0 + i], fn->u.fn.in[i])) {
+			fe_poison_defs(p, def0);
+			return;
+		}
+	if (check_result_count(p, "scf.while", def0, ndefs, fn->u.fn.nout, loc)) {
+		fe_poison_defs(p, def0);
+		return;
+	}
+	op = ir_op_create(p->ctx, "scf.while", loc, use_values(p, use0, nuse), nuse, fn->u.fn.out,
+			  fn->u.fn.nout, NULL, 2);
+	move_region(&op->regions[0], before);
+	move_region(&op->regions[1], after);
+	fe_append(p, op);
+	define_results(p, op, def0, ndefs);
+}
+
 /* ---- line-oriented PTO-AS --------------------------------------------------- */
 
 void fe_line_arg(fe_parser *p, fe_tok name, const ir_type *t)
@@ -912,6 +968,22 @@ static int ops_view(cust *c)
 	return 0;
 }
 
+/* COND: `scf.condition(%c) %a, %b`: the condition, then the values passed on. */
+static int ops_cond(cust *c)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	unsigned k;
+	if (!s->call || s->call->vn != 1 || s->nkw || s->ins || s->outs || s->bracket) {
+		ir_error(p->ctx, c->opname.loc, "expected 'scf.condition(%%cond) %%a, ... : T, ...'");
+		return -1;
+	}
+	FE_PUSH(p, p->vals, p->uses.a[s->call->v0].v);
+	for (k = 0; k < s->noperand; k++)
+		FE_PUSH(p, p->vals, p->uses.a[s->op0 + k].v);
+	return 0;
+}
+
 /* ---- step 2: the types ---- */
 
 /* The default reader: `: (T, U) -> (R)`, `: T, U -> R`, `: R` (ops with results), or
@@ -1127,6 +1199,23 @@ static int types_lead(cust *c)
 	return 0;
 }
 
+/* COND: `: T, ...` the types of the values passed on (none without values); the
+ * condition is i1. */
+static int types_cond(cust *c)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	if (c->fn || s->arrow || c->ct != s->noperand) {
+		ir_error(p->ctx, s->colon ? s->colon->loc : c->opname.loc,
+			 "'scf.condition' passes %u values but %u types follow ':'", s->noperand, c->ct);
+		return -1;
+	}
+	if (use_type(p, &p->uses.a[s->call->v0], ir_type_int(p->ctx, 1, IR_INT_SIGNLESS)) ||
+	    (c->ct && check_types(p, s->op0, c->ct, s->colon->t0)))
+		return -1;
+	return 0;
+}
+
 /* ---- step 3: the attributes outside the dict ---- */
 
 /* `[%a, <B>, 1]` as `args` (FLAG: `[<A>, <B>, <E>]` as the flag's pipes and event),
@@ -1215,6 +1304,7 @@ static const struct form_parse {
 	const char *lit_name, *angle_name;
 } form_parse[IR_FORM_COUNT] = {
 	[IR_FORM_CALL] = {ops_positional, types_default, "callee", "arg"},
+	[IR_FORM_COND] = {ops_cond, types_cond, "value", "arg"},
 	[IR_FORM_CONST] = {ops_positional, types_const, "value", "arg"},
 	[IR_FORM_ARITH] = {ops_positional, types_arith, "value", "arg"},
 	[IR_FORM_CMPI] = {ops_positional, types_cmpi, "value", "arg"},

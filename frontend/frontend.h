@@ -182,6 +182,9 @@ void fe_for_end(fe_parser *p, unsigned def0, unsigned ndefs, unsigned use0, unsi
 		ir_region *body, ir_loc loc);
 void fe_if_end(fe_parser *p, unsigned def0, unsigned use0, unsigned type0, ir_region *then_r,
 	       ir_region *else_r, ir_loc loc);
+void fe_while_begin(fe_parser *p, unsigned idef0, unsigned use0, const ir_type *fn, ir_loc loc);
+void fe_while_end(fe_parser *p, unsigned def0, unsigned ndefs, unsigned use0, const ir_type *fn,
+		  ir_region *before, fe_tok word, ir_region *after, ir_loc loc);
 void fe_line_arg(fe_parser *p, fe_tok name, const ir_type *t);
 void fe_line_const(fe_parser *p, fe_tok name, const ir_attr *value, const ir_type *t);
 /* build.c: statements */

@@ -161,6 +161,7 @@ static const ir_attr *ins_dict(fe_parser *p, unsigned a0)
 %token <tok> T_ARROW "'->'" T_PROPS_OPEN "'<{'" T_PROPS_CLOSE "'}>'" T_NL "newline"
 %token <tok> T_DOT_ARG "'.arg'" T_DOT_CONST "'.const'"
 %token <tok> KW_MODULE "'module'" KW_FUNC "'func.func'" KW_FOR "'scf.for'" KW_IF "'scf.if'"
+%token <tok> KW_WHILE "'scf.while'"
 %token <tok> KW_ELSE "'else'" KW_INS "'ins'" KW_OUTS "'outs'" KW_TO "'to'" KW_STEP "'step'"
 %token <tok> KW_ITER_ARGS "'iter_args'" KW_ATTRIBUTES "'attributes'" KW_TRUE "'true'"
 %token <tok> KW_FALSE "'false'" KW_PRIVATE "visibility" KW_UNIT "'unit'"
@@ -199,6 +200,7 @@ op
 	| func_op
 	| for_op
 	| if_op
+	| while_op
 	;
 
 block_label
@@ -547,6 +549,26 @@ arrow_opt_types
 else_opt
 	: %empty { $$ = NULL; }
 	| KW_ELSE region { $$ = $2; }
+	;
+
+/* scf.while [(%a = %x, ...)] : (T, ...) -> (R, ...) { before } do { ^bb0(%b: R, ...): after }
+ * (`do` is an identifier here, checked by fe_while_end) */
+while_op
+	: defs_opt KW_WHILE ins_mark while_inits ':' type
+		{ fe_while_begin(p, $3.d, $3.u, $6, $2.loc); }
+	  region T_ID region
+		{
+			fe_while_end(p, $1, $3.d - $1, $3.u, $6, $8, $9, $10, $2.loc);
+			p->uses.n = $3.u;
+			p->types.n = $3.t;
+			p->defs.n = $1;
+		}
+	;
+
+while_inits
+	: %empty
+	| '(' ')'
+	| '(' iter_list ')'
 	;
 
 /* ---- types ---------------------------------------------------------------- */

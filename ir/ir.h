@@ -334,6 +334,8 @@ typedef enum ir_form {
 	IR_FORM_FUNC,    /* func.func private @f(%a: T) -> R attributes {...} { ... } */
 	IR_FORM_FOR,     /* %r = scf.for %i = %lb to %ub step %s iter_args(%x = %v) -> (T) {} */
 	IR_FORM_IF,      /* %r = scf.if %c -> (T) { ... } else { ... } */
+	IR_FORM_WHILE,   /* %r = scf.while (%a = %x) : (T) -> (R) { ... } do { ^bb0(%b: R): ... } */
+	IR_FORM_COND,    /* scf.condition(%c) %a, %b : T, U */
 	IR_FORM_TERM,    /* return %a, %b : T, T   (scf.yield likewise) */
 	IR_FORM_CALL,    /* %r = func.call @f(%a) : (T) -> (R) */
 	IR_FORM_CONST,   /* %c = arith.constant 42 : i32   (true / false: i1) */

@@ -998,6 +998,64 @@ static int pr_if(pr *p, const ir_op *op)
 	return 1;
 }
 
+/* scf.while (%a = %x, ...) : (T, ...) -> (R, ...) { before } do { ^bb0(...): after } */
+static int pr_while(pr *p, const ir_op *op)
+{
+	unsigned ind = p->ind, i;
+	const ir_block *b = op->num_regions == 2 ? op->regions[0].first : NULL;
+	wr *w = &p->w;
+	if (!b || nattrs(op) || b->num_args != op->num_operands || b->next ||
+	    !op->regions[1].first)
+		return 0;
+	for (i = 0; i < b->num_args; i++)
+		if (b->args[i]->type != op->operands[i].value->type)
+			return 0;
+	pr_results(p, op);
+	puts_(w, "scf.while ");
+	region_enter(p);
+	for (i = 0; i < b->num_args; i++)
+		(void)name_value(p, b->args[i], 1);
+	if (op->num_operands) {
+		putc_(w, '(');
+		for (i = 0; i < b->num_args; i++) {
+			if (i)
+				puts_(w, ", ");
+			pr_value(p, b->args[i]);
+			puts_(w, " = ");
+			pr_value(p, op->operands[i].value);
+		}
+		puts_(w, ") ");
+	}
+	puts_(w, ": (");
+	pr_types_of(p, op->operands, op->num_operands);
+	puts_(w, ") -> (");
+	pr_result_types(p, op);
+	puts_(w, ") ");
+	pr_region(p, &op->regions[0], ind, 1, 0, 0);
+	region_leave(p);
+	puts_(w, " do ");
+	pr_region(p, &op->regions[1], ind, 0, 0, 0);
+	return 1;
+}
+
+/* scf.condition(%c) %a, %b : T, U */
+static int pr_cond(pr *p, const ir_op *op)
+{
+	wr *w = &p->w;
+	if (nattrs(op) || op->num_results || op->num_operands < 1)
+		return 0;
+	puts_(w, "scf.condition(");
+	pr_values(p, op->operands, 1);
+	putc_(w, ')');
+	if (op->num_operands > 1) {
+		putc_(w, ' ');
+		pr_values(p, op->operands + 1, op->num_operands - 1);
+		puts_(w, " : ");
+		pr_types_of(p, op->operands + 1, op->num_operands - 1);
+	}
+	return 1;
+}
+
 /* `return` (func.return) and scf.yield: the operands, then their types. */
 static int pr_term(pr *p, const ir_op *op)
 {
@@ -1327,6 +1385,8 @@ static const pr_form_fn form_printers[IR_FORM_COUNT] = {
 	[IR_FORM_FUNC] = pr_func,
 	[IR_FORM_FOR] = pr_for,
 	[IR_FORM_IF] = pr_if,
+	[IR_FORM_WHILE] = pr_while,
+	[IR_FORM_COND] = pr_cond,
 	[IR_FORM_TERM] = pr_term,
 	[IR_FORM_CALL] = pr_call,
 	[IR_FORM_CONST] = pr_const,

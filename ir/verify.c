@@ -1176,10 +1176,25 @@ static void verify_yield(vctx *v, const ir_op *op)
 {
 	const ir_op *p = parent_op(op);
 	unsigned i;
+	if (p && p->code == IR_OP_SCF_WHILE && op->block->region == &p->regions[1]) {
+		/* the after region yields the next values of the before region's arguments */
+		if (op->num_operands != p->num_operands) {
+			op_error(v, op, "has %u operands, but parent 'scf.while' has %u initial values",
+				 op->num_operands, p->num_operands);
+			return;
+		}
+		for (i = 0; i < op->num_operands; i++)
+			if (vtype(op, i) != vtype(p, i))
+				op_error(v, op, "type of operand #%u ('%s') doesn't match the type of initial value #%u ('%s') of 'scf.while'",
+					 i, tstr(vtype(op, i)), i, tstr(vtype(p, i)));
+		return;
+	}
+	if (p && p->code == IR_OP_SCF_WHILE)
+		return; /* in the before region: the missing scf.condition is reported */
 	if (!p || (p->code != IR_OP_SCF_FOR && p->code != IR_OP_SCF_IF)) {
 		if (p && p->code == IR_OP_UNKNOWN && !strncmp(p->name, "scf.", 4))
-			return; /* scf.while and friends: not modelled */
-		op_error(v, op, "expects parent op to be one of 'scf.for, scf.if'");
+			return; /* other scf ops: not modelled */
+		op_error(v, op, "expects parent op to be one of 'scf.for, scf.if, scf.while'");
 		return;
 	}
 	if (op->num_operands != p->num_results) {
@@ -1200,6 +1215,57 @@ static unsigned count_blocks(const ir_region *r)
 	for (b = r->first; b; b = b->next)
 		n++;
 	return n;
+}
+
+/* scf.condition: ends the before region of an scf.while; the values after the
+ * condition become the after region's arguments, or the results. */
+static void verify_condition(vctx *v, const ir_op *op)
+{
+	const ir_op *p = parent_op(op);
+	unsigned i, n = op->num_operands - 1;
+	if (!p || p->code != IR_OP_SCF_WHILE || op->block->region != &p->regions[0]) {
+		op_error(v, op, "expects parent op 'scf.while' (its before region)");
+		return;
+	}
+	if (n != p->num_results) {
+		op_error(v, op, "passes %u values, but parent 'scf.while' has %u results", n,
+			 p->num_results);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (vtype(op, 1 + i) != p->results[i].type)
+			op_error(v, op, "type of value #%u ('%s') doesn't match the type of result #%u ('%s') of 'scf.while'",
+				 i, tstr(vtype(op, 1 + i)), i, tstr(p->results[i].type));
+}
+
+/* scf.while: a before region whose block takes the initial values (types of the
+ * operands) and an after region whose block takes the results' types. */
+static void verify_while(vctx *v, const ir_op *op)
+{
+	const ir_block *b = op->regions[0].first, *a = op->regions[1].first;
+	unsigned i;
+	if (!b || !a || count_blocks(&op->regions[0]) != 1 || count_blocks(&op->regions[1]) != 1) {
+		op_error(v, op, "expects its before and after regions to have exactly one block each");
+		return;
+	}
+	if (b->num_args != op->num_operands) {
+		op_error(v, op, "expects the before region to have %u arguments (the initial values), but found %u",
+			 op->num_operands, b->num_args);
+		return;
+	}
+	for (i = 0; i < b->num_args; i++)
+		if (b->args[i]->type != vtype(op, i))
+			op_error(v, op, "type of before region argument #%u ('%s') must match initial value #%u ('%s')",
+				 i, tstr(b->args[i]->type), i, tstr(vtype(op, i)));
+	if (a->num_args != op->num_results) {
+		op_error(v, op, "expects the after region to have %u arguments (the result types), but found %u",
+			 op->num_results, a->num_args);
+		return;
+	}
+	for (i = 0; i < a->num_args; i++)
+		if (a->args[i]->type != op->results[i].type)
+			op_error(v, op, "type of after region argument #%u ('%s') must match result #%u ('%s')",
+				 i, tstr(a->args[i]->type), i, tstr(op->results[i].type));
 }
 
 static void verify_for(vctx *v, const ir_op *op)
@@ -1406,6 +1472,8 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 	case IR_OP_SCF_YIELD: verify_yield(v, op); break;
 	case IR_OP_SCF_FOR: verify_for(v, op); break;
 	case IR_OP_SCF_IF: verify_if(v, op); break;
+	case IR_OP_SCF_WHILE: verify_while(v, op); break;
+	case IR_OP_SCF_CONDITION: verify_condition(v, op); break;
 	case IR_OP_CONSTANT: case IR_OP_ADDI: case IR_OP_SUBI: case IR_OP_MULI:
 	case IR_OP_DIVSI: case IR_OP_REMSI: case IR_OP_MINSI: case IR_OP_MAXSI:
 	case IR_OP_ANDI: case IR_OP_ORI: case IR_OP_XORI: case IR_OP_CMPI:
@@ -1437,11 +1505,12 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 }
 
 /* The terminator a region of `op` must end with, or NULL when not checked. */
-static const char *required_terminator(const ir_op *op)
+static const char *required_terminator(const ir_op *op, const ir_region *r)
 {
 	switch (op->code) {
 	case IR_OP_FUNC: return "func.return";
 	case IR_OP_SCF_FOR: case IR_OP_SCF_IF: return "scf.yield";
+	case IR_OP_SCF_WHILE: return r == &op->regions[0] ? "scf.condition" : "scf.yield";
 	default: return NULL;
 	}
 }
@@ -1528,7 +1597,7 @@ static void unmark_block(ir_block *b)
 static void verify_region(vctx *v, ir_region *r)
 {
 	ir_block *b;
-	const char *term = r->parent ? required_terminator(r->parent) : NULL;
+	const char *term = r->parent ? required_terminator(r->parent, r) : NULL;
 	if (!r->first)
 		return;
 	if (++v->depth > MAX_DEPTH) {

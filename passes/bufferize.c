@@ -25,7 +25,10 @@
  * it (all values staged first when a yield writes several carriers); a tmatmul.acc
  * on the iteration argument whose result is only yielded back accumulates in the
  * carrier. An scf.if result is the buffer its branches yield (they must agree on the
- * buffer type).
+ * buffer type). scf.while: each before region argument of tile type is a carrier like
+ * an iteration argument (the after region's yield copies into it); each result of
+ * tile type, with the after region argument of the same position, is the carrier the
+ * scf.condition passes unchanged, else a new buffer the condition copies into.
  * Requires: structurally verified IR (any mix of levels 1 and 2).
  * Produces: level 2 only. Tile values that cannot be bufferized (function arguments
  * of !pto.tile type, tile slots not fed by tile ops, branches yielding different
@@ -133,6 +136,23 @@ static int has_tile_result(const ir_op *op)
 	return 0;
 }
 
+/* Whether scf.while `op` carries a level-1 tile (an initial value of tile type). */
+static int has_tile_init(const ir_op *op)
+{
+	unsigned i;
+	for (i = 0; op && i < op->num_operands; i++)
+		if (op->operands[i].value->type->kind == IR_TYPE_TILE)
+			return 1;
+	return 0;
+}
+
+/* The first operand of scf op `p` that enters a yield slot: scf.for's inits follow
+ * the bounds, scf.while's are all its operands. */
+static unsigned carrier_base(const ir_op *p)
+{
+	return p->code == IR_OP_SCF_FOR ? 3 : 0;
+}
+
 /* tmatmul.acc (and .mx.acc) whose accumulator input is a tile value used nowhere
  * else: it accumulates in place into that tile's buffer (docs/semantics.md §6.3, the
  * split-K form). Decided on the SSA form, before any rewriting: in SSA every use is a
@@ -179,6 +199,10 @@ static int collect(ir_op *op, void *user)
 		      op->results[0].type->kind == IR_TYPE_TILE;
 	const ir_op *par = op->block && op->block->region ? op->block->region->parent : NULL;
 	int scf = (op->code == IR_OP_SCF_FOR && has_tile_result(op)) ||
+		  (op->code == IR_OP_SCF_WHILE && (has_tile_init(op) || has_tile_result(op))) ||
+		  (op->code == IR_OP_SCF_CONDITION && has_tile_result(par)) ||
+		  (op->code == IR_OP_SCF_YIELD && par && par->code == IR_OP_SCF_WHILE &&
+		   has_tile_init(par)) ||
 		  (op->code == IR_OP_SCF_YIELD && par &&
 		   (par->code == IR_OP_SCF_FOR || par->code == IR_OP_SCF_IF) && has_tile_result(par));
 	if (!ssa_tile && !tassign && !scf)
@@ -203,7 +227,12 @@ static int collect(ir_op *op, void *user)
 	}
 	l->inplace[l->n] = (unsigned char)(ssa_tile && accumulates_in_place(op));
 	l->was_tile[l->n] = 0;
-	if (op->code == IR_OP_SCF_YIELD) {
+	if (op->code == IR_OP_SCF_YIELD && par->code == IR_OP_SCF_WHILE) {
+		unsigned i; /* the slots: the before region's arguments */
+		for (i = 0; i < par->num_operands && i < 64; i++)
+			if (par->operands[i].value->type->kind == IR_TYPE_TILE)
+				l->was_tile[l->n] |= (uint64_t)1 << i;
+	} else if (op->code == IR_OP_SCF_YIELD || op->code == IR_OP_SCF_CONDITION) {
 		unsigned i;
 		for (i = 0; i < par->num_results && i < 64; i++)
 			if (par->results[i].type->kind == IR_TYPE_TILE)
@@ -308,43 +337,97 @@ static int only_before(const ir_value *v, const ir_op *op)
 static unsigned rewrite_for(ir_ctx *ctx, ir_op *op)
 {
 	ir_block *b = op->regions[0].first;
-	unsigned i, errs = 0;
-	for (i = 0; i < op->num_results; i++) {
-		ir_value *init = op->operands[3 + i].value, *c;
-		if (op->results[i].type->kind != IR_TYPE_TILE)
+	unsigned base = carrier_base(op), arg0 = op->code == IR_OP_SCF_FOR;
+	unsigned n = op->num_operands - base, i, errs = 0;
+	for (i = 0; i < n; i++) {
+		ir_value *init = op->operands[base + i].value, *c;
+		if (op->code == IR_OP_SCF_FOR ? op->results[i].type->kind != IR_TYPE_TILE
+					      : !b || i >= b->num_args ||
+						b->args[i]->type->kind != IR_TYPE_TILE)
 			continue;
-		if (init->type->kind != IR_TYPE_TILE_BUF || !b || b->num_args <= 1 + i) {
-			ir_error(ctx, op->loc, "'scf.for' iter_arg #%u: the init of a tile iteration "
-				 "argument must be a tile made by a tile op", i);
+		if (init->type->kind != IR_TYPE_TILE_BUF || !b || b->num_args <= arg0 + i) {
+			ir_error(ctx, op->loc, "'%s' %s #%u: the init of a tile iteration "
+				 "argument must be a tile made by a tile op", op->name,
+				 arg0 ? "iter_arg" : "initial value", i);
 			errs++;
 			continue;
 		}
 		if (init->type->u.tb.v_row == IR_DYN || init->type->u.tb.v_col == IR_DYN) {
-			ir_error(ctx, op->loc, "'scf.for' iter_arg #%u: a tile with a dynamic valid "
-				 "shape cannot be carried through scf.for / scf.if", i);
+			ir_error(ctx, op->loc, "'%s' %s #%u: a tile with a dynamic valid shape cannot "
+				 "be carried through scf.for / scf.if / scf.while", op->name,
+				 arg0 ? "iter_arg" : "initial value", i);
 			errs++;
 			continue;
 		}
 		if (init->def && init->def->code == IR_OP_ALLOC_TILE && only_before(init, op)) {
 			c = init;
 		} else {
-			c = new_buf(ctx, op, init->type, b->args[1 + i]->name);
+			c = new_buf(ctx, op, init->type, b->args[arg0 + i]->name);
 			copy_buf(ctx, op, init, c);
-			ir_op_set_operand(op, 3 + i, c);
+			ir_op_set_operand(op, base + i, c);
 		}
-		ir_value_replace_all_uses(b->args[1 + i], c);
-		b->args[1 + i]->type = init->type;
-		ir_value_replace_all_uses(&op->results[i], c);
-		op->results[i].type = init->type;
+		ir_value_replace_all_uses(b->args[arg0 + i], c);
+		b->args[arg0 + i]->type = init->type;
+		if (op->code == IR_OP_SCF_FOR) {
+			ir_value_replace_all_uses(&op->results[i], c);
+			op->results[i].type = init->type;
+		}
 	}
 	return errs;
 }
 
-/* Whether `v` is the carrier buffer of one of scf.for `p`'s iteration arguments. */
+/* The scf.condition of an scf.while with tile results: result #j (and the after
+ * region's argument #j, which names the same value) gets a carrier buffer of the
+ * type of the value passed: that value itself when it is one of the before region's
+ * carriers (an argument passed on unchanged; the after region only reads it before its
+ * yield writes the carriers), else a new buffer before the loop, into which the
+ * condition copies the value. */
+static unsigned rewrite_condition(ir_ctx *ctx, ir_op *c, uint64_t was_tile)
+{
+	ir_op *p = c->block->region->parent;
+	ir_block *a = p->regions[1].first;
+	unsigned j, k, errs = 0;
+	for (j = 0; j + 1 < c->num_operands && j < p->num_results && j < 64; j++) {
+		ir_value *v = c->operands[1 + j].value, *d = NULL;
+		if (!(was_tile >> j & 1))
+			continue;
+		if (v->type->kind != IR_TYPE_TILE_BUF) {
+			ir_error(ctx, c->loc, "'scf.condition' value #%u: a tile passed on must be made "
+				 "by a tile op", j);
+			errs++;
+			continue;
+		}
+		if (v->type->u.tb.v_row == IR_DYN || v->type->u.tb.v_col == IR_DYN) {
+			ir_error(ctx, c->loc, "'scf.condition' value #%u: a tile with a dynamic valid "
+				 "shape cannot be carried through scf.for / scf.if / scf.while", j);
+			errs++;
+			continue;
+		}
+		for (k = 0; k < p->num_operands; k++)
+			if (p->operands[k].value == v &&
+			    p->regions[0].first->args[k]->type->kind == IR_TYPE_TILE_BUF)
+				d = v;
+		if (!d) {
+			d = new_buf(ctx, p, v->type, p->results[j].name);
+			copy_buf(ctx, c, v, d);
+			ir_op_set_operand(c, 1 + j, d);
+		}
+		if (a && j < a->num_args) {
+			ir_value_replace_all_uses(a->args[j], d);
+			a->args[j]->type = v->type;
+		}
+		ir_value_replace_all_uses(&p->results[j], d);
+		p->results[j].type = v->type;
+	}
+	return errs;
+}
+
+/* Whether `v` is the carrier buffer of one of scf.for `p`'s iteration arguments (of
+ * scf.while `p`'s before region arguments). */
 static int is_carrier(const ir_op *p, const ir_value *v)
 {
 	unsigned i;
-	for (i = 3; i < p->num_operands; i++)
+	for (i = carrier_base(p); i < p->num_operands; i++)
 		if (p->operands[i].value == v)
 			return 1;
 	return 0;
@@ -357,17 +440,18 @@ static int is_carrier(const ir_op *p, const ir_value *v)
 static unsigned rewrite_yield(ir_ctx *ctx, ir_op *y, uint64_t was_tile)
 {
 	ir_op *p = y->block->region->parent;
-	unsigned i, r, errs = 0, ncopy = 0;
-	if (p->code == IR_OP_SCF_FOR) {
+	unsigned i, r, errs = 0, ncopy = 0, base = carrier_base(p);
+	unsigned nslot = p->code == IR_OP_SCF_WHILE ? p->num_operands : p->num_results;
+	if (p->code != IR_OP_SCF_IF) {
 		/* every value is read before any carrier is written (a yield may swap
 		 * iteration arguments): with more than one copy, a value that may be a
 		 * carrier's buffer (anything but a fresh alloc_tile) goes through a
 		 * temporary first */
 		for (i = 0; i < y->num_operands && i < 64; i++)
-			ncopy += (was_tile >> i & 1) && y->operands[i].value != p->operands[3 + i].value;
+			ncopy += (was_tile >> i & 1) && y->operands[i].value != p->operands[base + i].value;
 		for (i = 0; ncopy > 1 && i < y->num_operands && i < 64; i++) {
 			ir_value *v = y->operands[i].value, *tmp;
-			if (!(was_tile >> i & 1) || v == p->operands[3 + i].value ||
+			if (!(was_tile >> i & 1) || v == p->operands[base + i].value ||
 			    v->type->kind != IR_TYPE_TILE_BUF ||
 			    (v->def && v->def->code == IR_OP_ALLOC_TILE && !is_carrier(p, v)))
 				continue;
@@ -376,7 +460,7 @@ static unsigned rewrite_yield(ir_ctx *ctx, ir_op *y, uint64_t was_tile)
 			ir_op_set_operand(y, i, tmp);
 		}
 	}
-	for (i = 0; i < y->num_operands && i < p->num_results; i++) {
+	for (i = 0; i < y->num_operands && i < nslot; i++) {
 		ir_value *v = y->operands[i].value;
 		char t1[256], t2[256];
 		if (i >= 64 || !(was_tile >> i & 1))
@@ -387,8 +471,8 @@ static unsigned rewrite_yield(ir_ctx *ctx, ir_op *y, uint64_t was_tile)
 			errs++;
 			continue;
 		}
-		if (p->code == IR_OP_SCF_FOR) {
-			ir_value *c = p->operands[3 + i].value;
+		if (p->code != IR_OP_SCF_IF) {
+			ir_value *c = p->operands[base + i].value;
 			if (v == c)
 				continue;
 			if (v->type != c->type) {
@@ -472,8 +556,10 @@ unsigned pass_bufferize(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 		ir_op *op = l.a[i];
 		if (op->code == IR_OP_TASSIGN)
 			errs += rewrite_tassign(ctx, op);
-		else if (op->code == IR_OP_SCF_FOR)
+		else if (op->code == IR_OP_SCF_FOR || op->code == IR_OP_SCF_WHILE)
 			errs += rewrite_for(ctx, op);
+		else if (op->code == IR_OP_SCF_CONDITION)
+			errs += rewrite_condition(ctx, op, l.was_tile[i]);
 		else if (op->code == IR_OP_SCF_YIELD)
 			errs += rewrite_yield(ctx, op, l.was_tile[i]);
 		else

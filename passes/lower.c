@@ -90,9 +90,10 @@ int lower_is_scf_tile(const ir_value *v)
 	if (!v || !v->type || v->type->kind != IR_TYPE_TILE_BUF)
 		return 0;
 	if (v->def)
-		return v->def->code == IR_OP_SCF_FOR || v->def->code == IR_OP_SCF_IF;
+		return v->def->code == IR_OP_SCF_FOR || v->def->code == IR_OP_SCF_IF ||
+		       v->def->code == IR_OP_SCF_WHILE;
 	p = v->owner && v->owner->region ? v->owner->region->parent : NULL;
-	return p && p->code == IR_OP_SCF_FOR;
+	return p && (p->code == IR_OP_SCF_FOR || p->code == IR_OP_SCF_WHILE);
 }
 
 int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
@@ -345,7 +346,8 @@ typedef struct scf_list {
 static int collect_scf(ir_op *op, void *user)
 {
 	scf_list *l = user;
-	if (op->code != IR_OP_SCF_FOR && op->code != IR_OP_SCF_IF && op->code != IR_OP_SCF_YIELD)
+	if (op->code != IR_OP_SCF_FOR && op->code != IR_OP_SCF_IF && op->code != IR_OP_SCF_YIELD &&
+	    op->code != IR_OP_SCF_WHILE && op->code != IR_OP_SCF_CONDITION)
 		return 0;
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 32;
@@ -404,26 +406,33 @@ unsigned lower_scf_tiles(ir_ctx *ctx, ir_op *module)
 	for (k = 0; k < l.n; k++) {
 		ir_op *op = l.a[k];
 		const ir_op *p = op->block && op->block->region ? op->block->region->parent : NULL;
-		if (op->code == IR_OP_SCF_FOR)
-			for (i = 3; i < op->num_operands; i++)
+		if (op->code == IR_OP_SCF_FOR || op->code == IR_OP_SCF_WHILE)
+			for (i = op->code == IR_OP_SCF_FOR ? 3 : 0; i < op->num_operands; i++)
+				errs += tile_to_addr(ctx, op, i);
+		else if (op->code == IR_OP_SCF_CONDITION)
+			for (i = 1; i < op->num_operands; i++)
 				errs += tile_to_addr(ctx, op, i);
 		else if (op->code == IR_OP_SCF_YIELD && p &&
-			 (p->code == IR_OP_SCF_FOR || p->code == IR_OP_SCF_IF))
+			 (p->code == IR_OP_SCF_FOR || p->code == IR_OP_SCF_IF ||
+			  p->code == IR_OP_SCF_WHILE))
 			for (i = 0; i < op->num_operands; i++)
 				errs += tile_to_addr(ctx, op, i);
 	}
 	/* then the slots themselves: results and iteration arguments */
 	for (k = 0; !errs && k < l.n; k++) {
 		ir_op *op = l.a[k];
-		ir_block *b = op->code == IR_OP_SCF_FOR ? op->regions[0].first : NULL;
-		if (op->code == IR_OP_SCF_YIELD)
+		unsigned r;
+		if (op->code == IR_OP_SCF_YIELD || op->code == IR_OP_SCF_CONDITION)
 			continue;
 		for (i = 0; i < op->num_results; i++)
 			if (op->results[i].type->kind == IR_TYPE_TILE_BUF)
 				op->results[i].type = i64;
-		for (i = 0; b && i < b->num_args; i++)
-			if (b->args[i]->type->kind == IR_TYPE_TILE_BUF)
-				b->args[i]->type = i64;
+		for (r = 0; op->code != IR_OP_SCF_IF && r < op->num_regions; r++) {
+			ir_block *b = op->regions[r].first;
+			for (i = 0; b && i < b->num_args; i++)
+				if (b->args[i]->type->kind == IR_TYPE_TILE_BUF)
+					b->args[i]->type = i64;
+		}
 	}
 	free(l.a);
 	return errs;

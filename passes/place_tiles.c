@@ -312,6 +312,20 @@ static void add_uses(placer *p, size_t ti, const ir_value *v, const ir_block *an
 				add_uses(p, ti, &o->results[0], anchor, depth + 1);
 		} else if (o->code == IR_OP_SCF_FOR && idx >= 3 && idx - 3 < o->num_results) {
 			add_uses(p, ti, &o->results[idx - 3], o->block, depth + 1);
+		} else if (o->code == IR_OP_SCF_WHILE ||
+			   ((o->code == IR_OP_SCF_CONDITION || o->code == IR_OP_SCF_YIELD) &&
+			    o->block->region && (par = o->block->region->parent) &&
+			    par->code == IR_OP_SCF_WHILE)) {
+			/* a slot of scf.while (an initial value, a value the condition passes
+			 * on, an after region yield): the tile may stay in the loop's slots
+			 * for any later iteration and leave through any result, so it is live
+			 * over the whole loop and over the uses of every tile result */
+			const ir_op *w = o->code == IR_OP_SCF_WHILE ? o : o->block->region->parent;
+			unsigned r;
+			widen(p, ti, w);
+			for (r = 0; r < w->num_results; r++)
+				if (w->results[r].type->kind == IR_TYPE_TILE_BUF)
+					add_uses(p, ti, &w->results[r], w->block, depth + 1);
 		} else if (o->code == IR_OP_SCF_YIELD && o->block->region &&
 			   (par = o->block->region->parent) &&
 			   (par->code == IR_OP_SCF_FOR || par->code == IR_OP_SCF_IF) &&
