@@ -487,14 +487,27 @@ static int print_all(const opts *o, const int *ok, size_t n, FILE *f)
 }
 
 /* Prints to `path` through a temporary file in the same directory, renamed over
- * `path` only when everything was written. */
+ * `path` only when everything was written. An existing `path` that is not a regular
+ * file (/dev/null, a FIFO, a terminal) is written in place: renaming over it would
+ * replace the device or pipe with a regular file (as root, /dev/null itself). */
 static int write_atomic(const char *path, const opts *o, const int *ok, size_t n)
 {
 	size_t len = strlen(path);
-	char *tmp = malloc(len + 16);
+	char *tmp;
 	int fd, good;
 	FILE *f;
 	mode_t mask;
+	struct stat sb;
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+		f = fopen(path, "wb");
+		good = f && print_all(o, ok, n, f) == 0;
+		if (f)
+			good &= fclose(f) == 0;
+		if (!good)
+			fprintf(stderr, "ptoc: cannot write '%s': %s\n", path, strerror(errno));
+		return good ? 0 : -1;
+	}
+	tmp = malloc(len + 16);
 	if (!tmp)
 		return -1;
 	memcpy(tmp, path, len);

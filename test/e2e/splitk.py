@@ -221,7 +221,7 @@ class Checker:
             d = os.path.join(self.work, "%s_%s" % (self.target, name))
             os.makedirs(d, exist_ok=True)
             p = lambda x: os.path.join(d, x)  # noqa: E731
-            rc, txt = run([self.ptoc, src, "--target", self.target, "-o", os.devnull])
+            rc, txt = run([self.ptoc, src, "--target", self.target, "-o", p("compiled.c")])
             if rc:
                 first = txt.splitlines()[0] if txt else ""
                 print("skip %s %s: not legal on this target: %s" % (self.target, name, first))
