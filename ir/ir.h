@@ -442,7 +442,10 @@ typedef enum ir_vkind {
 	IR_VK_COLBC,  /* the column's value of src (row 0) in every row */
 	IR_VK_TER,    /* (src0 op src1) + src2 */
 	IR_VK_TERS,   /* (src0 op scalar) + src1 */
-	IR_VK_AXPY    /* dst + src * scalar (dst read and written) */
+	IR_VK_AXPY,   /* dst + src * scalar (dst read and written) */
+	IR_VK_PADIN,  /* pad around the source's valid region, no copy (tfillpad_inplace) */
+	IR_VK_SEQ,    /* scalar + k (or - k) in column k of row 0 (tci) */
+	IR_VK_TRI     /* a triangular mask of ones and zeros (ttri) */
 } ir_vkind;
 typedef struct ir_vecdef {
 	const char *name;      /* "tadd" */

@@ -634,7 +634,7 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 		ty = vtype(op, i);
 		if (vd->kind == IR_VK_BINS && ir_type_is_tile(vtype(op, 1)) && !ir_type_is_tile(vtype(op, 0)))
 			role = i == 0 ? "scalar" : "src", scalar_first = 1;
-		if (!strcmp(role, "scalar")) {
+		if (!strcmp(role, "scalar") || d->roles[i].kind == IR_KIND_SCALAR) {
 			if (!is_scalar_type(ty)) {
 				op_error(v, op, "expects %s to be an integer or float scalar, but got '%s'",
 					 role, tstr(ty));
@@ -793,6 +793,28 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 		same_valid(v, op, &t[0], "src", &dt, "dst");
 		break;
 	}
+	case IR_VK_SEQ:
+	case IR_VK_TRI: {
+		const ir_attr *ul = ir_op_get_attr(op, "upperOrLower");
+		vec_elem(v, op, vd, dt.elem, "dst");
+		if (vtype(op, 0)->kind != IR_TYPE_INT && vtype(op, 0)->kind != IR_TYPE_INDEX)
+			op_error(v, op, "expects %s to be an integer, but got '%s'", d->roles[0].name,
+				 tstr(vtype(op, 0)));
+		else if (vd->kind == IR_VK_SEQ && !dyn(dt.cols) && dt.cols == 1)
+			op_error(v, op, "expects dst to have more than one column (PTOAS's tci)");
+		else if (vd->kind == IR_VK_TRI && ul &&
+			 (ul->kind != IR_ATTR_INT || (ul->u.i.v != 0 && ul->u.i.v != 1)))
+			op_error(v, op, "expects upperOrLower to be the integer 0 (lower) or 1 (upper)");
+		break;
+	}
+	case IR_VK_PADIN:
+		if ((!dyn(t[0].rows) && !dyn(dt.rows) && t[0].rows != dt.rows) ||
+		    (!dyn(t[0].cols) && !dyn(dt.cols) && t[0].cols != dt.cols)) {
+			op_error(v, op, "expects src and dst to have the same shape (the same storage, "
+				 "padded in place)");
+			break;
+		}
+		/* fall through */
 	case IR_VK_PAD:
 		same_elem(v, op, &t[0], "src", &dt, "dst");
 		vec_elem(v, op, vd, dt.elem, "dst");

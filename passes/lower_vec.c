@@ -1073,27 +1073,61 @@ static int lower_part(vl *v, vops *p)
 
 /* tfillpad: the pad value over the destination's valid region, then the source's
  * valid region copied over it (docs/semantics.md §7.3). */
+/* The bits of the pad value of dst's `pad` (docs/semantics.md §7.3). */
+static uint64_t pad_value(vl *v, const lower_tile *dst)
+{
+	int64_t pad = dst->type->u.tb.pad;
+	unsigned bits = v->w;
+	uint64_t all = bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
+	if (pad != 2 && pad != 3)
+		return 0;
+	if (ptort_type_is_float(v->et))
+		return from_f32(v->et, pad == 2 ? 0x7F800000u : 0xFF800000u);
+	if (ptort_type_is_signed_int(v->et)) {
+		uint64_t max = ((uint64_t)1 << (bits - 1)) - 1;
+		return pad == 2 ? max : (~max & all);
+	}
+	return pad == 2 ? all : 0;
+}
+
+/* tfillpad_inplace (docs/semantics.md §7.3): the pad value in dst's valid region
+ * outside src's (the columns right of it in src's rows, then the rows below); the
+ * elements inside it are not written. */
+static int lower_pad_inplace(vl *v, vops *p)
+{
+	const lower_tile *src = &p->t[0], *dst = p->dst;
+	const ir_type *st = src->type;
+	uint32_t R = v->rows, C = v->cols, dp = tile_pitch(dst), eb = v->w / 8, sr, sc;
+	uint64_t pv = pad_value(v, dst);
+	int r = 0;
+	if (v->rows_v || v->cols_v || st->u.tb.v_row == IR_DYN || st->u.tb.v_col == IR_DYN) {
+		verr(v, "tfillpad_inplace with a valid shape known only at run time is not "
+			"supported%s", "");
+		return -1;
+	}
+	sr = (uint32_t)st->u.tb.v_row < R ? (uint32_t)st->u.tb.v_row : R;
+	sc = (uint32_t)st->u.tb.v_col < C ? (uint32_t)st->u.tb.v_col : C;
+	if (sr && sc < C) {
+		v->cols = C - sc;
+		r = dup_rows(v, dst, sc * eb, dp, pv, sr);
+	}
+	if (!r && sr < R) {
+		v->cols = C;
+		r = dup_rows(v, dst, sr * dp, dp, pv, R - sr);
+	}
+	v->cols = C;
+	return r ? -1 : 0;
+}
+
 static int lower_pad(vl *v, vops *p)
 {
 	const lower_tile *src = &p->t[0], *dst = p->dst;
-	int64_t pad = dst->type->u.tb.pad;
-	uint64_t pv = 0;
-	unsigned bits = v->w;
+	uint64_t pv = pad_value(v, dst);
 	lower_insn li;
 	ir_value *srows = NULL, *scols = NULL;
 	uint32_t sr, sc;
 	vs s;
 	int dyn;
-	if (pad == 2 || pad == 3) {
-		if (ptort_type_is_float(v->et)) {
-			pv = from_f32(v->et, pad == 2 ? 0x7F800000u : 0xFF800000u);
-		} else if (ptort_type_is_signed_int(v->et)) {
-			uint64_t max = ((uint64_t)1 << (bits - 1)) - 1;
-			pv = pad == 2 ? max : (~max & (bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1));
-		} else {
-			pv = pad == 2 ? (bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1) : 0;
-		}
-	}
 	sr = src->type->u.tb.v_row == IR_DYN ? 0 : (uint32_t)src->type->u.tb.v_row;
 	sc = src->type->u.tb.v_col == IR_DYN ? 0 : (uint32_t)src->type->u.tb.v_col;
 	if (src->type->u.tb.v_row == IR_DYN)
@@ -1419,6 +1453,85 @@ static int lower_axpy(vl *v, vops *p)
 	return 0;
 }
 
+/* ---- tci, ttri, tfillpad_inplace --------------------------------------------------- */
+
+/* An integer constant operand (tci's start, ttri's diagonal). */
+static int const_int(vl *v, unsigned i, int64_t *out)
+{
+	if (!ir_value_const_int(v->op->operands[i].value, out)) {
+		verr(v, "the scalar operand must be an integer arith.constant (a run-time value "
+			"is not supported yet)%s", "");
+		return -1;
+	}
+	return 0;
+}
+
+/* tci (docs/semantics.md §7.3): dst(0, k) = S + k (S - k with descending) for the
+ * valid columns k, wrapping in the element type: S in column 0, then doubling, the
+ * columns [n, 2n) from [0, n) plus (minus) n. */
+static int lower_seq(vl *v, vops *p)
+{
+	const lower_tile *d = p->dst;
+	const ir_attr *desc = ir_op_get_attr(v->op, "descending");
+	uint32_t C = v->cols, dp = tile_pitch(d), eb = v->w / 8, k, n;
+	uint64_t mask = v->w == 64 ? ~(uint64_t)0 : ((uint64_t)1 << v->w) - 1, sc;
+	int64_t s;
+	int vop = desc && desc->kind == IR_ATTR_BOOL && desc->u.i.v ? PTORT_VOP_SUB : PTORT_VOP_ADD;
+	if (v->cols_v) {
+		verr(v, "tci with a valid shape known only at run time is not supported%s", "");
+		return -1;
+	}
+	if (const_int(v, 0, &s))
+		return -1;
+	sc = (uint64_t)s & mask;
+	v->cols = 1;
+	if (dup_rows(v, d, 0, dp, sc, 1))
+		return -1;
+	for (k = 1; k < C; k += n) {
+		n = C - k < k ? C - k : k;
+		v->cols = n;
+		if (bins_rows(v, vop, d, k * eb, dp, d, 0, dp, (uint64_t)k & mask, 1))
+			return -1;
+	}
+	v->cols = C;
+	return 0;
+}
+
+/* ttri (docs/semantics.md §7.3): row i of the valid region is 1 in the columns
+ * j <= i + d (lower) or j >= i + d (upper), 0 elsewhere; one or two fills a row. */
+static int lower_tri(vl *v, vops *p)
+{
+	const lower_tile *d = p->dst;
+	const ir_attr *ul = ir_op_get_attr(v->op, "upperOrLower");
+	uint32_t R = v->rows, C = v->cols, dp = tile_pitch(d), eb = v->w / 8, i, split;
+	uint64_t one = ptort_type_is_float(v->et) ? from_f32(v->et, 0x3F800000u) : 1, lo, hi;
+	int64_t diag, b;
+	int upper = ul && ul->kind == IR_ATTR_INT && ul->u.i.v == 1, r = 0;
+	if (v->rows_v || v->cols_v) {
+		verr(v, "ttri with a valid shape known only at run time is not supported%s", "");
+		return -1;
+	}
+	if (const_int(v, 0, &diag))
+		return -1;
+	lo = upper ? 0 : one; /* the value left of the split, then right of it */
+	hi = upper ? one : 0;
+	for (i = 0; i < R && !r; i++) {
+		/* the split: columns [0, split) get lo */
+		b = (int64_t)i + diag + (upper ? 0 : 1);
+		split = b < 0 ? 0 : b > (int64_t)C ? C : (uint32_t)b;
+		if (split) {
+			v->cols = split;
+			r = dup_rows(v, d, i * dp, dp, lo, 1);
+		}
+		if (!r && split < C) {
+			v->cols = C - split;
+			r = dup_rows(v, d, i * dp + split * eb, dp, hi, 1);
+		}
+	}
+	v->cols = C;
+	return r ? -1 : 0;
+}
+
 unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 {
 	vl v;
@@ -1472,7 +1585,8 @@ unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 		v.w = 16;
 		v.cols /= 2;
 	}
-	if (!o->target->vec.predicated && v.w != 16 && v.w != 32 && v.vd->kind != IR_VK_PAD) {
+	if (!o->target->vec.predicated && v.w != 16 && v.w != 32 && v.vd->kind != IR_VK_PAD &&
+	    v.vd->kind != IR_VK_PADIN) {
 		verr(&v, "the repeat form (A2A3) takes 16- and 32-bit elements only (8-bit: and, or, "
 			"xor of an even column count)%s", "");
 		return v.errors;
@@ -1498,11 +1612,21 @@ unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 		lower_axpy(&v, &p);
 		break;
 	case IR_VK_PAD:
+	case IR_VK_PADIN:
 		if (!o->target->vec.predicated && v.w != 16 && v.w != 32) {
 			verr(&v, "the repeat form (A2A3) takes 16- and 32-bit elements only%s", "");
 			break;
 		}
-		lower_pad(&v, &p);
+		if (v.vd->kind == IR_VK_PAD)
+			lower_pad(&v, &p);
+		else
+			lower_pad_inplace(&v, &p);
+		break;
+	case IR_VK_SEQ:
+		lower_seq(&v, &p);
+		break;
+	case IR_VK_TRI:
+		lower_tri(&v, &p);
 		break;
 	default:
 		if (o->target->vec.predicated || v.rows_v || v.cols_v)

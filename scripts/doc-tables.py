@@ -185,7 +185,8 @@ VEC_KINDS = {"BIN": "tile, tile", "BINS": "tile, scalar", "UN": "tile", "DUP": "
              "PART": "tile, tile (partial)",
              "ROWBC": "row values", "COLBC": "column values",
              "TER": "tile, tile, tile", "TERS": "tile, scalar, tile",
-             "AXPY": "tile, scalar, dst"}
+             "AXPY": "tile, scalar, dst", "PADIN": "pad in place",
+             "SEQ": "scalar (index sequence)", "TRI": "scalar (triangular mask)"}
 
 
 def split_top(s):
