@@ -1,0 +1,852 @@
+"""pto_ref.py: a numpy interpreter of PTO kernels, the independent reference of the
+corpus run test (test/e2e/corpus_run.py).
+
+It reads a module in MLIR's generic op form (what `ptoc --emit=generic` prints: one op a
+line, regions between `({` and `})`), so that no .pto spelling has to be parsed twice;
+the parser is not what is under test, the numbers are. Every op is executed from
+docs/semantics.md alone, never from ptoc's passes, lowering or runtime:
+
+  * tiles are arrays indexed by (row, column), one per alloc_tile: layouts, placement
+    and instruction splitting do not exist here (§6.1 makes every movement a copy of
+    (r, c) to (r, c)); a tile written by hand at an address (alloc_tile addr, tassign)
+    is refused, since aliasing would need the layouts;
+  * tload / tstore copy the valid region between a tile and a partition of a GM view
+    (rank 2 to 5, outer dims flattened into rows (ND) or columns (DN), §6.2); tstore
+    and tmov from an f32 acc tile to f16/bf16 convert with RINT and saturation ON;
+  * tmatmul (.acc, .bias) in increasing k from +0, the bias row or the destination, one
+    f32 rounding per step with the exact product (§6.3): the product of two f32/f16/bf16
+    values is exact in float64, and acc + product is rounded to odd in float64 (TwoSum)
+    before the one rounding to f32, which makes the result the correctly rounded sum
+    (53 >= 24 + 2), also when the product has 48 significant bits;
+  * vector element ops (§7.1): the exact result rounded once to the element type; +, -,
+    * and / of two values of at most 24 bits are computed in float64 and rounded once
+    (innocuous double rounding, 53 >= 2 * 24 + 2); NaN results canonical; max/min with
+    NaN -> NaN and -0 < +0; scalar operands converted to the element type first (§7.3);
+  * tcvt (§3): round_float below rounds a float64 value onto any binary float format
+    with each round mode, then §3's overflow, infinity, NaN and saturation rules, and
+    the per-target saturation defaults of §3.2;
+  * scf.for / scf.if / scf.while, arith on 64-bit wrapping integers (§8.1).
+
+Anything outside this list raises Unsupported with the op's name, so a kernel using an
+op the reference does not model is reported, never passed.
+"""
+import re
+
+import numpy as np
+
+
+class Unsupported(Exception):
+    pass
+
+
+# ---- element types ---------------------------------------------------------------------
+
+# name: (storage dtype, float format (mantissa bits incl. the implicit one, emin, max
+# finite) or None for integers)
+FLOATS = {
+    "f32": (24, -126, float.fromhex("0x1.fffffep127")),
+    "f16": (11, -14, 65504.0),
+    "bf16": (8, -126, float.fromhex("0x1.fep127")),
+}
+STORAGE = {"f32": np.uint32, "f16": np.uint16, "bf16": np.uint16, "i8": np.int8,
+           "i16": np.int16, "i32": np.int32, "i64": np.int64, "ui8": np.uint8,
+           "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64}
+CANON_NAN = {"f32": 0x7FC00000, "f16": 0x7E00, "bf16": 0x7FC0}
+
+
+def storage(t):
+    if t not in STORAGE:
+        raise Unsupported("element type %s" % t)
+    return STORAGE[t]
+
+
+def decode(bits, t):
+    """stored values of type t -> float64 (floats: exact) or int64/uint64 (integers)"""
+    bits = np.asarray(bits)
+    if t == "f32":
+        return bits.astype(np.uint32).view(np.float32).astype(np.float64)
+    if t == "f16":
+        return bits.astype(np.uint16).view(np.float16).astype(np.float64)
+    if t == "bf16":
+        return (bits.astype(np.uint32) << np.uint32(16)).view(np.float32).astype(np.float64)
+    return bits.astype(np.uint64 if t.startswith("ui") else np.int64)
+
+
+def round_float(x, t, mode="RINT"):
+    """float64 values rounded once onto the grid of float type t with round mode
+    (RINT ROUND FLOOR CEIL TRUNC ODD), gradual underflow, exponent unbounded above (the
+    caller applies overflow). Returns float64 values (exactly representable in t, or
+    beyond its largest finite value). Zeros, infinities and NaN pass."""
+    p, emin, _ = FLOATS[t]
+    x = np.asarray(x, dtype=np.float64)
+    out = x.copy()
+    fin = np.isfinite(x) & (x != 0)
+    xf = x[fin]
+    _, e = np.frexp(xf)                           # |x| = m 2^e, 0.5 <= m < 1
+    q = np.maximum(e - 1, emin) - (p - 1)          # exponent of the last kept bit
+    y = np.ldexp(xf, -q)                           # exact: a power-of-two scaling
+    a = np.abs(y)
+    if mode in ("RINT", "NONE"):
+        r = np.rint(a)
+    elif mode == "ROUND":
+        r = np.floor(a + 0.5)
+    elif mode == "TRUNC":
+        r = np.floor(a)
+    elif mode == "FLOOR":
+        r = np.where(y < 0, np.ceil(a), np.floor(a))
+    elif mode == "CEIL":
+        r = np.where(y < 0, np.floor(a), np.ceil(a))
+    elif mode == "ODD":
+        r = np.floor(a)
+        r = np.where((r != a) & (np.fmod(r, 2) == 0), r + 1, r)
+    else:
+        raise Unsupported("round mode %s" % mode)
+    res = np.ldexp(np.copysign(r, y), q)
+    res = np.where(res == 0, np.copysign(0.0, xf), res)   # a zero keeps the sign
+    out[fin] = res
+    return out
+
+
+def encode_float(v, t):
+    """float64 values already on t's grid (or +-inf, NaN) -> bits of t; NaN canonical"""
+    v = np.asarray(v, dtype=np.float64)
+    if t == "f32":
+        with np.errstate(over="ignore"):
+            b = v.astype(np.float32).view(np.uint32)
+    elif t == "f16":
+        with np.errstate(over="ignore"):
+            b = v.astype(np.float16).view(np.uint16)
+    else:  # bf16: the value is an f32 whose low 16 bits are zero
+        with np.errstate(over="ignore"):
+            b = (v.astype(np.float32).view(np.uint32) >> np.uint32(16)).astype(np.uint16)
+    return np.where(np.isnan(v), storage(t)(CANON_NAN[t]), b).astype(storage(t))
+
+
+def arith_round(v, t):
+    """the result of one element op (float64, exact or double-rounding safe) rounded to
+    t with RINT, overflow to +-inf (§7.1)"""
+    if t in FLOATS:
+        r = round_float(v, t, "RINT")
+        with np.errstate(invalid="ignore"):
+            r = np.where(np.isfinite(r) & (np.abs(r) > FLOATS[t][2]), np.copysign(np.inf, r), r)
+        return encode_float(r, t)
+    raise Unsupported("float op on %s" % t)
+
+
+def to_float_dst(x, t, mode, sat):
+    """§3 float destination: x float64 (exact source values, NaN, inf) -> bits of t"""
+    _, _, mx = FLOATS[t]
+    r = round_float(x, t, mode)
+    with np.errstate(invalid="ignore"):
+        over = np.isfinite(r) & (np.abs(r) > mx)
+        neg = r < 0
+    if sat:
+        r = np.where(over | np.isinf(r), np.copysign(mx, r), r)
+        r = np.where(np.isnan(x), 0.0, r)
+    else:
+        inf = np.copysign(np.inf, r)
+        big = np.copysign(mx, r)
+        if mode in ("RINT", "NONE", "ROUND"):
+            ov = inf
+        elif mode in ("TRUNC", "ODD"):
+            ov = big
+        elif mode == "FLOOR":
+            ov = np.where(neg, inf, big)
+        else:  # CEIL
+            ov = np.where(neg, big, inf)
+        r = np.where(over, ov, r)
+    return encode_float(r, t)
+
+
+def int_range(t):
+    bits = np.iinfo(storage(t)).bits
+    if t.startswith("ui"):
+        return 0, 2 ** bits - 1, bits
+    return -2 ** (bits - 1), 2 ** (bits - 1) - 1, bits
+
+
+def to_int_dst(x, t, mode, sat):
+    """§3 integer destination from float64 values"""
+    lo, hi, bits = int_range(t)
+    x = np.asarray(x, dtype=np.float64)
+    if mode in ("RINT", "NONE"):
+        r = np.rint(x)
+    elif mode == "ROUND":
+        r = np.copysign(np.floor(np.abs(x) + 0.5), x)
+    elif mode == "FLOOR":
+        r = np.floor(x)
+    elif mode == "CEIL":
+        r = np.ceil(x)
+    elif mode == "TRUNC":
+        r = np.trunc(x)
+    else:
+        raise Unsupported("round mode %s toward an integer" % mode)
+    out = []
+    for v, src in zip(r.reshape(-1), x.reshape(-1)):
+        if np.isnan(src):
+            i = 0
+        elif np.isinf(src):
+            i = hi if src > 0 else lo
+        else:
+            i = int(v)
+            if sat:
+                i = min(max(i, lo), hi)
+            else:
+                i &= (1 << bits) - 1
+                if lo < 0 and i > hi:
+                    i -= 1 << bits
+        out.append(i)
+    return np.array(out, dtype=storage(t)).reshape(x.shape)
+
+
+# §3.2: pairs whose default saturation is OFF (and the only ones A2A3 lets turn it off)
+SAT_OFF_PAIRS = {("f32", "i16"), ("f16", "i16"), ("f16", "i8"), ("f16", "ui8"),
+                 ("i32", "i16"), ("i64", "i32")}
+
+
+def convert(bits, src, dst, mode, sat):
+    """tcvt of stored values (§3): mode RINT..ODD, sat True/False"""
+    if src not in FLOATS:
+        raise Unsupported("tcvt from %s" % src)
+    x = decode(bits, src)
+    if dst == "f32" and src == "f32":  # f32 -> f32 rounds to an integral value
+        r = np.where(np.isfinite(x), to_int_float(x, mode), x)
+        return encode_float(r, "f32")
+    if dst in FLOATS:
+        return to_float_dst(x, dst, mode, sat)
+    return to_int_dst(x, dst, mode, sat)
+
+
+def to_int_float(x, mode):
+    return {"RINT": np.rint, "NONE": np.rint, "FLOOR": np.floor, "CEIL": np.ceil,
+            "TRUNC": np.trunc, "ROUND": lambda v: np.copysign(np.floor(np.abs(v) + 0.5), v)}[mode](x)
+
+
+def scalar_to(value, t):
+    """a scalar operand converted to the element type t (§7.3: RINT, saturation off)"""
+    if t in FLOATS:
+        return to_float_dst(np.array([float(value)]), t, "RINT", False)[0]
+    lo, hi, bits = int_range(t)
+    v = int(value) & ((1 << bits) - 1)
+    if lo < 0 and v > hi:
+        v -= 1 << bits
+    return storage(t)(v)
+
+
+# ---- element operations (§7.1, §7.2) ---------------------------------------------------
+
+def fmax(a, b, is_max):
+    """max/min of float64 values: NaN if either is NaN, -0 < +0"""
+    with np.errstate(invalid="ignore"):
+        gt = (a > b) | ((a == b) & (np.signbit(b) & ~np.signbit(a)))
+        r = np.where(gt, a, b) if is_max else np.where(gt, b, a)
+    return np.where(np.isnan(a) | np.isnan(b), np.nan, r)
+
+
+def float_op(op, a, b):
+    with np.errstate(all="ignore"):
+        if op == "add":
+            return a + b
+        if op == "sub":
+            return a - b
+        if op == "mul":
+            return a * b
+        if op == "div":
+            return a / b
+        if op == "max":
+            return fmax(a, b, True)
+        if op == "min":
+            return fmax(a, b, False)
+    raise Unsupported("float op %s" % op)
+
+
+def int_op(op, a, b, t):
+    lo, hi, bits = int_range(t)
+    a = a.astype(object)
+    b = b.astype(object)
+    if op == "add":
+        r = a + b
+    elif op == "sub":
+        r = a - b
+    elif op == "mul":
+        r = a * b
+    elif op == "max":
+        r = np.maximum(a, b)
+    elif op == "min":
+        r = np.minimum(a, b)
+    else:
+        raise Unsupported("integer op %s" % op)
+    r = np.array([int(v) & ((1 << bits) - 1) for v in r.reshape(-1)], dtype=object)
+    r = np.array([v - (1 << bits) if lo < 0 and v > hi else v for v in r], dtype=object)
+    return r.astype(storage(t)).reshape(a.shape)
+
+
+def elementwise(op, x, y, t):
+    """one element op on stored values of type t"""
+    if t in FLOATS:
+        return arith_round(float_op(op, decode(x, t), decode(y, t)), t)
+    return int_op(op, decode(x, t), decode(y, t), t)
+
+
+def round_to_odd_sum(acc, p):
+    """acc + p (float64 arrays) rounded to odd in float64: exact sum s + e by TwoSum; when
+    e != 0 and s is even, s moves one ulp toward e. Rounding the result once to f32 is
+    then the correctly rounded acc + p."""
+    with np.errstate(all="ignore"):
+        s = acc + p
+        bp = s - acc
+        e = (acc - (s - bp)) + (p - bp)
+        odd = (s.view(np.uint64) & np.uint64(1)).astype(bool)
+        fix = np.isfinite(s) & np.isfinite(e) & (e != 0) & ~odd
+        s = np.where(fix, np.nextafter(s, np.where(e > 0, np.inf, -np.inf)), s)
+    return s
+
+
+def mmad(a, b, acc):
+    """§6.3: a (m x k), b (k x n) float64 exact values, acc f32 values (float64) or integers"""
+    m, k = a.shape
+    if a.dtype.kind in "iu":
+        c = acc.astype(np.int64)
+        for q in range(k):
+            c = (c + a[:, q:q + 1].astype(np.int64) * b[q:q + 1, :].astype(np.int64))
+            c = ((c + 2 ** 31) % 2 ** 32) - 2 ** 31
+        return c
+    c = acc.astype(np.float64)
+    for q in range(k):
+        with np.errstate(all="ignore"):
+            prod = a[:, q:q + 1] * b[q:q + 1, :]
+        c = round_to_odd_sum(c, prod)
+        with np.errstate(over="ignore"):
+            c = c.astype(np.float32).astype(np.float64)
+    return c
+
+
+# ---- the module --------------------------------------------------------------------------
+
+def depth_steps(s):
+    """(index, char, depth after it) over s, brackets <> () [] {} nested, quotes and the
+    arrow '->' skipped"""
+    depth, q = 0, False
+    for i, ch in enumerate(s):
+        if ch == '"':
+            q = not q
+        elif not q:
+            if ch in "<([{":
+                depth += 1
+            elif ch in ")]}" or (ch == ">" and (i == 0 or s[i - 1] != "-")):
+                depth -= 1
+        yield i, ch, depth, q
+
+
+def split_top(s, sep=","):
+    """split at top-level separators (outside brackets and quotes)"""
+    out, start = [], 0
+    for i, ch, depth, q in depth_steps(s):
+        if ch == sep and depth == 0 and not q:
+            out.append(s[start:i].strip())
+            start = i + 1
+    if s[start:].strip():
+        out.append(s[start:].strip())
+    return out
+
+
+def group_end(s):
+    """index of the bracket closing the group s starts with"""
+    for i, ch, depth, q in depth_steps(s):
+        if depth == 0:
+            return i
+    raise Unsupported("unbalanced: %s" % s)
+
+
+class Op:
+    def __init__(self, name, results, operands, attrs, types, line):
+        self.name, self.results, self.operands = name, results, operands
+        self.attrs, self.types, self.line = attrs, types, line
+        self.regions = []      # [(block arg names, [Op])]
+
+
+OP_RE = re.compile(r'^(?:(%[\w.$-]+(?:, %[\w.$-]+)*) = )?"([\w.]+)"\(([^)]*)\)(.*)$')
+
+
+def parse_attrs(s):
+    s = s.strip()
+    if not (s.startswith("{") and s.endswith("}")):
+        raise Unsupported("cannot read attributes: %s" % s)
+    attrs = {}
+    for item in split_top(s[1:-1]):
+        if " = " in item:
+            k, v = item.split(" = ", 1)
+            attrs[k.strip()] = v.strip()
+        else:
+            attrs[item.strip()] = True
+    return attrs
+
+
+def parse_tail(tail):
+    """' {attrs} : (T, T) -> R' -> (attrs, operand types, result types)"""
+    tail = tail.strip()
+    attrs = {}
+    if tail.startswith("<{"):  # properties: treated as attributes
+        i = group_end(tail)
+        attrs.update(parse_attrs(tail[1:i]))
+        tail = tail[i + 1:].strip()
+    if tail.startswith("{"):
+        i = group_end(tail)
+        attrs.update(parse_attrs(tail[:i + 1]))
+        tail = tail[i + 1:].strip()
+    if not tail.startswith(":"):
+        raise Unsupported("cannot read op tail: %s" % tail)
+    ft = tail[1:].strip()
+    i = group_end(ft)
+    ins = split_top(ft[1:i])
+    rest = ft[i + 1:].strip()
+    if not rest.startswith("->"):
+        raise Unsupported("cannot read function type: %s" % ft)
+    rest = rest[2:].strip()
+    outs = split_top(rest[1:-1]) if rest.startswith("(") else [rest]
+    return attrs, ins, outs
+
+
+def parse_module(text):
+    """the generic form -> list of func ops (each with one region)"""
+    lines = text.splitlines()
+    pos = [0]
+
+    def parse_block(stop_prefixes):
+        ops, args = [], []
+        while pos[0] < len(lines):
+            ln = lines[pos[0]].strip()
+            if not ln:
+                pos[0] += 1
+                continue
+            if any(ln.startswith(p) for p in stop_prefixes):
+                return args, ops
+            pos[0] += 1
+            if ln.startswith("^bb"):
+                inner = ln[ln.index("(") + 1:ln.rindex(")")]
+                args = [a.split(":")[0].strip() for a in split_top(inner)]
+                continue
+            m = OP_RE.match(ln)
+            if not m:
+                raise Unsupported("cannot read line: %s" % ln)
+            res = [r.strip() for r in m.group(1).split(",")] if m.group(1) else []
+            operands = [o.strip() for o in m.group(3).split(",") if o.strip()]
+            tail = m.group(4).strip()
+            op = Op(m.group(2), res, operands, {}, None, pos[0])
+            if tail == "({":
+                while True:
+                    bargs, bops = parse_block(["}, {", "})"])
+                    op.regions.append((bargs, bops))
+                    closing = lines[pos[0]].strip()
+                    pos[0] += 1
+                    if closing.startswith("}, {"):
+                        continue
+                    tail = closing[2:]
+                    break
+            op.attrs, op.types, op.rtypes = parse_tail(tail)
+            ops.append(op)
+        return args, ops
+
+    _, top = parse_block([])
+    funcs = []
+    for op in top:
+        if op.name == "builtin.module":
+            funcs += [f for f in op.regions[0][1] if f.name == "func.func"]
+        elif op.name == "func.func":
+            funcs.append(op)
+    return funcs
+
+
+def func_name(f):
+    return f.attrs["sym_name"].strip('"')
+
+
+def func_arg_types(f):
+    ft = f.attrs["function_type"]
+    return split_top(ft[ft.index("(") + 1:ft.index(") ->")])
+
+
+TB_RE = re.compile(r"(\w+)=([\w?]+)")
+
+
+def tile_type(t):
+    if not t.startswith("!pto.tile_buf<"):
+        raise Unsupported("type %s" % t)
+    return dict(TB_RE.findall(t[len("!pto.tile_buf<"):-1]))
+
+
+
+# vector ops of two tiles and of a tile and a scalar: the element op of each (§7.1)
+BINARY = {"tadd": "add", "tsub": "sub", "tmul": "mul", "tdiv": "div", "tmax": "max", "tmin": "min"}
+WITH_SCALAR = {"tadds": "add", "tsubs": "sub", "tmuls": "mul", "tdivs": "div", "tmaxs": "max",
+               "tmins": "min"}
+
+
+class Tile:
+    def __init__(self, ty, vr=None, vc=None):
+        d = tile_type(ty)
+        self.loc, self.t = d["loc"], d["dtype"]
+        self.rows, self.cols = int(d["rows"]), int(d["cols"])
+        self.vr = int(d["v_row"]) if d["v_row"] != "?" else vr
+        self.vc = int(d["v_col"]) if d["v_col"] != "?" else vc
+        if self.vr is None or self.vc is None:
+            raise Unsupported("dynamic valid shape without operands")
+        self.data = np.zeros((self.rows, self.cols), dtype=storage(self.t))
+
+
+class View:
+    """a tensor view (offsets zero, sizes = shape) or a partition of one"""
+
+    def __init__(self, buf, t, shape, strides, offsets=None, sizes=None):
+        self.buf, self.t, self.shape, self.strides = buf, t, shape, strides
+        self.offsets = offsets or [0] * len(shape)
+        self.sizes = sizes or list(shape)
+
+
+class Interp:
+    """run(func, gm, scalars): gm {arg index: uint8 array}, changed in place"""
+
+    def __init__(self, target):
+        self.target = target
+
+    def run(self, func, gm, scalars):
+        args, body = func.regions[0]
+        types = func_arg_types(func)
+        env = {}
+        for i, (a, t) in enumerate(zip(args, types)):
+            if t.startswith("!pto.ptr<"):
+                env[a] = ("ptr", gm[i], t[len("!pto.ptr<"):-1])
+            else:
+                env[a] = scalars[i]
+        self.block(body, env)
+
+    def block(self, ops, env):
+        for op in ops:
+            r = self.op(op, env)
+            if op.name in ("scf.yield", "scf.condition", "func.return"):
+                return r
+        return None
+
+    def val(self, env, name):
+        if name not in env:
+            raise Unsupported("value %s used before definition" % name)
+        return env[name]
+
+    def op(self, op, env):
+        n = op.name
+        ins = [self.val(env, o) for o in op.operands]
+        if n in ("scf.yield", "func.return"):
+            return ins
+        if n == "scf.condition":
+            return ins
+        if n in ("pto.set_flag", "pto.wait_flag", "pto.tprint", "pto.barrier", "pto.pipe_barrier"):
+            return None
+        short = n[len("pto."):] if n.startswith("pto.") else None
+        if short in BINARY:
+            h = lambda o, i, e: self.binary(BINARY[short], i)  # noqa: E731
+        elif short in WITH_SCALAR:
+            h = lambda o, i, e: self.with_scalar(WITH_SCALAR[short], o, i)  # noqa: E731
+        else:
+            h = getattr(self, "op_" + n.replace(".", "_"), None)
+        if h is None:
+            raise Unsupported("op %s" % n)
+        res = h(op, ins, env)
+        if op.results:
+            res = res if isinstance(res, list) else [res]
+            for r, v in zip(op.results, res):
+                env[r] = v
+        return None
+
+    # -- arith (§8.1: 64-bit wrapping integers) --
+    @staticmethod
+    def wrap(v):
+        v &= (1 << 64) - 1
+        return v - (1 << 64) if v >= 1 << 63 else v
+
+    def op_arith_constant(self, op, ins, env):
+        v = op.attrs["value"]
+        if v in ("true", "false"):
+            return int(v == "true")
+        lit, ty = [x.strip() for x in v.rsplit(":", 1)]
+        if ty in ("index",) or re.fullmatch(r"i\d+", ty):
+            return int(lit, 0)
+        if ty in FLOATS:  # §8.2: a hex literal is the bit pattern, a decimal one rounded once
+            if lit.lower().lstrip("-").startswith("0x"):
+                return ("fbits", ty, int(lit, 16))
+            # float() rounds the decimal to float64 first: exact for what the printer
+            # writes (the shortest decimal of a value of the type), refused otherwise
+            x = float(lit)
+            b = int(to_float_dst(np.array([x]), ty, "RINT", False)[0])
+            if decode(np.array([b], dtype=storage(ty)), ty)[0] != x:
+                raise Unsupported("float constant %s : %s is not exactly a value of its type" % (lit, ty))
+            return ("fbits", ty, b)
+        raise Unsupported("constant of type %s" % ty)
+
+    def ints(self, ins):
+        for x in ins:
+            if not isinstance(x, int):
+                raise Unsupported("integer op on %r" % (x,))
+        return ins
+
+    def op_arith_addi(self, op, ins, env):
+        a, b = self.ints(ins)
+        return self.wrap(a + b)
+
+    def op_arith_subi(self, op, ins, env):
+        a, b = self.ints(ins)
+        return self.wrap(a - b)
+
+    def op_arith_muli(self, op, ins, env):
+        a, b = self.ints(ins)
+        return self.wrap(a * b)
+
+    def op_arith_andi(self, op, ins, env):
+        a, b = self.ints(ins)
+        return self.wrap(a & b)
+
+    def op_arith_ori(self, op, ins, env):
+        a, b = self.ints(ins)
+        return self.wrap(a | b)
+
+    def op_arith_xori(self, op, ins, env):
+        a, b = self.ints(ins)
+        return self.wrap(a ^ b)
+
+    def op_arith_minsi(self, op, ins, env):
+        return min(self.ints(ins))
+
+    def op_arith_maxsi(self, op, ins, env):
+        return max(self.ints(ins))
+
+    def op_arith_divsi(self, op, ins, env):
+        a, b = self.ints(ins)
+        q = abs(a) // abs(b)
+        return self.wrap(q if (a < 0) == (b < 0) else -q)
+
+    def op_arith_remsi(self, op, ins, env):
+        a, b = self.ints(ins)
+        return self.wrap(a - b * self.op_arith_divsi(op, ins, env))
+
+    def op_arith_index_cast(self, op, ins, env):
+        return self.ints(ins)[0]
+
+    def op_arith_select(self, op, ins, env):
+        return ins[1] if ins[0] else ins[2]
+
+    def op_arith_cmpi(self, op, ins, env):
+        a, b = self.ints(ins)
+        pred = int(op.attrs["predicate"].split(":")[0])
+        ua, ub = a & ((1 << 64) - 1), b & ((1 << 64) - 1)
+        return int([a == b, a != b, a < b, a <= b, a > b, a >= b,
+                    ua < ub, ua <= ub, ua > ub, ua >= ub][pred])
+
+    # -- scf --
+    def op_scf_for(self, op, ins, env):
+        lb, ub, st = self.ints(ins[:3])
+        carried = list(ins[3:])
+        bargs, body = op.regions[0]
+        i = lb
+        while i < ub:
+            local = dict(env)
+            local[bargs[0]] = i
+            for a, v in zip(bargs[1:], carried):
+                local[a] = v
+            carried = self.block(body, local) or []
+            i += st
+        return carried
+
+    def op_scf_if(self, op, ins, env):
+        region = op.regions[0] if ins[0] else (op.regions[1] if len(op.regions) > 1 else None)
+        if region is None or not region[1]:
+            return []
+        return self.block(region[1], env) or []
+
+    def op_scf_while(self, op, ins, env):
+        vals = list(ins)
+        (bargs, before), (aargs, after) = op.regions
+        while True:
+            local = dict(env)
+            local.update(zip(bargs, vals))
+            cond = self.block(before, local)
+            if not cond[0]:
+                return cond[1:]
+            local = dict(env)
+            local.update(zip(aargs, cond[1:]))
+            vals = self.block(after, local)
+
+    # -- views --
+    def op_pto_make_tensor_view(self, op, ins, env):
+        seg = [int(x) for x in re.findall(r"\d+", op.attrs["operandSegmentSizes"].split(":")[1])]
+        ptr = ins[0]
+        shape = self.ints(ins[1:1 + seg[1]])
+        strides = self.ints(ins[1 + seg[1]:1 + seg[1] + seg[2]])
+        if ptr[0] != "ptr":
+            raise Unsupported("make_tensor_view of %r" % (ptr,))
+        return View(ptr[1], ptr[2], shape, strides)
+
+    def op_pto_partition_view(self, op, ins, env):
+        v = ins[0]
+        r = len(v.shape)
+        offs = self.ints(ins[1:1 + r])
+        sizes = self.ints(ins[1 + r:1 + 2 * r])
+        return View(v.buf, v.t, v.shape, v.strides,
+                    [a + b for a, b in zip(v.offsets, offs)], sizes)
+
+    def gm_index(self, v, tile):
+        """GM element index of every (r, c) of the view's 2-D region (§6.2), as a grid"""
+        r = len(v.sizes)
+        if r < 2 or r > 5:
+            raise Unsupported("view of rank %d" % r)
+        n = [1] * (5 - r) + list(v.sizes)
+        off = [0] * (5 - r) + list(v.offsets)
+        st = [0] * (5 - r) + list(v.strides)
+        grids = np.meshgrid(*[np.arange(k) for k in n], indexing="ij")
+        idx = sum((g + o) * s for g, o, s in zip(grids, off, st))
+        col_major = tile.loc is not None and self.col_major(tile)
+        if col_major:  # DN: rows i3, columns ((i0 n1 + i1) n2 + i2) n4 + i4
+            return idx.transpose(3, 0, 1, 2, 4).reshape(n[3], n[0] * n[1] * n[2] * n[4])
+        return idx.reshape(n[0] * n[1] * n[2] * n[3], n[4])
+
+    @staticmethod
+    def col_major(tile):
+        return tile.blayout == "col_major" and tile.slayout == "none_box"
+
+    def gm_array(self, v):
+        return v.buf.view(storage(v.t))
+
+    def region(self, v, tile, what):
+        """(GM elements of v's type, index grid of the tile's valid region in them)"""
+        idx = self.gm_index(v, tile)
+        g = self.gm_array(v)
+        vr, vc = tile.vr, tile.vc
+        if vr > idx.shape[0] or vc > idx.shape[1]:
+            raise Unsupported("%s: valid region beyond the partition" % what)
+        sub = idx[:vr, :vc]
+        if sub.size and (sub.min() < 0 or sub.max() >= g.size):
+            raise Unsupported("%s: partition outside its buffer" % what)
+        return g, sub
+
+    def op_pto_tload(self, op, ins, env):
+        v, tile = ins
+        g, sub = self.region(v, tile, "tload")
+        if np.dtype(storage(v.t)).itemsize != np.dtype(storage(tile.t)).itemsize:
+            raise Unsupported("tload between %s and %s" % (v.t, tile.t))
+        tile.data[:tile.vr, :tile.vc] = g[sub].view(storage(tile.t)) if v.t != tile.t else g[sub]
+
+    def op_pto_tstore(self, op, ins, env):
+        tile, v = ins
+        g, sub = self.region(v, tile, "tstore")
+        vr, vc = tile.vr, tile.vc
+        val = tile.data[:vr, :vc]
+        if tile.t != v.t:
+            if tile.loc == "acc" and tile.t == "f32" and v.t in ("f16", "bf16"):
+                val = convert(val, "f32", v.t, "RINT", True)
+            else:
+                raise Unsupported("tstore %s -> %s" % (tile.t, v.t))
+        if "relu" in str(op.attrs).lower():
+            raise Unsupported("tstore with relu")
+        g[sub] = val
+
+    # -- tiles --
+    def op_pto_alloc_tile(self, op, ins, env):
+        seg = [int(x) for x in re.findall(r"\d+", op.attrs["operandSegmentSizes"].split(":")[1])]
+        if seg[0]:
+            raise Unsupported("alloc_tile at an address (aliasing needs layouts)")
+        vals = self.ints(ins)
+        vr = vals[0] if seg[1] else None
+        vc = vals[seg[1]] if seg[2] else None
+        t = Tile(op.rtypes[0], vr, vc)
+        d = tile_type(op.rtypes[0])
+        t.blayout, t.slayout = d.get("blayout", "row_major"), d.get("slayout", "none_box")
+        return t
+
+    def op_pto_tassign(self, op, ins, env):
+        raise Unsupported("tassign (aliasing needs layouts)")
+
+    def op_pto_tmov(self, op, ins, env):
+        src, dst = ins[0], ins[-1]
+        vr, vc = dst.vr, dst.vc
+        val = src.data[:vr, :vc].copy()
+        if src.t != dst.t:
+            if src.loc == "acc" and src.t == "f32" and dst.t in ("f16", "bf16"):
+                val = convert(val, "f32", dst.t, "RINT", True)
+            else:
+                raise Unsupported("tmov %s -> %s" % (src.t, dst.t))
+        if len(op.operands) != 2 or op.attrs:
+            raise Unsupported("tmov with extra operands or attributes")
+        dst.data[:vr, :vc] = val
+
+    def mm(self, a, b, acc0, dst):
+        m, k, n = a.vr, a.vc, b.vc
+        if b.vr != k:
+            raise Unsupported("matmul k mismatch")
+        av = decode(a.data[:m, :k], a.t)
+        bv = decode(b.data[:k, :n], b.t)
+        if dst.t == "i32":
+            c = mmad(av, bv, acc0)
+            dst.data[:m, :n] = c.astype(np.int64).astype(np.int32)
+        else:
+            c = mmad(av, bv, acc0)
+            dst.data[:m, :n] = encode_float(c, "f32")
+
+    def op_pto_tmatmul(self, op, ins, env):
+        a, b, dst = ins
+        z = np.zeros((a.vr, b.vc), np.int64 if dst.t == "i32" else np.float64)
+        self.mm(a, b, z, dst)
+
+    def op_pto_tmatmul_acc(self, op, ins, env):
+        cin, a, b, dst = ins
+        acc = decode(cin.data[:a.vr, :b.vc], cin.t)
+        self.mm(a, b, acc, dst)
+
+    def op_pto_tmatmul_bias(self, op, ins, env):
+        a, b, bias, dst = ins
+        acc = np.broadcast_to(decode(bias.data[0:1, :b.vc], bias.t), (a.vr, b.vc))
+        self.mm(a, b, acc, dst)
+
+    # -- vector ops (§7) --
+    def binary(self, opname, ins):
+        x, y, dst = ins
+        vr, vc = dst.vr, dst.vc
+        for s in (x, y):
+            if s.vr < vr or s.vc < vc or s.t != dst.t:
+                raise Unsupported("t%s operands" % opname)
+        dst.data[:vr, :vc] = elementwise(opname, x.data[:vr, :vc], y.data[:vr, :vc], dst.t)
+
+    def scalar(self, v, t):
+        """a scalar operand as a stored value of the element type t (§7.3)"""
+        if isinstance(v, tuple) and v[0] == "fbits":
+            if v[1] == t:
+                return storage(t)(v[2])
+            return scalar_to(decode(np.array([v[2]], dtype=storage(v[1])), v[1])[0], t)
+        if isinstance(v, int):
+            return scalar_to(v, t)
+        raise Unsupported("scalar operand %r" % (v,))
+
+    def with_scalar(self, opname, op, ins):
+        tiles = [i for i in ins if isinstance(i, Tile)]
+        dst = ins[-1]
+        src = ins[0] if isinstance(ins[0], Tile) else ins[1]
+        s = ins[1] if isinstance(ins[0], Tile) else ins[0]
+        if len(tiles) != 2 or len(ins) != 3:
+            raise Unsupported("t%ss operands" % opname)
+        vr, vc = dst.vr, dst.vc
+        sv = np.full((vr, vc), self.scalar(s, dst.t), dtype=storage(dst.t))
+        x = src.data[:vr, :vc]
+        first = (x, sv) if isinstance(ins[0], Tile) else (sv, x)
+        dst.data[:vr, :vc] = elementwise(opname, first[0], first[1], dst.t)
+
+    def op_pto_tcvt(self, op, ins, env):
+        src, dst = ins[0], ins[-1]
+        mode = "RINT"
+        if "rmode" in op.attrs:
+            mode = re.search(r"(\w+)>$", op.attrs["rmode"]).group(1).replace("CAST_", "")
+        pair = (src.t, dst.t)
+        sat = pair not in SAT_OFF_PAIRS
+        if "sat_mode" in op.attrs:
+            asked = op.attrs["sat_mode"].endswith("ON>")
+            # §3.2: A2A3 honours an explicit setting only on the six pairs; A5 everywhere
+            if self.target == "a5" or pair in SAT_OFF_PAIRS:
+                sat = asked
+        vr, vc = dst.vr, dst.vc
+        dst.data[:vr, :vc] = convert(src.data[:vr, :vc], src.t, dst.t, mode, sat)
