@@ -1,14 +1,15 @@
-/* bench_parse.c: `ptoc-bench parse [KERNELS] [--keep] [--no-scale]`. Generates (in a temporary directory) a
- * module of KERNELS (default 10,000) vector kernels shaped like PTOAS's
- * test/basic/tcvt_e2e.pto (pointer -> tensor view -> partition -> alloc_tile -> tload
- * -> tcvt -> tstore), and its MLIR generic-form twin printed by our generic printer.
- * Then times, each in a child process so peak RSS is the child's own (wait4):
+/* bench_parse.c: `ptoc-bench parse [KERNELS] [--keep] [--no-scale] [--runs R]`. Generates
+ * (in a temporary directory) a module of KERNELS (default 10,000) vector kernels shaped
+ * like PTOAS's test/basic/tcvt_e2e.pto (pointer -> tensor view -> partition ->
+ * alloc_tile -> tload -> tcvt -> tstore), and its MLIR generic-form twin printed by our
+ * generic printer. Then times, each in a child process so peak RSS is the child's own
+ * (wait4):
  *   ptoc's library parsing + verifying + printing the module in process,
  *   the ptoc binary doing the same (output to /dev/null),
  *   mlir-opt --allow-unregistered-dialect parsing, verifying and printing the twin.
  * Then, unless --no-scale, the growth: the library on 1k, 10k and 100k kernels (time,
- * peak RSS, both per kernel). Figures only; nothing is asserted. `--keep` keeps the
- * generated files. */
+ * peak RSS, both per kernel; the best of R children each, default 1). Figures only;
+ * nothing is asserted. `--keep` keeps the generated files. */
 #define _DEFAULT_SOURCE /* wait4 */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -146,7 +147,8 @@ typedef struct run {
 } run;
 
 /* Runs `argv` (or, when argv is NULL, the library pipeline on `in`) in a child with
- * stdout to /dev/null; measures wall time and the child's peak RSS. */
+ * stdout to /dev/null; measures wall time (with PTOC_BENCH_CLOCK=cpu: the child's user +
+ * system CPU time, as bench_now) and the child's peak RSS. */
 static run measure(char *const *argv, const char *in)
 {
 	run r = {0, 0, -1};
@@ -169,6 +171,12 @@ static run measure(char *const *argv, const char *in)
 	if (wait4(pid, &st, 0, &ru) < 0)
 		return r;
 	r.secs = bench_now() - t0;
+	{
+		const char *e = getenv("PTOC_BENCH_CLOCK");
+		if (e && !strcmp(e, "cpu"))
+			r.secs = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+				 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+	}
 	r.rss_kib = ru.ru_maxrss;
 	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 	return r;
@@ -184,15 +192,17 @@ static void report(const char *what, run r)
 }
 
 /* Growth: the library's parse + verify + print of 1k, 10k and 100k kernels, each in its
- * own child (peak RSS of that size alone), per kernel beside the 1k figure. */
-static void scaling(const char *dir)
+ * own child (peak RSS of that size alone), the best of `runs` children per size (time
+ * and peak RSS each their lowest), per kernel beside the 1k figure. */
+static void scaling(const char *dir, unsigned runs)
 {
 	static const unsigned sizes[] = {1000, 10000, 100000};
 	char path[160];
 	double us1 = 0, kib1 = 0;
-	unsigned i;
+	unsigned i, k;
 	snprintf(path, sizeof path, "%s/scale.pto", dir);
-	printf("scaling (ptoc library, parse + verify + print; per kernel vs 1k):\n");
+	printf("scaling (ptoc library, parse + verify + print, best of %u; per kernel vs 1k):\n",
+	       runs);
 	for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
 		struct stat st;
 		run r;
@@ -202,6 +212,15 @@ static void scaling(const char *dir)
 			break;
 		}
 		r = measure(NULL, path);
+		for (k = 1; !r.status && k < runs; k++) {
+			run q = measure(NULL, path);
+			if (q.status)
+				r.status = q.status;
+			if (q.secs < r.secs)
+				r.secs = q.secs;
+			if (q.rss_kib < r.rss_kib)
+				r.rss_kib = q.rss_kib;
+		}
 		unlink(path);
 		if (r.status) {
 			printf("  %6u kernels: failed (status %d)\n", sizes[i], r.status);
@@ -222,6 +241,7 @@ int bench_parse(int argc, char **argv)
 {
 	unsigned n = 10000;
 	int keep = 0, scale = 1, i;
+	unsigned runs = 1;
 	char dir[] = "/tmp/ptoc-bench-parse-XXXXXX", src[128], twin[128], self[4096], ptoc[4200];
 	struct stat sb;
 	ssize_t k;
@@ -232,8 +252,11 @@ int bench_parse(int argc, char **argv)
 			keep = 1;
 		else if (!strcmp(argv[i], "--no-scale"))
 			scale = 0;
+		else if (!strcmp(argv[i], "--runs") && i + 1 < argc && atoi(argv[i + 1]) > 0)
+			runs = (unsigned)atoi(argv[++i]);
 		else if (!(n = (unsigned)strtoul(argv[i], NULL, 10))) {
-			fprintf(stderr, "usage: ptoc-bench parse [KERNELS] [--keep] [--no-scale]\n");
+			fprintf(stderr, "usage: ptoc-bench parse [KERNELS] [--keep] [--no-scale] "
+				"[--runs R]\n");
 			return 2;
 		}
 	}
@@ -281,7 +304,7 @@ int bench_parse(int argc, char **argv)
 		printf("baseline mlir-opt              skipped (no %s)\n", MLIR_OPT);
 	}
 	if (scale)
-		scaling(dir);
+		scaling(dir, runs);
 	if (keep) {
 		printf("kept %s\n", dir);
 	} else {

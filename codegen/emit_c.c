@@ -37,6 +37,8 @@
 #include "codegen/emit.h"
 #include "passes/pass.h"
 
+#define EM_BUF 16384
+
 typedef struct em {
 	ir_ctx *ctx;
 	const struct target *t;
@@ -52,6 +54,9 @@ typedef struct em {
 	const char **used; /* open-addressed set of interned names used in this function */
 	unsigned capused, nused;
 	int indent;
+	/* the output, passed to `out` in pieces of up to EM_BUF bytes (flush) */
+	size_t nbuf;
+	char buf[EM_BUF];
 } em;
 
 /* ---- output ----------------------------------------------------------------------- */
@@ -59,8 +64,11 @@ typedef struct em {
 /* The result of an emitter: the errors reported, after reporting a failed work
  * allocation (docs/architecture.md "Allocation failure"); 1 for a write error, which
  * the writer's owner reports. */
+static void flush(em *e);
+
 static unsigned finish(em *e, const ir_op *module)
 {
+	flush(e);
 	if (e->oom && !e->errors) {
 		ir_error(e->ctx, module->loc, "emit-c: out of memory");
 		e->errors++;
@@ -68,10 +76,83 @@ static unsigned finish(em *e, const ir_op *module)
 	return e->errors ? e->errors : e->werr ? 1 : 0;
 }
 
+/* Writes the buffered text (what put kept before any error) through `out`. */
+static void flush(em *e)
+{
+	if (e->nbuf && !e->werr && e->out(e->user, e->buf, e->nbuf))
+		e->werr = 1;
+	e->nbuf = 0;
+}
+
+/* Appends n bytes to the output; nothing after an error. */
 static void put(em *e, const char *s, size_t n)
 {
-	if (!e->werr && !e->errors && e->out(e->user, s, n))
-		e->werr = 1;
+	if (e->werr || e->errors)
+		return;
+	if (n > EM_BUF - e->nbuf) {
+		flush(e);
+		if (n >= EM_BUF) {
+			if (!e->werr && e->out(e->user, s, n))
+				e->werr = 1;
+			return;
+		}
+	}
+	memcpy(e->buf + e->nbuf, s, n);
+	e->nbuf += n;
+}
+
+/* A NUL-terminated string. */
+static void ps(em *e, const char *s)
+{
+	put(e, s, strlen(s));
+}
+
+/* Decimal digits of x into the end of b[0..24) ; returns the first. */
+static char *udigits(char *end, uint64_t x)
+{
+	do
+		*--end = (char)('0' + x % 10);
+	while (x /= 10);
+	return end;
+}
+
+/* An unsigned integer in decimal (as %u / %llu). */
+static void pu(em *e, uint64_t x)
+{
+	char b[24], *p = udigits(b + sizeof b, x);
+	put(e, p, (size_t)(b + sizeof b - p));
+}
+
+/* A signed integer in decimal (as %lld). */
+static void pd(em *e, int64_t x)
+{
+	char b[24], *p = udigits(b + sizeof b, x < 0 ? 0 - (uint64_t)x : (uint64_t)x);
+	if (x < 0)
+		*--p = '-';
+	put(e, p, (size_t)(b + sizeof b - p));
+}
+
+/* `a` then `b` into buf, truncated to cap - 1 bytes and NUL-terminated (as snprintf
+ * "%s%s" would); returns buf. */
+static char *cat(char *buf, size_t cap, const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	if (na > cap - 1)
+		na = cap - 1;
+	if (nb > cap - 1 - na)
+		nb = cap - 1 - na;
+	memcpy(buf, a, na);
+	memcpy(buf + na, b, nb);
+	buf[na + nb] = 0;
+	return buf;
+}
+
+/* `a` then `b`, interned, as cat into cap (<= 256) bytes. */
+static const char *intern2(em *e, size_t cap, const char *a, const char *b)
+{
+	char buf[256];
+	cat(buf, cap, a, b);
+	return ir_intern(e->ctx, buf, strlen(buf));
 }
 
 static void pf(em *e, const char *fmt, ...)
@@ -84,6 +165,8 @@ static void pf(em *e, const char *fmt, ...)
 	char small[512], *p = small;
 	va_list ap;
 	int n;
+	if (e->werr || e->errors)
+		return;
 	va_start(ap, fmt);
 	n = vsnprintf(small, sizeof small, fmt, ap);
 	va_end(ap);
@@ -147,7 +230,7 @@ static int is_ident(const char *s)
 	    !strncmp(s, "__", 2))
 		return 0;
 	for (i = 0; c_reserved[i]; i++)
-		if (!strcmp(s, c_reserved[i]))
+		if (*s == *c_reserved[i] && !strcmp(s, c_reserved[i]))
 			return 0;
 	return 1;
 }
@@ -236,8 +319,12 @@ static const char *name_value(em *e, ir_value *v)
 	const char *base = "v", *s;
 	unsigned k = 0;
 	if (v->name && strlen(v->name) < 100) {
-		snprintf(kw, sizeof kw, "%s_", v->name); /* C keywords and reserved names */
-		base = is_ident(v->name) ? v->name : is_ident(kw) ? kw : "v";
+		if (is_ident(v->name))
+			base = v->name;
+		else { /* C keywords and reserved names */
+			snprintf(kw, sizeof kw, "%s_", v->name);
+			base = is_ident(kw) ? kw : "v";
+		}
 	}
 	s = ir_intern(e->ctx, base, strlen(base));
 	while (!name_claim(e, s)) {
@@ -259,14 +346,26 @@ static int const_int(const ir_value *v, int64_t *out)
 	return 1;
 }
 
-static void lit(char *buf, size_t cap, int64_t x)
+/* A C literal of x into buf (at least 32 bytes): 5, -5, 5000000000LL, the minimum as
+ * an expression; returns its length. */
+static size_t lit(char *buf, int64_t x)
 {
-	if (x == INT64_MIN)
-		snprintf(buf, cap, "(-9223372036854775807LL - 1)");
-	else if (x > 2147483647 || x < -2147483647)
-		snprintf(buf, cap, "%lldLL", (long long)x);
-	else
-		snprintf(buf, cap, "%lld", (long long)x);
+	static const char min[] = "(-9223372036854775807LL - 1)";
+	char b[24], *p;
+	size_t n;
+	if (x == INT64_MIN) {
+		memcpy(buf, min, sizeof min);
+		return sizeof min - 1;
+	}
+	p = udigits(b + sizeof b, x < 0 ? 0 - (uint64_t)x : (uint64_t)x);
+	if (x < 0)
+		*--p = '-';
+	n = (size_t)(b + sizeof b - p);
+	memcpy(buf, p, n);
+	if (x > 2147483647 || x < -2147483647)
+		buf[n++] = 'L', buf[n++] = 'L';
+	buf[n] = 0;
+	return n;
 }
 
 /* The bit pattern of a float constant. */
@@ -289,8 +388,7 @@ static const char *vexpr(em *e, const ir_op *user, const ir_value *v)
 	}
 	if (const_int(v, &x)) {
 		char buf[64];
-		lit(buf, sizeof buf, x);
-		return ir_intern(e->ctx, buf, strlen(buf));
+		return ir_intern(e->ctx, buf, lit(buf, x));
 	}
 	if (!v->vmark) {
 		err(e, user, "operand defined by '%s' has no C value", v->def ? v->def->name : "?");
@@ -319,9 +417,7 @@ static const char *ctype(const ir_type *t)
 /* The C name of the element count of !pto.ptr value `v` (named NAME: NAME_elems). */
 static const char *ptr_elems(em *e, const ir_op *user, const ir_value *v)
 {
-	char buf[160];
-	snprintf(buf, sizeof buf, "%s_elems", vexpr(e, user, v));
-	return ir_intern(e->ctx, buf, strlen(buf));
+	return intern2(e, 160, vexpr(e, user, v), "_elems");
 }
 
 /* Names `v` (vexpr); a !pto.ptr also claims NAME_elems. */
@@ -338,7 +434,7 @@ static const char *name_any(em *e, ir_value *v)
 		if (k)
 			snprintf(buf, sizeof buf, "%s_%u", base, k);
 		else
-			snprintf(buf, sizeof buf, "%s", base);
+			cat(buf, sizeof buf, base, "");
 		ns = ir_intern(e->ctx, buf, strlen(buf));
 		strcat(buf, "_elems");
 		es = ir_intern(e->ctx, buf, strlen(buf));
@@ -393,10 +489,8 @@ static const char *fint(em *e, const ir_op *op, const char *name, unsigned fixed
 	const ir_attr *a = ir_op_get_attr(op, name);
 	char buf[256];
 	int k;
-	if (a && (a->kind == IR_ATTR_INT || a->kind == IR_ATTR_BOOL)) {
-		lit(buf, sizeof buf, a->u.i.v);
-		return ir_intern(e->ctx, buf, strlen(buf));
-	}
+	if (a && (a->kind == IR_ATTR_INT || a->kind == IR_ATTR_BOOL))
+		return ir_intern(e->ctx, buf, lit(buf, a->u.i.v));
 	if ((k = dyn_index(op, name, fixed)) >= 0) {
 		snprintf(buf, sizeof buf, "(%s)%s", cast, vexpr(e, op, op->operands[k].value));
 		return ir_intern(e->ctx, buf, strlen(buf));
@@ -478,31 +572,43 @@ static void emit_tile(em *e, const ir_op *op, const char *name, unsigned fixed, 
 		err(e, op, "'%s': tile '%s' has no runtime element type or memory", op->name, name);
 		return;
 	}
-	snprintf(an, sizeof an, "%s_addr", name);
-	snprintf(vr, sizeof vr, "%s_v_row", name);
-	snprintf(vc, sizeof vc, "%s_v_col", name);
-	addr = fint(e, op, an, fixed, "uint32_t");
-	if (tb->u.tb.v_row == IR_DYN)
-		v_row = fint(e, op, vr, fixed, "uint32_t");
-	else {
-		char b[32];
-		snprintf(b, sizeof b, "%lld", (long long)tb->u.tb.v_row);
-		v_row = ir_intern(e->ctx, b, strlen(b));
-	}
-	if (tb->u.tb.v_col == IR_DYN)
-		v_col = fint(e, op, vc, fixed, "uint32_t");
-	else {
-		char b[32];
-		snprintf(b, sizeof b, "%lld", (long long)tb->u.tb.v_col);
-		v_col = ir_intern(e->ctx, b, strlen(b));
-	}
+	addr = fint(e, op, cat(an, sizeof an, name, "_addr"), fixed, "uint32_t");
+	v_row = tb->u.tb.v_row == IR_DYN ? fint(e, op, cat(vr, sizeof vr, name, "_v_row"), fixed,
+						"uint32_t") : NULL;
+	v_col = tb->u.tb.v_col == IR_DYN ? fint(e, op, cat(vc, sizeof vc, name, "_v_col"), fixed,
+						"uint32_t") : NULL;
+	/* const ptort_tile VAR = {.mem = M, .type = T, .blayout = %u, .slayout = %u, .addr = A,
+	 * .rows = %lld, .cols = %lld, .v_rows = R, .v_cols = C, .fractal = %lld}; */
 	ind(e);
-	pf(e, "const ptort_tile %s = {.mem = %s, .type = %s, .blayout = %u, .slayout = %u, "
-	   ".addr = %s, .rows = %lld, .cols = %lld, .v_rows = %s, .v_cols = %s, .fractal = %lld};\n",
-	   var,
-	   rt_mem_names[tb->u.tb.mem - 1], rt_type_names[et], tb->u.tb.blayout, tb->u.tb.slayout,
-	   addr, (long long)tb->u.tb.rows, (long long)tb->u.tb.cols, v_row, v_col,
-	   (long long)tb->u.tb.fractal);
+	ps(e, "const ptort_tile ");
+	ps(e, var);
+	ps(e, " = {.mem = ");
+	ps(e, rt_mem_names[tb->u.tb.mem - 1]);
+	ps(e, ", .type = ");
+	ps(e, rt_type_names[et]);
+	ps(e, ", .blayout = ");
+	pu(e, (unsigned)tb->u.tb.blayout);
+	ps(e, ", .slayout = ");
+	pu(e, (unsigned)tb->u.tb.slayout);
+	ps(e, ", .addr = ");
+	ps(e, addr);
+	ps(e, ", .rows = ");
+	pd(e, tb->u.tb.rows);
+	ps(e, ", .cols = ");
+	pd(e, tb->u.tb.cols);
+	ps(e, ", .v_rows = ");
+	if (v_row)
+		ps(e, v_row);
+	else
+		pd(e, tb->u.tb.v_row);
+	ps(e, ", .v_cols = ");
+	if (v_col)
+		ps(e, v_col);
+	else
+		pd(e, tb->u.tb.v_col);
+	ps(e, ", .fractal = ");
+	pd(e, tb->u.tb.fractal);
+	ps(e, "};\n");
 }
 
 /* ---- GM views ------------------------------------------------------------------------ */
@@ -512,9 +618,16 @@ static void list_operands(em *e, const ir_op *user, const ir_op *op, unsigned fi
 {
 	unsigned i;
 	for (i = 0; i < n; i++) {
+		const ir_value *v = op->operands[first + i].value;
+		int64_t x;
 		if (i)
 			put(e, ", ", 2);
-		pf(e, "%s", vexpr(e, user, op->operands[first + i].value));
+		if (v->type->kind != IR_TYPE_FLOAT && const_int(v, &x)) { /* as vexpr, not interned */
+			char buf[64];
+			put(e, buf, lit(buf, x));
+		} else {
+			ps(e, vexpr(e, user, v));
+		}
 	}
 }
 
@@ -548,18 +661,30 @@ static void emit_view_op(em *e, ir_op *op)
 					    ? ptr_elems(e, op, op->operands[0].value) : NULL;
 		name = name_value(e, r);
 		ind(e);
-		if (op->code == IR_OP_MAKE_TENSOR_VIEW)
-			pf(e, "const ptort_view %s = ptort_view_tensor(%s, %s, %u, (const int64_t[]){", name, src,
-			   elems, rank);
-		else
-			pf(e, "const ptort_view %s = ptort_view_part(&%s, (const int64_t[]){", name, src);
+		ps(e, "const ptort_view ");
+		ps(e, name);
+		if (op->code == IR_OP_MAKE_TENSOR_VIEW) {
+			ps(e, " = ptort_view_tensor(");
+			ps(e, src);
+			ps(e, ", ");
+			ps(e, elems);
+			ps(e, ", ");
+			pu(e, rank);
+			ps(e, ", (const int64_t[]){");
+		} else {
+			ps(e, " = ptort_view_part(&");
+			ps(e, src);
+			ps(e, ", (const int64_t[]){");
+		}
 	}
 	list_operands(e, op, op, 1, rank);
-	pf(e, "}, (const int64_t[]){");
+	ps(e, "}, (const int64_t[]){");
 	list_operands(e, op, op, 1 + rank, rank);
-	pf(e, "});\n");
+	ps(e, "});\n");
 	ind(e);
-	pf(e, "(void)%s;\n", name);
+	ps(e, "(void)");
+	ps(e, name);
+	ps(e, ";\n");
 }
 
 /* Declares ptoc_g (the runtime's gm view) for the GM operand `pv` of a DMA and returns
@@ -568,7 +693,6 @@ static int emit_view(em *e, const ir_op *op, const ir_value *pv, const char **gm
 {
 	ptort_type et;
 	const char *v;
-	char buf[200];
 	if ((pv->type->kind != IR_TYPE_TENSOR_VIEW && pv->type->kind != IR_TYPE_PART_VIEW) ||
 	    !ctype(pv->type) || ir_type_to_elem(pv->type->u.shaped.elem, &et)) {
 		err(e, op, "the GM operand of '%s' must be a view of rank 1 to %d of a runtime "
@@ -576,12 +700,15 @@ static int emit_view(em *e, const ir_op *op, const ir_value *pv, const char **gm
 		return -1;
 	}
 	v = vexpr(e, op, pv);
-	snprintf(buf, sizeof buf, "%s.gm", v);
-	*gm = ir_intern(e->ctx, buf, strlen(buf));
+	*gm = intern2(e, 200, v, ".gm");
 	ind(e);
-	pf(e, "ptort_gm_view ptoc_g;\n");
+	ps(e, "ptort_gm_view ptoc_g;\n");
 	ind(e);
-	pf(e, "ptort_gm_view_init(&ptoc_g, %s, &%s);\n", rt_type_names[et], v);
+	ps(e, "ptort_gm_view_init(&ptoc_g, ");
+	ps(e, rt_type_names[et]);
+	ps(e, ", &");
+	ps(e, v);
+	ps(e, ");\n");
 	return 0;
 }
 
@@ -594,7 +721,11 @@ static void loc_comment(em *e, const ir_op *op)
 	put(e, "/* ", 3);
 	for (p = f; *p; p++) /* never close the comment early */
 		put(e, p[0] == '*' && p[1] == '/' ? "*_" : p, p[0] == '*' && p[1] == '/' ? 2 : 1);
-	pf(e, ":%u: %s */\n", op->loc.line, op->name);
+	put(e, ":", 1);
+	pu(e, op->loc.line);
+	put(e, ": ", 2);
+	ps(e, op->name);
+	put(e, " */\n", 4);
 }
 
 /* `s` as a C string literal (quotes, backslashes and non-printing bytes escaped). */
@@ -697,7 +828,6 @@ static void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 {
 	const char *args[32], *init = NULL;
 	unsigned n = 0, i, block = d->fixed > 0;
-	char amp[64];
 	for (i = 0; i < d->nfields; i++)
 		block |= d->fields[i].kind == IR_IF_TILE;
 	if (block)
@@ -733,8 +863,7 @@ static void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 				break;
 			}
 			emit_tile(e, op, f->name, d->fixed, f->cvar);
-			snprintf(amp, sizeof amp, "&%s", f->cvar);
-			a = ir_intern(e->ctx, amp, strlen(amp));
+			a = intern2(e, 64, "&", f->cvar);
 			break;
 		default: a = fint_kind(e, op, f, d->fixed); break;
 		}
@@ -743,16 +872,23 @@ static void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 	/* after each instruction, the first error (if any, not yet located) gets this op's
 	 * location */
 	ind(e);
-	pf(e, "%s(ctx", d->call);
-	for (i = 0; i < n; i++)
-		pf(e, ", %s", args[i]);
-	pf(e, ");");
-	if (op->loc.file) {
-		pf(e, " ptort_ctx_locate(ctx, ");
-		put_cstr(e, op->loc.file);
-		pf(e, ", %u, %u);", op->loc.line, op->loc.col);
+	ps(e, d->call);
+	ps(e, "(ctx");
+	for (i = 0; i < n; i++) {
+		put(e, ", ", 2);
+		ps(e, args[i]);
 	}
-	pf(e, "\n");
+	put(e, ");", 2);
+	if (op->loc.file) {
+		ps(e, " ptort_ctx_locate(ctx, ");
+		put_cstr(e, op->loc.file);
+		put(e, ", ", 2);
+		pu(e, op->loc.line);
+		put(e, ", ", 2);
+		pu(e, op->loc.col);
+		put(e, ");", 2);
+	}
+	put(e, "\n", 1);
 	if (block)
 		close_block(e);
 }
@@ -1122,7 +1258,7 @@ static int emit_params(em *e, ir_op *f)
 {
 	ir_block *b = f->regions[0].first;
 	unsigned i;
-	pf(e, "ptort_ctx *ctx");
+	ps(e, "ptort_ctx *ctx");
 	for (i = 0; b && i < b->num_args; i++) {
 		ir_value *v = b->args[i];
 		const char *n, *ty = ctype(v->type);
@@ -1132,10 +1268,18 @@ static int emit_params(em *e, ir_op *f)
 			return -1;
 		}
 		n = name_any(e, v);
-		if (v->type->kind == IR_TYPE_PTR)
-			pf(e, ", void *%s, uint64_t %s_elems", n, n);
-		else
-			pf(e, ", %s %s", ty, n);
+		if (v->type->kind == IR_TYPE_PTR) {
+			ps(e, ", void *");
+			ps(e, n);
+			ps(e, ", uint64_t ");
+			ps(e, n);
+			ps(e, "_elems");
+		} else {
+			put(e, ", ", 2);
+			ps(e, ty);
+			put(e, " ", 1);
+			ps(e, n);
+		}
 	}
 	return 0;
 }
@@ -1159,27 +1303,33 @@ static void emit_func(em *e, ir_op *f)
 		return;
 	names_reset(e);
 	name_claim(e, ir_intern(e->ctx, name, strlen(name)));
-	pf(e, "\nptort_ctx *%s_ctx_create(void)\n{\n\treturn ptort_ctx_create(ptoc_capacities);\n}\n\n",
-	   name);
-	pf(e, "void %s(", name);
+	ps(e, "\nptort_ctx *");
+	ps(e, name);
+	ps(e, "_ctx_create(void)\n{\n\treturn ptort_ctx_create(ptoc_capacities);\n}\n\nvoid ");
+	ps(e, name);
+	put(e, "(", 1);
 	if (emit_params(e, f))
 		return;
-	pf(e, ")\n{\n");
+	ps(e, ")\n{\n");
 	e->indent = 1;
 	ind(e);
-	pf(e, "(void)ctx;\n");
+	ps(e, "(void)ctx;\n");
 	for (i = 0; b && i < b->num_args; i++) {
 		ind(e);
-		pf(e, "(void)%s;\n", e->names[b->args[i]->vmark - 1]);
+		ps(e, "(void)");
+		ps(e, e->names[b->args[i]->vmark - 1]);
+		ps(e, ";\n");
 		if (b->args[i]->type->kind == IR_TYPE_PTR) {
 			ind(e);
-			pf(e, "(void)%s_elems;\n", e->names[b->args[i]->vmark - 1]);
+			ps(e, "(void)");
+			ps(e, e->names[b->args[i]->vmark - 1]);
+			ps(e, "_elems;\n");
 		}
 	}
 	if (b)
 		emit_block(e, b);
 	e->indent = 0;
-	pf(e, "}\n");
+	ps(e, "}\n");
 	names_reset(e);
 }
 

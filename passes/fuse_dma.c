@@ -57,7 +57,11 @@ static int tile_span(const ir_op *op, const char *name, span *s)
 	const ir_type *t = attr_tile(op, name);
 	ptort_type et;
 	int64_t addr;
-	snprintf(an, sizeof an, "%s_addr", name);
+	size_t n = strlen(name);
+	if (n > sizeof an - 6) /* as snprintf "%s_addr" would truncate */
+		n = sizeof an - 6;
+	memcpy(an, name, n);
+	memcpy(an + n, "_addr", 6);
 	if (!t || !attr_int(op, an, &addr) || addr < 0 || ir_type_to_elem(t->u.tb.elem, &et) ||
 	    t->u.tb.rows <= 0 || t->u.tb.cols <= 0)
 		return 0;

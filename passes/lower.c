@@ -49,13 +49,19 @@ static int rebind_check(ir_ctx *ctx, const ir_op *user, const ir_value *v, const
 {
 	const ir_operand *u;
 	const ir_op *op, *p;
+	int any = 0;
 	*rb = NULL;
 	for (u = v->uses; u; u = u->next_use)
-		if (is_rebind(u->owner, v) && u->owner->block != v->def->block) {
-			ir_error(ctx, u->owner->loc, "'pto.tassign' split-repeats: a tassign without "
-				 "a result must be in the block of its pto.alloc_tile");
-			return -1;
+		if (is_rebind(u->owner, v)) {
+			if (u->owner->block != v->def->block) {
+				ir_error(ctx, u->owner->loc, "'pto.tassign' split-repeats: a tassign "
+					 "without a result must be in the block of its pto.alloc_tile");
+				return -1;
+			}
+			any = 1;
 		}
+	if (!any) /* a rebinding is a use of v: none to look for */
+		return 0;
 	for (op = user; op && op->block; op = op->block->region ? op->block->region->parent : NULL) {
 		for (p = op->prev; p; p = p->prev)
 			if (is_rebind(p, v)) {
@@ -209,21 +215,35 @@ void li_dyn(ir_ctx *ctx, lower_insn *li, const char *name, ir_value *v)
 	}
 }
 
+/* NAME SUFFIX into f (cap bytes, truncated as snprintf would); returns f. */
+static char *suffixed(char *f, size_t cap, const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+	if (n > cap - 1)
+		n = cap - 1;
+	if (k > cap - 1 - n)
+		k = cap - 1 - n;
+	memcpy(f, name, n);
+	memcpy(f + n, suffix, k);
+	f[n + k] = 0;
+	return f;
+}
+
 void li_tile(ir_ctx *ctx, lower_insn *li, const char *name, const lower_tile *t)
 {
 	char f[64];
 	li_attr(ctx, li, name, ir_attr_type(ctx, t->type));
-	snprintf(f, sizeof f, "%s_addr", name);
+	suffixed(f, sizeof f, name, "_addr");
 	if (t->addr_v)
 		li_dyn(ctx, li, f, t->addr_v);
 	else
 		li_int(ctx, li, f, t->addr);
 	if (t->type->u.tb.v_row == IR_DYN && t->v_row) {
-		snprintf(f, sizeof f, "%s_v_row", name);
+		suffixed(f, sizeof f, name, "_v_row");
 		li_dyn(ctx, li, f, t->v_row);
 	}
 	if (t->type->u.tb.v_col == IR_DYN && t->v_col) {
-		snprintf(f, sizeof f, "%s_v_col", name);
+		suffixed(f, sizeof f, name, "_v_col");
 		li_dyn(ctx, li, f, t->v_col);
 	}
 }
@@ -273,14 +293,22 @@ static int names_field(const ir_ifield *f, const char *name)
 					 !strcmp(name + n, "_v_row") || !strcmp(name + n, "_v_col"));
 }
 
-static int li_has(const lower_insn *li, const char *name)
+/* Whether s is NAME SUFFIX. */
+static int is_suffixed(const char *s, const char *name, size_t n, const char *suffix)
 {
+	return !strncmp(s, name, n) && !strcmp(s + n, suffix);
+}
+
+/* Whether `li` has field NAME SUFFIX (an attribute or a dyn operand). */
+static int li_has(const lower_insn *li, const char *name, const char *suffix)
+{
+	size_t n = strlen(name);
 	unsigned i;
 	for (i = 0; i < li->nattrs; i++)
-		if (!strcmp(li->attrs[i].name, name))
+		if (is_suffixed(li->attrs[i].name, name, n, suffix))
 			return 1;
 	for (i = 0; i < li->ndyn; i++)
-		if (!strcmp(li->dyn[i]->u.str.s, name))
+		if (is_suffixed(li->dyn[i]->u.str.s, name, n, suffix))
 			return 1;
 	return 0;
 }
@@ -292,7 +320,6 @@ static const char *li_mismatch(const lower_insn *li)
 	const ir_insndef *d = li->def;
 	unsigned i, k;
 	int init_zero = 0;
-	char an[64];
 	for (i = 0; i < li->nattrs + li->ndyn; i++) {
 		const char *n = i < li->nattrs ? li->attrs[i].name : li->dyn[i - li->nattrs]->u.str.s;
 		for (k = 0; k < d->nfields && !names_field(&d->fields[k], n); k++)
@@ -307,10 +334,9 @@ static const char *li_mismatch(const lower_insn *li)
 		const ir_ifield *f = &d->fields[k];
 		if (f->req == IR_IF_OPT || (f->req == IR_IF_INIT_REQ && init_zero))
 			continue;
-		if (!li_has(li, f->name))
+		if (!li_has(li, f->name, ""))
 			return f->name;
-		snprintf(an, sizeof an, "%s_addr", f->name);
-		if (f->kind == IR_IF_TILE && !li_has(li, an))
+		if (f->kind == IR_IF_TILE && !li_has(li, f->name, "_addr"))
 			return f->name;
 	}
 	return NULL;

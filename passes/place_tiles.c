@@ -89,21 +89,6 @@ static slot *num_find(const numbering *n, const ir_op *op)
 	return &n->tab[i];
 }
 
-static int count_op(ir_op *op, void *user)
-{
-	(void)op;
-	++*(size_t *)user;
-	return 0;
-}
-
-static int number_op(ir_op *op, void *user)
-{
-	numbering *n = user;
-	slot *s = num_find(n, op);
-	s->op = op;
-	s->pre = s->end = n->next++;
-	return 0;
-}
 
 /* The last op of `op`'s subtree in walk order, or NULL when it has no nested op. */
 static ir_op *last_inside(const ir_op *op)
@@ -120,44 +105,57 @@ static ir_op *last_inside(const ir_op *op)
 	return NULL;
 }
 
+/* The ops under `root` in walk order (pre-order). */
 typedef struct oparr {
 	ir_op **a;
-	size_t n;
+	size_t n, cap;
+	int oom;
 } oparr;
 
 static int list_op(ir_op *op, void *user)
 {
 	oparr *l = user;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 256;
+		ir_op **a = realloc(l->a, cap * sizeof *a);
+		if (!a) {
+			l->oom = 1;
+			return 1;
+		}
+		l->a = a;
+		l->cap = cap;
+	}
 	l->a[l->n++] = op;
 	return 0;
 }
 
-/* Numbers every op under `root`; -1 on out of memory. */
-static int number_ops(ir_ctx *ctx, ir_op *root, numbering *n)
+/* Lists (one walk; the caller frees l->a) and numbers every op under `root`; -1 on out
+ * of memory. */
+static int number_ops(ir_ctx *ctx, ir_op *root, numbering *n, oparr *l)
 {
-	size_t count = 0, cap = 16, i;
-	oparr l;
-	ir_walk(root, count_op, &count);
-	while (cap < 2 * count)
+	size_t cap = 16, i;
+	memset(l, 0, sizeof *l);
+	ir_walk(root, list_op, l);
+	if (l->oom)
+		return -1;
+	while (cap < 2 * l->n)
 		cap *= 2;
 	n->tab = ir_alloc(ctx, cap * sizeof *n->tab);
-	l.a = malloc(count * sizeof *l.a);
-	if (!n->tab || !l.a) {
-		free(l.a);
+	if (!n->tab)
 		return -1;
-	}
 	n->mask = cap - 1;
 	n->next = 0;
-	ir_walk(root, number_op, n);
-	l.n = 0;
-	ir_walk(root, list_op, &l);
-	/* reverse pre-order: nested ops are done before the op holding them */
-	for (i = l.n; i--;) {
-		ir_op *in = last_inside(l.a[i]);
-		if (in)
-			num_find(n, l.a[i])->end = num_find(n, in)->end;
+	for (i = 0; i < l->n; i++) {
+		slot *s = num_find(n, l->a[i]);
+		s->op = l->a[i];
+		s->pre = s->end = n->next++;
 	}
-	free(l.a);
+	/* reverse pre-order: nested ops are done before the op holding them */
+	for (i = l->n; i--;) {
+		ir_op *in = last_inside(l->a[i]);
+		if (in)
+			num_find(n, l->a[i])->end = num_find(n, in)->end;
+	}
 	return 0;
 }
 
@@ -540,8 +538,18 @@ static void set_addr(placer *p, tile *t)
 	va.value = ir_attr_int(ctx, t->addr, i64);
 	c = ir_op_create(ctx, "arith.constant", old->loc, NULL, 0, &i64, 1,
 			 ir_attr_dict(ctx, &va, 1, old->loc), 0);
-	snprintf(name, sizeof name, "c%lld_i64", (long long)t->addr);
-	c->results[0].name = ir_intern(ctx, name, strlen(name));
+	{ /* the name hint c<addr>_i64, as the parser would name the constant */
+		char *q = name + sizeof name;
+		uint64_t x = t->addr < 0 ? 0 - (uint64_t)t->addr : (uint64_t)t->addr;
+		memcpy(q -= 4, "_i64", 4);
+		do
+			*--q = (char)('0' + x % 10);
+		while (x /= 10);
+		if (t->addr < 0)
+			*--q = '-';
+		*--q = 'c';
+		c->results[0].name = ir_intern(ctx, q, (size_t)(name + sizeof name - q));
+	}
 	ir_block_insert_before(old, c);
 	ops[0] = &c->results[0];
 	for (i = 0; i < old->num_operands && i < 2; i++)
@@ -564,14 +572,17 @@ static unsigned place_func(ir_ctx *ctx, ir_op *fn, const pass_opts *o)
 {
 	placer p;
 	busy *b = NULL;
+	oparr l;
 	size_t i;
 	memset(&p, 0, sizeof p);
 	p.ctx = ctx;
 	p.o = o;
-	if (number_ops(ctx, fn, &p.num))
+	if (number_ops(ctx, fn, &p.num, &l))
 		p.oom = 1;
 	else
-		ir_walk(fn, collect_alloc, &p);
+		for (i = 0; i < l.n && !collect_alloc(l.a[i], &p); i++)
+			;
+	free(l.a);
 	if (!p.oom && p.nt) {
 		check_manual(&p);
 		b = malloc((p.nt + p.nm) * sizeof *b);

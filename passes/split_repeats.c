@@ -213,6 +213,7 @@ typedef struct sr {
 	ir_op **ops; /* collected ops */
 	size_t n, cap;
 	int oom;
+	int scf; /* the module has scf ops (lower_scf_tiles has work) */
 } sr;
 
 static void push(sr *s, ir_op *op)
@@ -234,6 +235,9 @@ static int collect(ir_op *op, void *user)
 {
 	sr *s = user;
 	const ir_opdef *d = ir_opdef_get(op->code);
+	if (op->code == IR_OP_SCF_FOR || op->code == IR_OP_SCF_IF || op->code == IR_OP_SCF_YIELD ||
+	    op->code == IR_OP_SCF_WHILE || op->code == IR_OP_SCF_CONDITION)
+		s->scf = 1;
 	if ((d->flags & IR_OPF_TILE) || op->code == IR_OP_TPRINT || op->code == IR_OP_ALLOC_TILE ||
 	    op->code == IR_OP_TASSIGN || op->code == IR_OP_SET_VALIDSHAPE)
 		push(s, op);
@@ -548,7 +552,7 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 			erase_with_consts(op, 8);
 		}
 	}
-	if (!s.errors)
+	if (!s.errors && s.scf) /* without scf ops it would walk the module for nothing */
 		s.errors += lower_scf_tiles(ctx, module);
 	if (!s.errors) {
 		/* tile definitions, last first (a tassign uses its alloc_tile) */
