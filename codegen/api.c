@@ -19,7 +19,7 @@ int ptoc_module_compile(ptoc_module *m, const ptoc_compile_opts *o, ptoc_write_f
 	ro.verify_each = o->verify_each;
 	ro.dump = o->dump;
 	ro.dump_user = o->dump_user;
-	ro.dump_form = o->dump_form;
+	ro.dump_form = o->dump_form | (o->print_locations ? PTOC_PRINT_LOCATIONS : 0);
 	if (pipeline && module_run_pipeline(m, pipeline, o->remarks, &ro))
 		return -1;
 	switch (o->output) {
@@ -27,8 +27,9 @@ int ptoc_module_compile(ptoc_module *m, const ptoc_compile_opts *o, ptoc_write_f
 		return 0;
 	case PTOC_OUTPUT_IR:
 	case PTOC_OUTPUT_GENERIC:
-		return ptoc_module_print(m, o->output == PTOC_OUTPUT_GENERIC ? PTOC_PRINT_GENERIC
-									    : PTOC_PRINT_CUSTOM,
+		return ptoc_module_print(m, (o->output == PTOC_OUTPUT_GENERIC ? PTOC_PRINT_GENERIC
+									     : PTOC_PRINT_CUSTOM) |
+					 (o->print_locations ? PTOC_PRINT_LOCATIONS : 0),
 					 out, user) ? -1 : 0;
 	case PTOC_OUTPUT_C:
 		return emit_c(m->ctx, m->op, m->target, out, user) ? -1 : 0;

@@ -275,6 +275,7 @@ static ir_block *cur_block(fe_parser *p)
 void fe_append(fe_parser *p, ir_op *op)
 {
 	ir_block_append_op(cur_block(p), op);
+	p->last_op = op;
 }
 
 static void define_args(fe_parser *p, ir_block *b)

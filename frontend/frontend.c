@@ -104,6 +104,7 @@ static void free_parser(fe_parser *p)
 	free(p->regions.a);
 	free(p->region_iso.a);
 	free(p->blocks.a);
+	fe_loc_free(p);
 }
 
 ptoc_module *fe_parse(ir_ctx *ctx, const char *buf, size_t len, const char *file,
@@ -205,6 +206,8 @@ ptoc_module *fe_parse(ir_ctx *ctx, const char *buf, size_t len, const char *file
 	}
 	if (!mod->regions[0].first)
 		ir_region_append_block(&mod->regions[0], ir_block_create(ctx, fe_loc_at(&p, 0)));
+	if (!rc && !p.syntax_errors && ptoc_context_error_count(ctx) == errors0)
+		(void)fe_loc_resolve(&p);
 	free_parser(&p);
 	if (rc || p.syntax_errors || ptoc_context_error_count(ctx) != errors0)
 		return NULL;

@@ -91,6 +91,8 @@ typedef struct fe_scope {
 
 #define FE_STACK(T) struct { T *a; unsigned n, cap; }
 
+typedef struct fe_locs fe_locs; /* loc.c */
+
 typedef struct fe_parser {
 	ir_ctx *ctx;
 	const char *buf;
@@ -142,6 +144,9 @@ typedef struct fe_parser {
 	int implicit_module;
 	unsigned ntop;             /* top-level ops seen */
 	ir_op *first_top;
+	/* locations written in the text (loc.c) */
+	fe_locs *locs;
+	ir_op *last_op;            /* the op the next `loc(...)` belongs to, or NULL */
 } fe_parser;
 
 #define FE_PUSH(p, st, x)                                                              \
@@ -198,6 +203,14 @@ void fe_append(fe_parser *p, ir_op *op);
 const ir_attr *fe_float_bits(fe_parser *p, uint64_t bits, const ir_type *t);
 const ir_attr *fe_float_typed(fe_parser *p, fe_tok tok, double dv, const ir_type *t);
 const ir_attr *fe_dict(fe_parser *p, unsigned named0, ir_loc loc);
+
+/* loc.c: `loc(...)` tokens and `#name = loc(...)` aliases; fe_loc_resolve (after the
+ * parse) sets every ir_loc handed to fe_loc_ref: 0, or -1 after reporting errors. */
+void fe_loc_ref(fe_parser *p, ir_loc *at, fe_tok loc);
+void fe_loc_alias(fe_parser *p, fe_tok name, fe_tok body);
+void fe_arg_loc(fe_parser *p, fe_tok loc); /* of the argument just added */
+int fe_loc_resolve(fe_parser *p);
+void fe_loc_free(fe_parser *p);
 
 /* typetext.c: bracketed tokens and literals */
 const ir_type *fe_type_text(fe_parser *p, fe_tok t);  /* !x.y<..>, memref<..>, scalar names */

@@ -159,7 +159,8 @@ static const ir_attr *ins_dict(fe_parser *p, unsigned a0)
 %token <tok> T_OPNAME "op name" T_ID "identifier" T_TYPE "type" T_ATTR "attribute"
 %token <tok> T_INT "integer" T_FLOAT "float" T_STRING "string"
 %token <tok> T_ARROW "'->'" T_PROPS_OPEN "'<{'" T_PROPS_CLOSE "'}>'" T_NL "newline"
-%token <tok> T_DOT_ARG "'.arg'" T_DOT_CONST "'.const'"
+%token <tok> T_DOT_ARG "'.arg'" T_DOT_CONST "'.const'" T_LOC "location"
+%token <tok> T_LOC_DEF "location alias"
 %token <tok> KW_MODULE "'module'" KW_FUNC "'func.func'" KW_FOR "'scf.for'" KW_IF "'scf.if'"
 %token <tok> KW_WHILE "'scf.while'"
 %token <tok> KW_ELSE "'else'" KW_INS "'ins'" KW_OUTS "'outs'" KW_TO "'to'" KW_STEP "'step'"
@@ -189,6 +190,8 @@ start
 ops
 	: %empty
 	| ops op
+	| ops op T_LOC { if (p->last_op) fe_loc_ref(p, &p->last_op->loc, $3); }
+	| ops T_LOC_DEF '=' T_LOC { fe_loc_alias(p, $2, $4); }
 	| ops block_label
 	| ops error { fe_recover(p); }
 	;
@@ -220,7 +223,13 @@ block_arg_list
 	;
 
 block_arg
-	: arg_name ':' type { fe_func_arg(p, $1, $3, NULL); }
+	: arg_name ':' type { fe_func_arg(p, $1, $3, NULL); } loc_opt
+	;
+
+/* an argument's location, as MLIR prints it after the type (and attributes) */
+loc_opt
+	: %empty
+	| T_LOC { fe_arg_loc(p, $1); }
 	;
 
 arg_name
@@ -232,7 +241,9 @@ arg_name
 custom_op
 	: defs_opt opname op_mark head tail
 		{
-			ir_op *op = fe_build_custom(p, $2, $3.pc, $1, $3.u, $3.t);
+			ir_op *op;
+			p->last_op = NULL;
+			op = fe_build_custom(p, $2, $3.pc, $1, $3.u, $3.t);
 			if (op)
 				fe_append(p, op);
 			else
@@ -393,7 +404,9 @@ use_list
 generic_op
 	: defs_opt T_STRING generic_iso '(' uses_opt ')' props_opt generic_regions attr_dict_opt ':' type
 		{
-			ir_op *op = fe_build_generic(p, $2, $5, p->uses.n - $5, $7, $9, $11, $8,
+			ir_op *op;
+			p->last_op = NULL;
+			op = fe_build_generic(p, $2, $5, p->uses.n - $5, $7, $9, $11, $8,
 						     $1, $2.loc);
 			if (op)
 				fe_append(p, op);
@@ -443,7 +456,7 @@ region_begin
 /* module [@name] [attributes {...}] { ... } */
 module_op
 	: KW_MODULE sym_opt module_attrs { p->next_isolated = 1; } region
-		{ fe_module_end(p, $1.loc, $2, $3, $5); }
+		{ p->last_op = NULL; fe_module_end(p, $1.loc, $2, $3, $5); }
 	;
 
 sym_opt
@@ -461,6 +474,7 @@ func_op
 	: KW_FUNC vis_opt T_SYMBOL { fe_func_begin(p); } '(' func_args_opt ')'
 	  func_results module_attrs func_body
 		{
+			p->last_op = NULL;
 			fe_func_end(p, $2, $3, $<n>8, $9, $10, $1.loc);
 			p->types.n = $<n>8;
 		}
@@ -482,8 +496,8 @@ func_arg_list
 	;
 
 func_arg
-	: arg_name ':' type attr_dict_opt { fe_func_arg(p, $1, $3, $4); }
-	| type attr_dict_opt { fe_func_arg(p, notok, $1, $2); }
+	: arg_name ':' type attr_dict_opt { fe_func_arg(p, $1, $3, $4); } loc_opt
+	| type attr_dict_opt { fe_func_arg(p, notok, $1, $2); } loc_opt
 	;
 
 func_results
@@ -502,6 +516,7 @@ for_op
 		{ fe_for_begin(p, $3, $5.u, $11.d, $12); }
 	  region
 		{
+			p->last_op = NULL;
 			fe_for_end(p, $1, $11.d - $1, $5.u, $12, $14, $2.loc);
 			p->uses.n = $5.u;
 			p->types.n = $12;
@@ -534,6 +549,7 @@ iter_arg
 if_op
 	: defs_opt KW_IF ins_mark use arrow_opt_types region else_opt
 		{
+			p->last_op = NULL;
 			fe_if_end(p, $1, $3.u, $<n>5, $6, $7, $2.loc);
 			p->uses.n = $3.u;
 			p->types.n = $<n>5;
@@ -558,6 +574,7 @@ while_op
 		{ fe_while_begin(p, $3.d, $3.u, $6, $2.loc); }
 	  region T_ID region
 		{
+			p->last_op = NULL;
 			fe_while_end(p, $1, $3.d - $1, $3.u, $6, $8, $9, $10, $2.loc);
 			p->uses.n = $3.u;
 			p->types.n = $3.t;
@@ -693,7 +710,9 @@ line_stmt
 line_op
 	: defs_opt line_opname op_mark head tail
 		{
-			ir_op *op = fe_build_custom(p, $2, $3.pc, $1, $3.u, $3.t);
+			ir_op *op;
+			p->last_op = NULL;
+			op = fe_build_custom(p, $2, $3.pc, $1, $3.u, $3.t);
 			if (op)
 				fe_append(p, op);
 			else

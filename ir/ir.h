@@ -536,6 +536,7 @@ unsigned ir_verify(ir_ctx *ctx, ir_op *root, const struct target *t);
 
 typedef struct ir_printer_opts {
 	int generic;          /* MLIR generic op form for every op */
+	int locs;             /* ` loc("file":line:col)` after each op and block argument */
 } ir_printer_opts;
 /* Writes through `out`; returns 0 on success, the writer's error otherwise. */
 int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts,

@@ -410,6 +410,7 @@ typedef struct pr {
 	wr w;
 	ir_ctx *ctx;
 	int generic;
+	int locs;      /* locations after ops and block arguments */
 	nscope *scope;
 	vslot *vals;
 	unsigned vcap, vn;
@@ -646,6 +647,20 @@ static void pr_results(pr *p, const ir_op *op)
 		puts_(&p->w, " = ");
 }
 
+/* ` loc("file":line:col)`, when locations are printed and `l` is known. */
+static void pr_loc(pr *p, ir_loc l)
+{
+	if (!p->locs || !l.file)
+		return;
+	puts_(&p->w, " loc(");
+	pr_string(&p->w, l.file, strlen(l.file));
+	putc_(&p->w, ':');
+	put_u(&p->w, l.line);
+	putc_(&p->w, ':');
+	put_u(&p->w, l.col);
+	putc_(&p->w, ')');
+}
+
 static void pr_block_args(pr *p, const ir_block *b, int with_types)
 {
 	unsigned i;
@@ -656,6 +671,7 @@ static void pr_block_args(pr *p, const ir_block *b, int with_types)
 		if (with_types) {
 			puts_(&p->w, ": ");
 			pr_type(&p->w, b->args[i]->type);
+			pr_loc(p, b->args[i]->loc);
 		}
 	}
 }
@@ -1416,15 +1432,12 @@ static int pr_custom(pr *p, const ir_op *op, unsigned ind)
 
 static void pr_op(pr *p, const ir_op *op, unsigned ind)
 {
-	size_t mark;
 	indent(p, ind);
-	mark = p->w.n;
-	if (p->generic || !pr_custom(p, op, ind)) {
-		/* pr_custom prints nothing before deciding, except through pr_results after
-		 * every check passed; a 0 return never leaves partial text */
-		(void)mark;
+	/* pr_custom prints nothing before deciding, except through pr_results after every
+	 * check passed; a 0 return never leaves partial text */
+	if (p->generic || !pr_custom(p, op, ind))
 		pr_generic(p, op, ind);
-	}
+	pr_loc(p, op->loc);
 	putc_(&p->w, '\n');
 }
 
@@ -1439,6 +1452,7 @@ int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts, ptoc_
 	p->w.user = user;
 	p->ctx = ctx;
 	p->generic = opts && opts->generic;
+	p->locs = opts && opts->locs;
 	p->w.mlir = p->generic;
 	scope_push(p);
 	region_enter(p);

@@ -177,7 +177,8 @@ static int dump_after(ir_ctx *ctx, ir_op *module, const char *name,
 		      const pipeline_run_opts *ro)
 {
 	char head[128];
-	ir_printer_opts po = {ro->dump_form == PTOC_PRINT_GENERIC};
+	ir_printer_opts po = {(ro->dump_form & ~PTOC_PRINT_LOCATIONS) == PTOC_PRINT_GENERIC,
+			      (ro->dump_form & PTOC_PRINT_LOCATIONS) != 0};
 	int n = snprintf(head, sizeof head, "// -----// IR Dump After %s //----- //\n", name);
 	if (ro->dump(ro->dump_user, head, (size_t)n))
 		return -1;

@@ -43,6 +43,9 @@ static void usage(FILE *f)
 	      "  --split-input-file    process each chunk between '// -----' lines on its own\n"
 	      "  --pass-pipeline=P     run the comma-separated passes P after parsing (below)\n"
 	      "  --print-after-all     print the IR to stderr after every pass\n"
+	      "  --print-locations     --emit=ir/generic and --print-after-all write each op's and\n"
+	      "                        argument's location, loc(\"file\":line:col) (also\n"
+	      "                        --mlir-print-debuginfo)\n"
 	      "  --verify-each         run the structural verifier after every pass too (the input\n"
 	      "                        is verified once before the passes; the default\n"
 	      "                        pipeline does not verify again)\n"
@@ -147,6 +150,8 @@ static int parse_args(int argc, char **argv, opts *o)
 		} else if (!strcmp(a, "--print-after-all")) {
 			o->c.dump = dump_write;
 			o->c.dump_user = stderr;
+		} else if (!strcmp(a, "--print-locations") || !strcmp(a, "--mlir-print-debuginfo")) {
+			o->c.print_locations = 1;
 		} else if (!strcmp(a, "--verify-each")) {
 			o->c.verify_each = 1;
 		} else if (!strncmp(a, "-Rpass=", 7)) {

@@ -128,6 +128,10 @@ int ptoc_module_verify(ptoc_module *m);
 typedef enum ptoc_print_form {
 	PTOC_PRINT_CUSTOM,  /* the syntax the parser reads, round-trips byte-identically */
 	PTOC_PRINT_GENERIC, /* MLIR generic op form, accepted by mlir-opt */
+	/* or-ed into either form: every op and block argument followed by its location,
+	 * `loc("file":line:col)`, as mlir-opt --mlir-print-debuginfo (the parser reads them
+	 * back, so a round trip keeps the positions of the first source) */
+	PTOC_PRINT_LOCATIONS = 0x100
 } ptoc_print_form;
 
 int ptoc_module_print(ptoc_module *m, ptoc_print_form form, ptoc_write_fn out, void *user);
@@ -187,6 +191,7 @@ typedef struct ptoc_compile_opts {
 	ptoc_output output;
 	const char *entry;     /* PTOC_OUTPUT_MAIN: the kernel (NULL: the function marked
 				  pto.entry, else the only one) */
+	int print_locations;   /* PTOC_OUTPUT_IR/GENERIC and dumps: with PTOC_PRINT_LOCATIONS */
 } ptoc_compile_opts;
 
 /* What `ptoc` does with each parsed module, written once: choose the target, verify,

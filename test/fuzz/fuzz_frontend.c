@@ -1,6 +1,7 @@
 /* fuzz_frontend.c: libFuzzer entry point for the frontend. Every input is parsed,
- * verified and printed in the custom and the generic form; each print is parsed again
- * and must print identically (the printer writes what the parser reads). Any crash,
+ * verified and printed in the custom and the generic form, and in the generic form with
+ * locations; each print is parsed again and must print identically (the printer writes
+ * what the parser reads). Any crash,
  * sanitizer report or round-trip difference is a finding. */
 #include <stdint.h>
 #include <stdio.h>
@@ -27,8 +28,8 @@ static void round_trip(ptoc_module *m, ptoc_print_form form)
 	ctx2 = ptoc_context_create();
 	m2 = ptoc_parse(ctx2, a.data ? a.data : "", a.len, "print");
 	if (!m2)
-		fail(form == PTOC_PRINT_GENERIC ? "generic print does not parse"
-						: "custom print does not parse", &a, NULL);
+		fail(form == PTOC_PRINT_CUSTOM ? "custom print does not parse"
+					       : "generic print does not parse", &a, NULL);
 	if (ptoc_module_print(m2, form, ptoc_buf_write, &b) == 0 &&
 	    (a.len != b.len || (a.len && memcmp(a.data, b.data, a.len))))
 		fail("second print differs", &a, &b);
@@ -50,6 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ptoc_module_verify(m);
 		round_trip(m, PTOC_PRINT_CUSTOM);
 		round_trip(m, PTOC_PRINT_GENERIC);
+		round_trip(m, PTOC_PRINT_GENERIC | PTOC_PRINT_LOCATIONS);
 	}
 	ptoc_context_destroy(ctx);
 	return 0;
