@@ -461,8 +461,12 @@ static const char *const rt_rmode_names[PTORT_RMODE_COUNT] = {
 #undef RT_RMODE_NAME_
 };
 static const char *const rt_mem_names[PTORT_MEM_COUNT] = {
-	"PTORT_MEM_UB", "PTORT_MEM_L1", "PTORT_MEM_L0A", "PTORT_MEM_L0B", "PTORT_MEM_L0C",
-	"PTORT_MEM_BIAS", "PTORT_MEM_SCALING"};
+#define RT_MEM_NAME_(id) "PTORT_MEM_" #id,
+	PTORT_MEM_LIST(RT_MEM_NAME_)
+#undef RT_MEM_NAME_
+};
+/* ir_mem - 1 indexes rt_mem_names: the runtime's memories are the dialect's, in order */
+typedef char rt_mem_count_check[(int)PTOC_LOC_COUNT == (int)PTORT_MEM_COUNT ? 1 : -1];
 
 /* ---- fields of pto.i.* ops ---------------------------------------------------------- */
 

@@ -162,15 +162,21 @@ size_t ptort_value_format(ptort_type t, uint64_t bits, char *buf, size_t cap);
 
 /* ==== 3. On-chip memory model, vector instructions, DMA ================= */
 
-/* The on-chip memories, one byte array each. GM is host memory (plain pointers). */
+/* The on-chip memories, one byte array each. GM is host memory (plain pointers).
+ * X(ID) per memory, in the order of the dialect's loc= names (ptoc's PTOC_LOC_LIST). */
+#define PTORT_MEM_LIST(X)                                                                \
+	X(UB)      /* loc=vec */                                                         \
+	X(L1)      /* loc=mat */                                                         \
+	X(L0A)     /* loc=left */                                                        \
+	X(L0B)     /* loc=right */                                                       \
+	X(L0C)     /* loc=acc */                                                         \
+	X(BIAS)    /* loc=bias */                                                        \
+	X(SCALING) /* loc=scaling (fixpipe buffer) */
+
 typedef enum ptort_mem {
-	PTORT_MEM_UB,      /* loc=vec */
-	PTORT_MEM_L1,      /* loc=mat */
-	PTORT_MEM_L0A,     /* loc=left */
-	PTORT_MEM_L0B,     /* loc=right */
-	PTORT_MEM_L0C,     /* loc=acc */
-	PTORT_MEM_BIAS,    /* loc=bias */
-	PTORT_MEM_SCALING, /* loc=scaling (fixpipe buffer) */
+#define PTORT_MEM_ID_(id) PTORT_MEM_##id,
+	PTORT_MEM_LIST(PTORT_MEM_ID_)
+#undef PTORT_MEM_ID_
 	PTORT_MEM_COUNT
 } ptort_mem;
 

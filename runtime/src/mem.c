@@ -12,7 +12,9 @@
 #include "ptort.h"
 
 static const char *const mem_names[PTORT_MEM_COUNT] = {
-	"UB", "L1", "L0A", "L0B", "L0C", "BIAS", "SCALING",
+#define MEM_NAME_(id) #id,
+	PTORT_MEM_LIST(MEM_NAME_)
+#undef MEM_NAME_
 };
 
 const char *ptort_mem_name(ptort_mem mem)
