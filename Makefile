@@ -44,6 +44,7 @@ bench: setup build
 	$(BUILD)/bin/ptoc-bench mlir
 	$(BUILD)/bin/ptoc-bench kernel
 	$(BUILD)/bin/ptoc-bench vop
+	$(BUILD)/bin/ptoc-bench launch
 
 bench-qwen3: setup build
 	/usr/bin/python3 bench/qwen3_layer.py --ptoc $(BUILD)/bin/ptoc --rtlib $(BUILD)/lib/libptort.a --runs 3
