@@ -445,7 +445,8 @@ typedef enum ir_vkind {
 	IR_VK_AXPY,   /* dst + src * scalar (dst read and written) */
 	IR_VK_PADIN,  /* pad around the source's valid region, no copy (tfillpad_inplace) */
 	IR_VK_SEQ,    /* scalar + k (or - k) in column k of row 0 (tci) */
-	IR_VK_TRI     /* a triangular mask of ones and zeros (ttri) */
+	IR_VK_TRI,    /* a triangular mask of ones and zeros (ttri) */
+	IR_VK_TRANS   /* dst(i, j) = src(j, i) (ttrans) */
 } ir_vkind;
 typedef struct ir_vecdef {
 	const char *name;      /* "tadd" */
@@ -465,7 +466,7 @@ extern const char *const ir_cmpi_pred_names[IR_CMPI_PRED_COUNT];
  * emit-c. */
 typedef enum ir_ifield_kind {
 	IR_IF_MEM,     /* #pto.address_space<...> (not none) */
-	IR_IF_ADDR,    /* byte address or pitch, [0, 2^32) */
+	IR_IF_ADDR,    /* byte address, pitch or element index, [0, 2^32) */
 	IR_IF_ETYPE,   /* an element type (type attribute of a runtime type) */
 	IR_IF_RMODE,   /* #pto<round_mode ...> */
 	IR_IF_SAT,     /* #pto<saturation_mode ON|OFF> */
@@ -509,6 +510,7 @@ const ir_ifield *ir_insn_field(const ir_insndef *d, const char *name);
 typedef struct ir_matmul_roles {
 	int acc, a, a_scale, b, b_scale, bias;
 	int mx;
+	int gemv; /* the tgemv family: m = 1, k and n from rhs's valid shape */
 } ir_matmul_roles;
 int ir_matmul_roles_of(ir_opcode code, ir_matmul_roles *r);
 ir_opcode ir_opcode_lookup(const char *name, size_t len);

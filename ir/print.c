@@ -1247,10 +1247,12 @@ static int pr_kwops(pr *p, const ir_op *op)
 static int pr_tassign(pr *p, const ir_op *op)
 {
 	wr *w = &p->w;
-	if (op->num_operands != 2 || op->num_results > 1)
+	/* two operands (tassign), or one and a result (treshape: %r = op %t : T -> R) */
+	if (op->num_operands < 1 || op->num_operands > 2 || op->num_results > 1 ||
+	    (op->num_operands == 1 && op->num_results != 1))
 		return 0;
 	pr_head(p, op);
-	pr_values(p, op->operands, 2);
+	pr_values(p, op->operands, op->num_operands);
 	pr_extra_attrs(p, op, NULL, 0, " ");
 	puts_(w, " : ");
 	pr_type(w, op->operands[0].value->type);

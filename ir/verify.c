@@ -532,6 +532,92 @@ static void verify_tmov(vctx *v, const ir_op *op)
 			 (long long)s.vr, (long long)s.vc, (long long)d.vr, (long long)d.vc);
 }
 
+/* textract (docs/semantics.md §7.8): a window of src at (indexRow, indexCol) into dst,
+ * same element type, between the memories and of the element types the target's
+ * table lists (target.h). */
+static int const_operand(const ir_op *op, unsigned i, int64_t *out);
+
+static void verify_textract(vctx *v, const ir_op *op)
+{
+	tinfo s, d;
+	int64_t k[2] = {0, 0};
+	int known[2] = {0, 0};
+	ptort_type e;
+	unsigned i;
+	int bad = check_tile_use(v, op, vtype(op, 0), "src", &s);
+	bad |= check_tile_use(v, op, dst_type(op), "dst", &d);
+	if (bad)
+		return;
+	for (i = 1; i <= 2; i++) {
+		const ir_type *t = vtype(op, i);
+		if (!t || t->kind != IR_TYPE_INDEX) {
+			op_error(v, op, "expects %s to be index, but got '%s'",
+				 i == 1 ? "indexRow" : "indexCol", tstr(t));
+			return;
+		}
+		known[i - 1] = const_operand(op, i, &k[i - 1]);
+		if (known[i - 1] && k[i - 1] < 0) {
+			op_error(v, op, "expects indexRow/indexCol to be non-negative");
+			return;
+		}
+	}
+	if (s.elem != d.elem) {
+		op_error(v, op, "expects src and dst to have the same element type, but got '%s' and '%s'",
+			 tstr(s.elem), tstr(d.elem));
+		return;
+	}
+	if (ir_type_to_elem(d.elem, &e) || !(v->t->extract_types >> e & 1)) {
+		char list[256];
+		size_t n = 0;
+		unsigned t;
+		list[0] = 0;
+		for (t = 0; t < PTORT_TYPE_COUNT; t++)
+			if (v->t->extract_types >> t & 1)
+				n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0,
+						      "%s%s", n ? ", " : "", ptort_type_name((ptort_type)t));
+		op_error(v, op, "expects %s textract element type to be one of %s, but got '%s'",
+			 v->t->title, list, tstr(d.elem));
+		return;
+	}
+	if (s.buf && d.buf &&
+	    (s.mem <= IR_MEM_NONE || d.mem <= IR_MEM_NONE ||
+	     !target_has_extract(v->t, (ptoc_loc)(s.mem - IR_MEM_VEC), (ptoc_loc)(d.mem - IR_MEM_VEC)))) {
+		op_error(v, op, "expects a supported textract address-space pair for %s (got %s -> %s)",
+			 v->t->title, ir_mem_name(s.mem), ir_mem_name(d.mem));
+		return;
+	}
+	if ((known[0] && !dyn(d.vr) && k[0] + d.vr > s.rows) ||
+	    (known[1] && !dyn(d.vc) && k[1] + d.vc > s.cols))
+		op_error(v, op, "expects the %lldx%lld window at (%lld, %lld) to fit in the %lldx%lld src",
+			 (long long)d.vr, (long long)d.vc, (long long)k[0], (long long)k[1],
+			 (long long)s.rows, (long long)s.cols);
+}
+
+/* treshape (docs/semantics.md §7.8): the source's bytes as another tile_buf type of
+ * the same memory, element type and element count; boxed stays boxed (PTOAS, pto-isa). */
+static void verify_treshape(vctx *v, const ir_op *op)
+{
+	const ir_type *s = vtype(op, 0), *r = op->num_results ? op->results[0].type : NULL;
+	if (!s || !r || s->kind != IR_TYPE_TILE_BUF || r->kind != IR_TYPE_TILE_BUF) {
+		op_error(v, op, "expects src and result to be tile_buf types, but got '%s' and '%s'",
+			 tstr(s), tstr(r));
+		return;
+	}
+	if (s->u.tb.mem != r->u.tb.mem)
+		op_error(v, op, "expects src and result to have the same memory space (%s vs %s)",
+			 ir_mem_name(s->u.tb.mem), ir_mem_name(r->u.tb.mem));
+	else if (s->u.tb.elem != r->u.tb.elem)
+		op_error(v, op, "expects src and result to have the same element type ('%s' vs "
+			 "'%s'); a dtype change is pto.bitcast", tstr(s->u.tb.elem), tstr(r->u.tb.elem));
+	else if (s->u.tb.rows * s->u.tb.cols != r->u.tb.rows * r->u.tb.cols)
+		op_error(v, op, "expects src and result to have the same number of elements "
+			 "(%lldx%lld vs %lldx%lld)", (long long)s->u.tb.rows, (long long)s->u.tb.cols,
+			 (long long)r->u.tb.rows, (long long)r->u.tb.cols);
+	else if ((s->u.tb.slayout == IR_SLAYOUT_NONE_BOX) != (r->u.tb.slayout == IR_SLAYOUT_NONE_BOX))
+		op_error(v, op, "expects src and result both boxed or both none_box (a reshape "
+			 "cannot change boxing)");
+}
+
 /* ---- vector ops (passes/vec_types.def; docs/semantics.md §7) ---- */
 
 static int is_scalar_type(const ir_type *t)
@@ -807,6 +893,20 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 			op_error(v, op, "expects upperOrLower to be the integer 0 (lower) or 1 (upper)");
 		break;
 	}
+	case IR_VK_TRANS:
+		if (nin == 2 && t[1].elem != t[0].elem) {
+			same_elem(v, op, &t[0], "src", &t[1], "tmp");
+			break;
+		}
+		same_elem(v, op, &t[0], "src", &dt, "dst");
+		vec_elem(v, op, vd, dt.elem, "dst");
+		/* dst's valid region reads src's transposed valid region */
+		if ((!dyn(dt.vr) && !dyn(t[0].vc) && dt.vr > t[0].vc) ||
+		    (!dyn(dt.vc) && !dyn(t[0].vr) && dt.vc > t[0].vr))
+			op_error(v, op, "expects dst valid_shape (%lldx%lld) to fit in src valid_shape "
+				 "transposed (%lldx%lld)", (long long)dt.vr, (long long)dt.vc,
+				 (long long)t[0].vc, (long long)t[0].vr);
+		break;
 	case IR_VK_PADIN:
 		if ((!dyn(t[0].rows) && !dyn(dt.rows) && t[0].rows != dt.rows) ||
 		    (!dyn(t[0].cols) && !dyn(dt.cols) && t[0].cols != dt.cols)) {
@@ -896,7 +996,19 @@ static void verify_matmul(vctx *v, const ir_op *op)
 		op_error(v, op, "expects dst to be in the acc address space");
 	else if ((ta.buf && ta.mem != IR_MEM_LEFT) || (tb_.buf && tb_.mem != IR_MEM_RIGHT))
 		op_error(v, op, "expects lhs, rhs, and dst to use the left, right, and acc address spaces");
-	if (ta.rows != td.rows || tb_.cols != td.cols || ta.cols != tb_.rows)
+	if (ro.gemv) {
+		/* m = 1: row 0 of lhs and dst; k, n = rhs's valid shape (semantics.md §6.3) */
+		if (ta.cols != tb_.rows || tb_.cols != td.cols)
+			op_error(v, op, "expects static gemv tile shapes lhs[M,K], rhs[K,N], and dst[M',N]");
+		else if (!mnk_ok(v, tb_.vr) || !mnk_ok(v, tb_.vc))
+			op_error(v, op, "expects k and n valid sizes to be in [%u, %u]",
+				 v->t->cube.mnk_min, v->t->cube.mnk_max);
+		else if ((!dyn(ta.vc) && !dyn(tb_.vr) && ta.vc != tb_.vr) ||
+			 (!dyn(tb_.vc) && !dyn(td.vc) && tb_.vc != td.vc))
+			op_error(v, op, "expects valid shapes lhs[1,k], rhs[k,n], and dst[1,n] (got %lldx%lld, %lldx%lld, %lldx%lld)",
+				 (long long)ta.vr, (long long)ta.vc, (long long)tb_.vr, (long long)tb_.vc,
+				 (long long)td.vr, (long long)td.vc);
+	} else if (ta.rows != td.rows || tb_.cols != td.cols || ta.cols != tb_.rows)
 		op_error(v, op, "expects static matmul tile shapes lhs[M,K], rhs[K,N], and dst[M,N]");
 	else if (!mnk_ok(v, ta.vr) || !mnk_ok(v, ta.vc) || !mnk_ok(v, tb_.vc))
 		op_error(v, op, "expects m, k, and n valid sizes to be in [%u, %u]",
@@ -907,7 +1019,8 @@ static void verify_matmul(vctx *v, const ir_op *op)
 		op_error(v, op, "expects valid shapes lhs[m,k], rhs[k,n], and dst[m,n] (got %lldx%lld, %lldx%lld, %lldx%lld)",
 			 (long long)ta.vr, (long long)ta.vc, (long long)tb_.vr, (long long)tb_.vc,
 			 (long long)td.vr, (long long)td.vc);
-	if ((op->code == IR_OP_TMATMUL || op->code == IR_OP_TMATMUL_BIAS) &&
+	if ((op->code == IR_OP_TMATMUL || op->code == IR_OP_TMATMUL_BIAS || op->code == IR_OP_TGEMV ||
+	     op->code == IR_OP_TGEMV_BIAS) &&
 	    !matmul_triple_ok(v, td.elem, ta.elem, tb_.elem)) {
 		char list[1024];
 		matmul_triples(v, list, sizeof list);
@@ -1510,6 +1623,8 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 	case IR_OP_TSTORE: verify_transfer(v, op, 0); break;
 	case IR_OP_TCVT: verify_tcvt(v, op); break;
 	case IR_OP_TMOV: verify_tmov(v, op); break;
+	case IR_OP_TEXTRACT: verify_textract(v, op); break;
+	case IR_OP_TRESHAPE: verify_treshape(v, op); break;
 	case IR_OP_SET_VALIDSHAPE: verify_set_validshape(v, op); break;
 	case IR_OP_TPRINT:
 		if (!ir_type_is_tile(vtype(op, 0)))

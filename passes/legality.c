@@ -99,6 +99,15 @@ const ptoc_tmov_pair *target_find_tmov(const struct target *t, ptoc_loc src, pto
 	return NULL;
 }
 
+int target_has_extract(const struct target *t, ptoc_loc src, ptoc_loc dst)
+{
+	size_t i;
+	for (i = 0; i < t->nextract; i++)
+		if (t->extract[i].src == src && t->extract[i].dst == dst)
+			return 1;
+	return 0;
+}
+
 uint32_t target_vec_types(const struct target *t, size_t row)
 {
 	return row < t->nvec ? t->vec_types[row] : 0;

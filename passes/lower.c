@@ -114,6 +114,18 @@ int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
 		return -1;
 	}
 	out->type = v->type;
+	if (d && d->code == IR_OP_TRESHAPE && d->num_operands == 1) {
+		/* the source's bytes under the result's type (docs/semantics.md §7.8) */
+		if (lower_tile_of(ctx, user, d->operands[0].value, out))
+			return -1;
+		out->type = v->type;
+		out->v_row = out->v_col = NULL;
+		if ((vs = last_set_validshape(user, v))) {
+			out->v_row = vs->operands[1].value;
+			out->v_col = vs->operands[2].value;
+		}
+		return 0;
+	}
 	if (lower_is_scf_tile(v)) {
 		/* a tile carried by scf: its address is the slot's value, an integer once
 		 * lower_scf_tiles has run (docs/semantics.md §8.1) */

@@ -12,6 +12,9 @@
  *                       valid columns, n = rhs valid columns (dynamic valid shapes go
  *                       to `dyn`), init "zero" (tmatmul, .mx), "c" (.acc: the acc_in
  *                       tile, which may be the destination itself), "bias" (.bias).
+ *   tgemv*             pto.i.mmad with m = 1, k = rhs valid rows, n = rhs valid
+ *                       columns, init as the tmatmul of the same suffix.
+ *   textract           pto.i.textract (row, col: constants or dyn operands).
  * Layout conversions (ND <-> Nz/Zn fractals) are the runtime's: every instruction
  * addresses elements through the tile descriptors' layouts. On A2A3 an m = 1 matmul is
  * an ordinary matmul of the valid row (no GEMV mode is modelled). */
@@ -151,10 +154,43 @@ static unsigned lower_matmul(ir_ctx *ctx, ir_op *op)
 		li_tile(ctx, &li, "bias", &tx);
 	}
 	li_attr(ctx, &li, "init", ir_attr_string(ctx, init, strlen(init)));
-	if (dim_field(ctx, &li, op, "m", ta.type->u.tb.v_row, ta.v_row) ||
-	    dim_field(ctx, &li, op, "k", ta.type->u.tb.v_col, ta.v_col) ||
-	    dim_field(ctx, &li, op, "n", tb.type->u.tb.v_col, tb.v_col))
+	if (ro.gemv) {
+		/* m = 1, k and n from rhs's valid shape (pto-isa's TGEMV) */
+		li_int(ctx, &li, "m", 1);
+		if (dim_field(ctx, &li, op, "k", tb.type->u.tb.v_row, tb.v_row) ||
+		    dim_field(ctx, &li, op, "n", tb.type->u.tb.v_col, tb.v_col))
+			return 1;
+	} else if (dim_field(ctx, &li, op, "m", ta.type->u.tb.v_row, ta.v_row) ||
+		   dim_field(ctx, &li, op, "k", ta.type->u.tb.v_col, ta.v_col) ||
+		   dim_field(ctx, &li, op, "n", tb.type->u.tb.v_col, tb.v_col))
 		return 1;
+	return li_emit(ctx, &li, op) ? 0 : 1;
+}
+
+/* textract: pto.i.textract with the window's origin as constants or dyn operands */
+static unsigned lower_textract(ir_ctx *ctx, ir_op *op)
+{
+	lower_tile s, d;
+	lower_insn li;
+	unsigned i;
+	if (op->num_results) {
+		ir_error(ctx, op->loc, "'%s' %s: tile SSA form (level 1) must be bufferized first",
+			 op->name, PASS_NAME);
+		return 1;
+	}
+	if (op->num_operands != 4 || tile(ctx, op, 0, &s) || tile(ctx, op, 3, &d))
+		return 1;
+	li_init(&li, IR_OP_I_TEXTRACT);
+	li_tile(ctx, &li, "src", &s);
+	li_tile(ctx, &li, "dst", &d);
+	for (i = 1; i <= 2; i++) {
+		int64_t k;
+		const char *name = i == 1 ? "row" : "col";
+		if (ir_value_const_int(op->operands[i].value, &k))
+			li_int(ctx, &li, name, k);
+		else
+			li_dyn(ctx, &li, name, op->operands[i].value);
+	}
 	return li_emit(ctx, &li, op) ? 0 : 1;
 }
 
@@ -175,6 +211,8 @@ unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 	}
 	case IR_OP_TMOV:
 		return lower_tmov(ctx, op);
+	case IR_OP_TEXTRACT:
+		return lower_textract(ctx, op);
 	default:
 		if (ir_opdef_get(op->code)->flags & IR_OPF_MATMUL)
 			return lower_matmul(ctx, op);

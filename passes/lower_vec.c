@@ -1551,6 +1551,16 @@ unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 	if (resolve(&v, &p))
 		return v.errors;
 	dt = p.dst->type;
+	if (v.vd->kind == IR_VK_TRANS) {
+		/* one instruction: the runtime transposes tile to tile (ptort_ttrans) */
+		lower_insn li;
+		li_init(&li, IR_OP_I_TTRANS);
+		li_tile(ctx, &li, "src", &p.t[0]);
+		li_tile(ctx, &li, "dst", p.dst);
+		if (!li_emit(ctx, &li, op))
+			v.errors++;
+		return v.errors;
+	}
 	/* the data's element type: the compared tiles for tcmp/tcmps */
 	data = v.vd->kind == IR_VK_CMP || v.vd->kind == IR_VK_CMPS ? p.t[0].type : dt;
 	if (ir_type_to_elem(data->u.tb.elem, &v.et)) {

@@ -7,7 +7,8 @@
  *   explicit `rmode` and `sat_mode` (legalize-cvt), `deq_scale` marking A2A3's deq path.
  *   A result-less `pto.tassign %t, %a` (in %t's block) rebinds %t for the ops after it.
  * Produces: every tcvt, tload and tstore (and through lower_cube_op every tmov and
- *   tmatmul*) replaced in place by instructions; pto.alloc_tile and pto.tassign erased,
+ *   tmatmul*) replaced in place by instructions; pto.alloc_tile, pto.tassign and
+ *   pto.treshape (an alias: its users take the source's address) erased,
  *   as are the arith.constants only they used. scf/arith structure, views, sync ops
  *   and locations are preserved (an instruction has the location of its tile op),
  *   except that tile_buf slots of scf.for / scf.if become i64 addresses
@@ -239,7 +240,8 @@ static int collect(ir_op *op, void *user)
 	    op->code == IR_OP_SCF_WHILE || op->code == IR_OP_SCF_CONDITION)
 		s->scf = 1;
 	if ((d->flags & IR_OPF_TILE) || op->code == IR_OP_TPRINT || op->code == IR_OP_ALLOC_TILE ||
-	    op->code == IR_OP_TASSIGN || op->code == IR_OP_SET_VALIDSHAPE)
+	    op->code == IR_OP_TASSIGN || op->code == IR_OP_SET_VALIDSHAPE ||
+	    op->code == IR_OP_TRESHAPE)
 		push(s, op);
 	return 0;
 }
@@ -543,7 +545,8 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 	for (i = 0; i < s.n; i++) {
 		ir_op *op = s.ops[i], *prev = op->prev;
 		if (op->code == IR_OP_ALLOC_TILE || op->code == IR_OP_TASSIGN ||
-		    op->code == IR_OP_SET_VALIDSHAPE) /* read by lower_tile_of at later uses */
+		    op->code == IR_OP_SET_VALIDSHAPE || op->code == IR_OP_TRESHAPE)
+			/* read by lower_tile_of at later uses */
 			continue;
 		if (!lower_op(&s, op)) {
 			pass_remark(ctx, o, PASS_NAME, op->loc, "'%s' lowered to %u instruction(s)",
@@ -562,7 +565,8 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 				ir_op_erase(op);
 				continue;
 			}
-			if (op->code != IR_OP_ALLOC_TILE && op->code != IR_OP_TASSIGN)
+			if (op->code != IR_OP_ALLOC_TILE && op->code != IR_OP_TASSIGN &&
+			    op->code != IR_OP_TRESHAPE)
 				continue;
 			if (op->num_results && ir_value_num_uses(&op->results[0])) {
 				const ir_op *u = op->results[0].uses->owner;

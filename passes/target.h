@@ -33,6 +33,11 @@ struct target {
 	ptoc_cube_limits cube;     /* m/k/n range, layouts, mmad type triples */
 	const ptoc_tmov_pair *tmov; /* the tmov memory pairs */
 	size_t ntmov;
+	/* textract (docs/semantics.md §7.8): its memory pairs (reshape unused) and the
+	 * element types it takes (bit t: ptort_type t) */
+	const ptoc_tmov_pair *extract;
+	size_t nextract;
+	uint32_t extract_types;
 	/* The element types of each vector op, by row of vec_types.def (bit t: ptort_type
 	 * t is taken; a row past nvec takes nothing), and whether tcmp of i32 has only
 	 * eq and ne (docs/semantics.md §7.7). */
@@ -58,6 +63,8 @@ const struct target *target_lookup(const char *s, size_t len);
 /* The tmov row of `src -> dst`, or NULL when the target cannot move between those
  * memories. */
 const ptoc_tmov_pair *target_find_tmov(const struct target *t, ptoc_loc src, ptoc_loc dst);
+/* Whether textract may move from `src` to `dst` on the target. */
+int target_has_extract(const struct target *t, ptoc_loc src, ptoc_loc dst);
 /* The element types (bit t: ptort_type t) vector op `row` of vec_types.def takes. */
 uint32_t target_vec_types(const struct target *t, size_t row);
 /* Whether the target's mmad takes A x B -> C (mx: the MX form). */

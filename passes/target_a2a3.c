@@ -62,6 +62,13 @@ static const ptoc_tmov_pair a2a3_tmov[] = {
 	{PTOC_LOC_ACC, PTOC_LOC_VEC, 0},
 };
 
+/* textract: out of mat into the cube's inputs (pto-isa's A2A3 TEXTRACT); i8, f16,
+ * bf16, f32 */
+static const ptoc_tmov_pair a2a3_extract[] = {
+	{PTOC_LOC_MAT, PTOC_LOC_LEFT, 0},
+	{PTOC_LOC_MAT, PTOC_LOC_RIGHT, 0},
+};
+
 /* The vector ops' element types: the A2A3 column of vec_types.def. */
 static const uint32_t a2a3_vec[] = {
 #define VT(id) (1u << PTORT_##id)
@@ -112,6 +119,9 @@ const struct target target_a2a3 = {
 	},
 	.tmov = a2a3_tmov,
 	.ntmov = sizeof a2a3_tmov / sizeof a2a3_tmov[0],
+	.extract = a2a3_extract,
+	.nextract = sizeof a2a3_extract / sizeof a2a3_extract[0],
+	.extract_types = 1u << PTORT_I8 | 1u << PTORT_F16 | 1u << PTORT_BF16 | 1u << PTORT_F32,
 	.vec_types = a2a3_vec,
 	.nvec = sizeof a2a3_vec / sizeof a2a3_vec[0],
 	.vec_cmp_i32_eq_only = 1,

@@ -99,6 +99,16 @@ static const ptoc_tmov_pair a5_tmov[] = {
 	{PTOC_LOC_ACC, PTOC_LOC_VEC, 1},
 };
 
+/* textract: mat into left, right and scaling, acc and vec into mat (pto-isa's A5
+ * TEXTRACT); its element types below */
+static const ptoc_tmov_pair a5_extract[] = {
+	{PTOC_LOC_MAT, PTOC_LOC_LEFT, 0},
+	{PTOC_LOC_MAT, PTOC_LOC_RIGHT, 0},
+	{PTOC_LOC_MAT, PTOC_LOC_SCALING, 0},
+	{PTOC_LOC_ACC, PTOC_LOC_MAT, 0},
+	{PTOC_LOC_VEC, PTOC_LOC_MAT, 0},
+};
+
 /* The vector ops' element types: the A5 column of vec_types.def. */
 static const uint32_t a5_vec[] = {
 #define VT(id) (1u << PTORT_##id)
@@ -148,6 +158,11 @@ const struct target target_a5 = {
 	},
 	.tmov = a5_tmov,
 	.ntmov = sizeof a5_tmov / sizeof a5_tmov[0],
+	.extract = a5_extract,
+	.nextract = sizeof a5_extract / sizeof a5_extract[0],
+	.extract_types = 1u << PTORT_I8 | 1u << PTORT_HIF8 | 1u << PTORT_F8E5M2 |
+			 1u << PTORT_F8E4M3FN | 1u << PTORT_F16 | 1u << PTORT_BF16 | 1u << PTORT_F32 |
+			 1u << PTORT_F4E2M1FN | 1u << PTORT_F4E1M2 | 1u << PTORT_F8E8M0FNU,
 	.vec_types = a5_vec,
 	.nvec = sizeof a5_vec / sizeof a5_vec[0],
 	.vec_cmp_i32_eq_only = 0,

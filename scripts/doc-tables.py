@@ -186,7 +186,8 @@ VEC_KINDS = {"BIN": "tile, tile", "BINS": "tile, scalar", "UN": "tile", "DUP": "
              "ROWBC": "row values", "COLBC": "column values",
              "TER": "tile, tile, tile", "TERS": "tile, scalar, tile",
              "AXPY": "tile, scalar, dst", "PADIN": "pad in place",
-             "SEQ": "scalar (index sequence)", "TRI": "scalar (triangular mask)"}
+             "SEQ": "scalar (index sequence)", "TRI": "scalar (triangular mask)",
+             "TRANS": "transpose"}
 
 
 def split_top(s):

@@ -380,6 +380,14 @@ int ptort_dma_load_cvt(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view
  * region before writing. */
 int ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int convert_to,
 	       int relu);
+/* textract (docs/semantics.md §7.8): for r < dst->v_rows, c < dst->v_cols:
+ * dst(r, c) = src(row + r, col + c), bit patterns (same element widths); the window
+ * must fit in src's physical shape. ttrans: dst(r, c) = src(c, r) likewise (the
+ * transposed window must fit). Any layouts, any memories; overlapping tiles read the
+ * whole source first. */
+int ptort_textract(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, uint32_t row,
+		   uint32_t col);
+int ptort_ttrans(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);
 
 /* ---- 3.6 GM views as C values (docs/semantics.md §8, src/view.c) ----------------
  *

@@ -94,3 +94,66 @@ int ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int
 	free(copy);
 	return 0;
 }
+
+/* textract and ttrans (docs/semantics.md §7.8): element (r, c) of the destination's
+ * valid region from source element (row + r, col + c), or (c, r) when transposing;
+ * the same element widths, bit patterns copied. Overlapping tiles read the whole
+ * source first. */
+static int move_at(ptort_ctx *ctx, const char *name, const ptort_tile *src,
+		   const ptort_tile *dst, uint32_t row, uint32_t col, int trans)
+{
+	unsigned sb, db;
+	uint32_t r, c, vr, vc, need_r, need_c;
+	const uint8_t *sbase;
+	uint8_t *dbase, *copy = NULL;
+	uint64_t saddr;
+	if (ptort_check_tile(ctx, name, "source", src) ||
+	    ptort_check_tile(ctx, name, "destination", dst))
+		return -1;
+	sb = ptort_type_bits((ptort_type)src->type), db = ptort_type_bits((ptort_type)dst->type);
+	if (sb != db) {
+		ptort_report(ctx, "%s: %s and %s tiles differ in width", name,
+			     ptort_type_name((ptort_type)src->type),
+			     ptort_type_name((ptort_type)dst->type));
+		return -1;
+	}
+	vr = dst->v_rows, vc = dst->v_cols;
+	need_r = trans ? vc : vr, need_c = trans ? vr : vc;
+	if ((uint64_t)row + need_r > src->rows || (uint64_t)col + need_c > src->cols) {
+		ptort_report(ctx, "%s: region %ux%u at (%u, %u) exceeds the %ux%u source tile", name,
+			     need_r, need_c, row, col, src->rows, src->cols);
+		return -1;
+	}
+	sbase = ctx->mem[src->mem], saddr = src->addr;
+	dbase = ctx->mem[dst->mem];
+	if (src->mem == dst->mem &&
+	    ptort_overlap(src->addr, tile_bytes(src), dst->addr, tile_bytes(dst))) {
+		copy = malloc((size_t)tile_bytes(src));
+		if (!copy) {
+			ptort_report(ctx, "%s: out of host memory", name);
+			return -1;
+		}
+		memcpy(copy, sbase + src->addr, (size_t)tile_bytes(src));
+		sbase = copy, saddr = 0;
+	}
+	for (r = 0; r < vr; r++)
+		for (c = 0; c < vc; c++) {
+			uint32_t sr = trans ? c : row + r, sc = trans ? r : col + c;
+			uint64_t x = ptort_ld(sbase, saddr * 8 + ptort_tile_offset(src, sr, sc) * sb, sb);
+			ptort_st(dbase, (uint64_t)dst->addr * 8 + ptort_tile_offset(dst, r, c) * db, db,
+				 x);
+		}
+	free(copy);
+	return 0;
+}
+
+int ptort_textract(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, uint32_t row,
+		   uint32_t col)
+{
+	return move_at(ctx, "textract", src, dst, row, col, 0);
+}
+
+int ptort_ttrans(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst)
+{
+	return move_at(ctx, "ttrans", src, dst, 0, 0, 1);
+}
