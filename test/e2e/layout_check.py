@@ -10,8 +10,8 @@ Kernels (docs/semantics.md §6.3, §7.8), each output compared bit for bit:
     against numpy's transpose of the loaded data;
   * textract: a window at (r0, c0) of a mat tile into left (and into right), then
     multiplied by an identity of the other side, so that the accumulator holds the
-    window exactly; against numpy's slice (f16, bf16, f32, i8; origins (0, 0) and
-    (5, 7)); on A5 also vec -> mat,
+    window exactly; against numpy's slice (f16, bf16, f32, i8; origins (0, 0),
+    (16, 0) and (5, 7)); on A5 also vec -> mat,
     the mat tile stored straight back;
   * treshape: a 16x16 f32 vec tile seen as 8x32, written through that alias (tadds in
     place) and stored through it after a tile allocated later was loaded (the source
@@ -19,10 +19,12 @@ Kernels (docs/semantics.md §6.3, §7.8), each output compared bit for bit:
     back to 16x16 and stored; against numpy's reshape and sum;
   * tgemv (A from a 1xK GM row through textract mat -> left), tgemv.bias, and
     tgemv then tgemv.acc over the two halves of K, against mm_check's exact reference
-    with m = 1 (test/unit/mmad); K x N of 256x32 for f16, bf16, f32, i8, also 75x11
-    for f16 and i8 and 1x1 for f32.
-Prints one line per case and `layout_check: TARGET: N cases, K failed`; exit 1 when
-one differs.
+    with m = 1 (test/unit/mmad); K x N of 256x32, 75x11 and 1x1 for f16, bf16, f32,
+    i8.
+The cases of a group share one kernel (one `ptoc run` each: the ttrans cases, the
+textract cases, treshape, the tgemv cases), each with its own GM arguments. Prints
+one line per case and `layout_check: TARGET: N cases, K failed`; exit 1 when one
+differs.
 """
 import os
 import subprocess
@@ -132,20 +134,40 @@ def ptoc_run(ptoc, target, d, text, ins, outs):
     return r.returncode == 0, r.stderr.strip()[:2000]
 
 
+class Case:
+    """One case's part of a group kernel: its GM inputs and outputs (argument name,
+    file) and the check of its outputs, which returns (ok, message)."""
+
+    def __init__(self, label):
+        self.label = label
+        self.ins = []
+        self.outs = []
+        self.check = None
+
+    def arg(self, k, d, name, t):
+        a = "%s_%s" % (self.tag, name)
+        k.arg(a, t)
+        return "%" + a, a, os.path.join(d, a + ".bin")
+
+
+def same_bits(got, want):
+    bad = int(np.count_nonzero(got.view(np.uint8) != np.ascontiguousarray(want).view(np.uint8)))
+    return bad == 0, "%d bytes differ" % bad
+
+
 def trans_types(target):
     return ["f32", "f16", "bf16", "i8", "ui8", "i16", "ui16", "i32", "ui32"]
 
 
-def case_ttrans(ptoc, target, d, t, ragged):
+def case_ttrans(c, k, d, t, ragged):
     rng = np.random.default_rng(7 + ragged)
     R, C = 32, 64
     vr, vc = (20, 40) if ragged else (R, C)
-    k = K(target)
-    a, b = k.arg("a", t), k.arg("b", t)
+    a, an, af = c.arg(k, d, "a", t)
+    b, bn, bf = c.arg(k, d, "b", t)
     sty = tb("vec", t, R, C, vr, vc)
     dty = tb("vec", t, C, R, vc, vr)
     # the destination first holds b's data: only its valid region may change
-    k.emit("// ttrans of the %dx%d region" % (vr, vc))
     src = k.load(a, t, vr, vc, sty)
     dst = k.load(b, t, vc, vr, dty)
     tmp = k.alloc(sty)
@@ -153,23 +175,18 @@ def case_ttrans(ptoc, target, d, t, ragged):
     k.store(dst, dty, b, t, vc, vr)
     A = rand_bits(rng, t, (vr, vc))
     B = rand_bits(rng, t, (vc, vr))
-    A.tofile(os.path.join(d, "a.bin"))
-    B.tofile(os.path.join(d, "b.bin"))
-    ok, err = ptoc_run(ptoc, target, d, k.text(), [("a", os.path.join(d, "a.bin")),
-                                                   ("b", os.path.join(d, "b.bin"))],
-                       [("b", os.path.join(d, "out.bin"))])
-    if not ok:
-        return False, "ptoc run failed: " + err
-    got = np.fromfile(os.path.join(d, "out.bin"), dtype=A.dtype).reshape(vc, vr)
-    bad = int(np.count_nonzero(got.view(np.uint8) != np.ascontiguousarray(A.T).view(np.uint8)))
-    return bad == 0, "%d bytes differ" % bad
+    A.tofile(af)
+    B.tofile(bf)
+    c.ins += [(an, af), (bn, bf)]
+    c.outs.append((bn, bf + ".out"))
+    c.check = lambda: same_bits(np.fromfile(bf + ".out", dtype=A.dtype).reshape(vc, vr), A.T)
 
 
 def acc_of(t):
     return "i32" if t == "i8" else "f32"
 
 
-def case_textract(ptoc, target, d, t, side, r0, c0):
+def case_textract(c, k, d, target, t, side, r0, c0):
     """window m x kk of a mat tile at (r0, c0) into left (side 'left') or right; the
     other operand an identity, so the product is the window (exact)"""
     rng = np.random.default_rng(11 + r0 + c0)
@@ -179,8 +196,9 @@ def case_textract(ptoc, target, d, t, side, r0, c0):
     lay = left if side == "left" else right
     br, bc = (16, g) if lay[1] == "row_major" else (g, 16)   # the fractal box
     SR, SC = up(m + r0 + 1, br), up(kk + c0 + 1, bc)         # the source, whole boxes
-    k = K(target)
-    a, e, c = k.arg("a", t), k.arg("e", t), k.arg("c", acc_of(t))
+    a, an, af = c.arg(k, d, "a", t)
+    e, en, ef = c.arg(k, d, "e", t)
+    cc, cn, cf = c.arg(k, d, "c", acc_of(t))
     sty = tb("mat", t, SR, SC, SR, SC, *lay)
     wty = tb(side, t, m, kk, m, kk, *lay)
     src = k.load(a, t, SR, SC, sty)
@@ -200,23 +218,15 @@ def case_textract(ptoc, target, d, t, side, r0, c0):
     acc = k.alloc(accty)
     lhs, lty, rhs, rty = (win, wty, io, iot) if side == "left" else (io, iot, win, wty)
     k.emit("pto.tmatmul ins(%s, %s : %s, %s) outs(%s : %s)" % (lhs, rhs, lty, rty, acc, accty))
-    k.store(acc, accty, c, acc_of(t), m, kk)
+    k.store(acc, accty, cc, acc_of(t), m, kk)
     A = rand_bits(rng, t, (SR, SC))
-    if t == "i8":
-        one = np.int8(1)
-    elif t == "bf16":
-        one = np.uint16(0x3F80)
-    else:
+    one = {"i8": np.int8(1), "bf16": np.uint16(0x3F80)}.get(t)
+    if one is None:
         one = NP[t](1)
     I = np.zeros((n_id, n_id), dtype=A.dtype)
     np.fill_diagonal(I, one)
-    A.tofile(os.path.join(d, "a.bin"))
-    I.tofile(os.path.join(d, "e.bin"))
-    ok, err = ptoc_run(ptoc, target, d, k.text(), [("a", os.path.join(d, "a.bin")),
-                                                   ("e", os.path.join(d, "e.bin"))],
-                       [("c", os.path.join(d, "c.bin"))])
-    if not ok:
-        return False, "ptoc run failed: " + err
+    A.tofile(af)
+    I.tofile(ef)
     W = A[r0:r0 + m, c0:c0 + kk]
     if t == "bf16":
         want = (W.astype(np.uint32) << 16).view(np.float32)
@@ -224,17 +234,17 @@ def case_textract(ptoc, target, d, t, side, r0, c0):
         want = W.astype(np.int32)
     else:
         want = W.astype(np.float32)
-    got = np.fromfile(os.path.join(d, "c.bin"), dtype=want.dtype).reshape(m, kk)
-    bad = int(np.count_nonzero(got.view(np.uint8) != np.ascontiguousarray(want).view(np.uint8)))
-    return bad == 0, "%d bytes differ" % bad
+    c.ins += [(an, af), (en, ef)]
+    c.outs.append((cn, cf))
+    c.check = lambda: same_bits(np.fromfile(cf, dtype=want.dtype).reshape(m, kk), want)
 
 
-def case_textract_vec_mat(ptoc, target, d, t, r0, c0):
+def case_textract_vec_mat(c, k, d, t, r0, c0):
     """A5: a window of a vec tile into an ND mat tile, stored back to GM"""
     rng = np.random.default_rng(5)
     R, C, m, n = 32, 64, 16, 32
-    k = K(target)
-    a, b = k.arg("a", t), k.arg("b", t)
+    a, an, af = c.arg(k, d, "a", t)
+    b, bn, bf = c.arg(k, d, "b", t)
     sty = tb("vec", t, R, C, R, C)
     dty = tb("mat", t, m, n, m, n)
     src = k.load(a, t, R, C, sty)
@@ -243,22 +253,19 @@ def case_textract_vec_mat(ptoc, target, d, t, r0, c0):
            % (src, k.c(r0), k.c(c0), sty, dst, dty))
     k.store(dst, dty, b, t, m, n)
     A = rand_bits(rng, t, (R, C))
-    A.tofile(os.path.join(d, "a.bin"))
-    ok, err = ptoc_run(ptoc, target, d, k.text(), [("a", os.path.join(d, "a.bin"))],
-                       [("b", os.path.join(d, "b.bin"))])
-    if not ok:
-        return False, "ptoc run failed: " + err
-    got = np.fromfile(os.path.join(d, "b.bin"), dtype=A.dtype).reshape(m, n)
-    want = np.ascontiguousarray(A[r0:r0 + m, c0:c0 + n])
-    bad = int(np.count_nonzero(got.view(np.uint8) != want.view(np.uint8)))
-    return bad == 0, "%d bytes differ" % bad
+    A.tofile(af)
+    c.ins.append((an, af))
+    c.outs.append((bn, bf))
+    c.check = lambda: same_bits(np.fromfile(bf, dtype=A.dtype).reshape(m, n), A[r0:r0 + m, c0:c0 + n])
 
 
-def case_treshape(ptoc, target, d):
+def case_treshape(c, k, d):
     rng = np.random.default_rng(3)
-    k = K(target)
-    a, b = k.arg("a", "f32"), k.arg("b", "f32")
-    o1, o2, o3 = k.arg("o1", "f32"), k.arg("o2", "f32"), k.arg("o3", "f32")
+    a, an, af = c.arg(k, d, "a", "f32")
+    b, bn, bf = c.arg(k, d, "b", "f32")
+    o1, o1n, o1f = c.arg(k, d, "o1", "f32")
+    o2, o2n, o2f = c.arg(k, d, "o2", "f32")
+    o3, o3n, o3f = c.arg(k, d, "o3", "f32")
     sty, rty = tb("vec", "f32", 16, 16, 16, 16), tb("vec", "f32", 8, 32, 8, 32)
     src = k.load(a, "f32", 16, 16, sty)
     r = k.name("r")
@@ -273,31 +280,32 @@ def case_treshape(ptoc, target, d):
     k.store(r2, sty, o3, "f32", 16, 16)
     A = rand_bits(rng, "f32", (16, 16))
     B = rand_bits(rng, "f32", (16, 16))
-    A.tofile(os.path.join(d, "a.bin"))
-    B.tofile(os.path.join(d, "b.bin"))
-    p = lambda x: os.path.join(d, x)  # noqa: E731
-    ok, err = ptoc_run(ptoc, target, d, k.text(), [("a", p("a.bin")), ("b", p("b.bin"))],
-                       [("o1", p("o1.bin")), ("o2", p("o2.bin")), ("o3", p("o3.bin"))])
-    if not ok:
-        return False, "ptoc run failed: " + err
-    bad = 0
-    for name, want in (("o1", (A + np.float32(1)).reshape(8, 32)), ("o2", B),
-                       ("o3", A + np.float32(1))):
-        got = np.fromfile(p(name + ".bin"), dtype=np.float32)
-        bad += int(np.count_nonzero(got.view(np.uint32) != want.reshape(-1).view(np.uint32)))
-    return bad == 0, "%d elements differ" % bad
+    A.tofile(af)
+    B.tofile(bf)
+    c.ins += [(an, af), (bn, bf)]
+    c.outs += [(o1n, o1f), (o2n, o2f), (o3n, o3f)]
+
+    def check():
+        bad = 0
+        for f, want in ((o1f, (A + np.float32(1)).reshape(8, 32)), (o2f, B),
+                        (o3f, A + np.float32(1))):
+            got = np.fromfile(f, dtype=np.float32)
+            bad += int(np.count_nonzero(got.view(np.uint32) != want.reshape(-1).view(np.uint32)))
+        return bad == 0, "%d elements differ" % bad
+    c.check = check
 
 
-def case_gemv(ptoc, mmc, target, d, t, kk, n, variant, seed):
+def case_gemv(c, k, d, target, mmc, t, kk, n, variant, seed):
     """variant: plain (tgemv), bias (tgemv.bias), acc (tgemv then tgemv.acc over the
     two halves of K)"""
     g = 256 // BITS[t]
     left, right = layouts(target)
     at = acc_of(t)
-    k = K(target)
-    a, b = k.arg("a", t), k.arg("b", t)
-    bias = k.arg("bias", at) if variant == "bias" else None
-    c = k.arg("c", at)
+    a, an, af = c.arg(k, d, "a", t)
+    b, bn, bf = c.arg(k, d, "b", t)
+    if variant == "bias":
+        bias, biasn, biasf = c.arg(k, d, "bias", at)
+    cc, cn, cf = c.arg(k, d, "c", at)
     npad = up(n, 16)
     accty = tb("acc", at, 16, npad, 1, n, "col_major", "row_major", 1024)
     acc = k.alloc(accty)
@@ -309,35 +317,26 @@ def case_gemv(ptoc, mmc, target, d, t, kk, n, variant, seed):
         alt = tb("left", t, 16, kp, 1, kl, *left)
         bmt = tb("mat", t, kp, npad, kl, n, *right)
         brt = tb("right", t, kp, npad, kl, n, *right)
-        pa, pat = k.part(a, t, 1, kk)
-        if k0:
-            # the second half of A's row: a partition at column k0
-            pa = pa.replace("pv", "pvx")
-            k.lines.pop()
-            tvname = k.lines[-1].split(" = ")[0].strip()
-            pat = "!pto.partition_tensor_view<1x%dx%s>" % (kl, t)
-            k.emit("%s = pto.partition_view %s, offsets = [%s, %s], sizes = [%s, %s] : "
-                   "!pto.tensor_view<?x?x%s> -> %s" % (pa, tvname, k.c(0), k.c(k0), k.c(1),
-                                                      k.c(kl), t, pat))
-        else:
-            k.lines.pop()
-            tvname = k.lines[-1].split(" = ")[0].strip()
-            pat = "!pto.partition_tensor_view<1x%dx%s>" % (kl, t)
-            k.emit("%s = pto.partition_view %s, offsets = [%s, %s], sizes = [%s, %s] : "
-                   "!pto.tensor_view<?x?x%s> -> %s" % (pa, tvname, k.c(0), k.c(0), k.c(1),
-                                                      k.c(kl), t, pat))
+        # A's row from column k0 and B's rows from row k0: partitions of the full views
+        pa, _ = k.part(a, t, 1, kk)
+        k.lines.pop()
+        tva = k.lines[-1].split(" = ")[0].strip()
+        pat = "!pto.partition_tensor_view<1x%dx%s>" % (kl, t)
+        k.emit("%s = pto.partition_view %s, offsets = [%s, %s], sizes = [%s, %s] : "
+               "!pto.tensor_view<?x?x%s> -> %s" % (pa, tva, k.c(0), k.c(k0), k.c(1), k.c(kl),
+                                                  t, pat))
         am = k.alloc(amt)
         k.emit("pto.tload ins(%s : %s) outs(%s : %s)" % (pa, pat, am, amt))
         al = k.alloc(alt)
         k.emit("pto.textract ins(%s, %s, %s : %s, index, index) outs(%s : %s)"
                % (am, k.c(0), k.c(0), amt, al, alt))
-        pb, pbt = k.part(b, t, kk, n)
+        pb, _ = k.part(b, t, kk, n)
         k.lines.pop()
-        tvname = k.lines[-1].split(" = ")[0].strip()
+        tvb = k.lines[-1].split(" = ")[0].strip()
         pbt = "!pto.partition_tensor_view<%dx%dx%s>" % (kl, n, t)
         k.emit("%s = pto.partition_view %s, offsets = [%s, %s], sizes = [%s, %s] : "
-               "!pto.tensor_view<?x?x%s> -> %s" % (pb, tvname, k.c(k0), k.c(0), k.c(kl),
-                                                  k.c(n), t, pbt))
+               "!pto.tensor_view<?x?x%s> -> %s" % (pb, tvb, k.c(k0), k.c(0), k.c(kl), k.c(n),
+                                                  t, pbt))
         bm = k.alloc(bmt)
         k.emit("pto.tload ins(%s : %s) outs(%s : %s)" % (pb, pbt, bm, bmt))
         br = k.alloc(brt)
@@ -356,21 +355,22 @@ def case_gemv(ptoc, mmc, target, d, t, kk, n, variant, seed):
             k.emit("pto.tgemv.acc ins(%s, %s, %s : %s, %s, %s) outs(%s : %s)"
                    % (acc, al, br, accty, alt, brt, acc, accty))
         first = False
-    k.store(acc, accty, c, at, 1, n)
-    p = lambda x: os.path.join(d, x)  # noqa: E731
-    gens = [("a", t, kk), ("b", t, kk * n)] + ([("bias", at, n)] if variant == "bias" else [])
-    for i, (name, ty, cnt) in enumerate(gens):
-        subprocess.run([mmc, "gen", ty, str(cnt), str(seed * 10 + i + 1), p(name + ".bin")],
-                       check=True)
-    ok, err = ptoc_run(ptoc, target, d, k.text(), [(x, p(x + ".bin")) for x, _, _ in gens],
-                       [("c", p("c.bin"))])
-    if not ok:
-        return False, "ptoc run failed: " + err
-    init = "bias" if variant == "bias" else "zero"
-    r = subprocess.run([mmc, "check", t, t, at, "1", str(kk), str(n), init, p("a.bin"),
-                        p("b.bin"), p("bias.bin") if variant == "bias" else "-", p("c.bin")],
-                       capture_output=True, text=True)
-    return r.returncode == 0, (r.stdout + r.stderr).strip()
+    k.store(acc, accty, cc, at, 1, n)
+    gens = [(an, af, t, kk), (bn, bf, t, kk * n)]
+    if variant == "bias":
+        gens.append((biasn, biasf, at, n))
+    for i, (_, f, ty, cnt) in enumerate(gens):
+        subprocess.run([mmc, "gen", ty, str(cnt), str(seed * 10 + i + 1), f], check=True)
+    c.ins += [(x, f) for x, f, _, _ in gens]
+    c.outs.append((cn, cf))
+
+    def check():
+        init = "bias" if variant == "bias" else "zero"
+        r = subprocess.run([mmc, "check", t, t, at, "1", str(kk), str(n), init, af, bf,
+                            biasf if variant == "bias" else "-", cf],
+                           capture_output=True, text=True)
+        return r.returncode == 0, (r.stdout + r.stderr).strip()
+    c.check = check
 
 
 def main(argv):
@@ -378,45 +378,54 @@ def main(argv):
         print(__doc__)
         return 2
     ptoc, mmc, target, work = argv[1:5]
-    cases = []
+    groups = {"ttrans": [], "textract": [], "treshape": [], "tgemv": []}
     for t in trans_types(target):
         for ragged in (0, 1):
             if ragged and t not in ("f32", "bf16", "i8"):
                 continue
-            cases.append(("ttrans %s %s" % (t, "20x40 of 32x64" if ragged else "32x64"),
-                          lambda d, t=t, ragged=ragged: case_ttrans(ptoc, target, d, t, ragged)))
+            groups["ttrans"].append(("ttrans %s %s" % (t, "20x40 of 32x64" if ragged else "32x64"),
+                                     lambda c, k, d, t=t, ragged=ragged: case_ttrans(c, k, d, t, ragged)))
     for t in ("f16", "bf16", "f32", "i8"):
         for side in ("left", "right"):
-            for r0, c0 in ((0, 0), (5, 7)):
-                cases.append(("textract %s mat->%s at (%d, %d)" % (t, side, r0, c0),
-                              lambda d, t=t, side=side, r0=r0, c0=c0:
-                              case_textract(ptoc, target, d, t, side, r0, c0)))
+            for r0, c0 in ((0, 0), (16, 0), (5, 7)):
+                groups["textract"].append(
+                    ("textract %s mat->%s at (%d, %d)" % (t, side, r0, c0),
+                     lambda c, k, d, t=t, side=side, r0=r0, c0=c0:
+                     case_textract(c, k, d, target, t, side, r0, c0)))
     if target == "a5":
         for t in ("f32", "f16", "i8"):
-            cases.append(("textract %s vec->mat at (9, 13)" % t,
-                          lambda d, t=t: case_textract_vec_mat(ptoc, target, d, t, 9, 13)))
-    cases.append(("treshape f32 16x16 -> 8x32", lambda d: case_treshape(ptoc, target, d)))
+            groups["textract"].append(("textract %s vec->mat at (9, 13)" % t,
+                                       lambda c, k, d, t=t: case_textract_vec_mat(c, k, d, t, 9, 13)))
+    groups["treshape"].append(("treshape f32 16x16 -> 8x32", case_treshape))
     seed = 0
     for t in ("f16", "bf16", "f32", "i8"):
-        shapes = [(256, 32), (75, 11)] if t in ("f16", "i8") else [(256, 32)]
-        if t == "f32":
-            shapes.append((1, 1))
-        for kk, n in shapes:
+        for kk, n in ((256, 32), (75, 11), (1, 1)):
             for variant in ("plain", "bias", "acc"):
                 if variant == "acc" and kk < 2:
                     continue
                 seed += 1
-                cases.append(("tgemv %s %s 1x%dx%d" % (variant, t, kk, n),
-                              lambda d, t=t, kk=kk, n=n, variant=variant, seed=seed:
-                              case_gemv(ptoc, mmc, target, d, t, kk, n, variant, seed)))
-    failed = 0
-    for i, (label, fn) in enumerate(cases):
-        d = os.path.join(work, "%s_%d" % (target, i))
+                groups["tgemv"].append(("tgemv %s %s 1x%dx%d" % (variant, t, kk, n),
+                                        lambda c, k, d, t=t, kk=kk, n=n, variant=variant, seed=seed:
+                                        case_gemv(c, k, d, target, mmc, t, kk, n, variant, seed)))
+    total = failed = 0
+    for gname, cases in groups.items():
+        d = os.path.join(work, "%s_%s" % (target, gname))
         os.makedirs(d, exist_ok=True)
-        ok, msg = fn(d)
-        print("%s %s: %s" % ("ok  " if ok else "FAIL", label, msg))
-        failed += not ok
-    print("layout_check: %s: %d cases, %d failed" % (target, len(cases), failed))
+        k = K(target)
+        built = []
+        for i, (label, fn) in enumerate(cases):
+            c = Case(label)
+            c.tag = "c%d" % i
+            fn(c, k, d)
+            built.append(c)
+        ok, err = ptoc_run(ptoc, target, d, k.text(), [x for c in built for x in c.ins],
+                           [x for c in built for x in c.outs])
+        for c in built:
+            good, msg = c.check() if ok else (False, "ptoc run failed: " + err)
+            print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, msg))
+            total += 1
+            failed += not good
+    print("layout_check: %s: %d cases, %d failed" % (target, total, failed))
     return 1 if failed else 0
 
 
