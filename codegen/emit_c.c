@@ -132,26 +132,11 @@ static void pd(em *e, int64_t x)
 	put(e, p, (size_t)(b + sizeof b - p));
 }
 
-/* `a` then `b` into buf, truncated to cap - 1 bytes and NUL-terminated (as snprintf
- * "%s%s" would); returns buf. */
-static char *cat(char *buf, size_t cap, const char *a, const char *b)
-{
-	size_t na = strlen(a), nb = strlen(b);
-	if (na > cap - 1)
-		na = cap - 1;
-	if (nb > cap - 1 - na)
-		nb = cap - 1 - na;
-	memcpy(buf, a, na);
-	memcpy(buf + na, b, nb);
-	buf[na + nb] = 0;
-	return buf;
-}
-
-/* `a` then `b`, interned, as cat into cap (<= 256) bytes. */
+/* `a` then `b`, interned, as ir_str_cat into cap (<= 256) bytes. */
 static const char *intern2(em *e, size_t cap, const char *a, const char *b)
 {
 	char buf[256];
-	cat(buf, cap, a, b);
+	ir_str_cat(buf, cap, a, b);
 	return ir_intern(e->ctx, buf, strlen(buf));
 }
 
@@ -434,7 +419,7 @@ static const char *name_any(em *e, ir_value *v)
 		if (k)
 			snprintf(buf, sizeof buf, "%s_%u", base, k);
 		else
-			cat(buf, sizeof buf, base, "");
+			ir_str_cat(buf, sizeof buf, base, "");
 		ns = ir_intern(e->ctx, buf, strlen(buf));
 		strcat(buf, "_elems");
 		es = ir_intern(e->ctx, buf, strlen(buf));
@@ -576,10 +561,10 @@ static void emit_tile(em *e, const ir_op *op, const char *name, unsigned fixed, 
 		err(e, op, "'%s': tile '%s' has no runtime element type or memory", op->name, name);
 		return;
 	}
-	addr = fint(e, op, cat(an, sizeof an, name, "_addr"), fixed, "uint32_t");
-	v_row = tb->u.tb.v_row == IR_DYN ? fint(e, op, cat(vr, sizeof vr, name, "_v_row"), fixed,
+	addr = fint(e, op, ir_str_cat(an, sizeof an, name, "_addr"), fixed, "uint32_t");
+	v_row = tb->u.tb.v_row == IR_DYN ? fint(e, op, ir_str_cat(vr, sizeof vr, name, "_v_row"), fixed,
 						"uint32_t") : NULL;
-	v_col = tb->u.tb.v_col == IR_DYN ? fint(e, op, cat(vc, sizeof vc, name, "_v_col"), fixed,
+	v_col = tb->u.tb.v_col == IR_DYN ? fint(e, op, ir_str_cat(vc, sizeof vc, name, "_v_col"), fixed,
 						"uint32_t") : NULL;
 	/* const ptort_tile VAR = {.mem = M, .type = T, .blayout = %u, .slayout = %u, .addr = A,
 	 * .rows = %lld, .cols = %lld, .v_rows = R, .v_cols = C, .fractal = %lld}; */

@@ -321,6 +321,17 @@ void ir_block_insert_before(ir_op *before, ir_op *op);
 /* Walks ops in pre-order (an op, then the ops nested in its regions); stops and
  * returns non-zero when `fn` does. */
 int ir_walk(ir_op *root, int (*fn)(ir_op *op, void *user), void *user);
+/* `a` then `b` into buf (cap >= 1 bytes), truncated and NUL-terminated as snprintf's
+ * "%s%s" would; returns buf. For names built on hot paths without formatting. */
+char *ir_str_cat(char *buf, size_t cap, const char *a, const char *b);
+/* The ops under `root` (itself included) that `keep` accepts (NULL: all), in ir_walk's
+ * order, as a malloc'd array (the caller frees l->a); -1 when out of memory (nothing
+ * to free then). */
+typedef struct ir_op_list {
+	ir_op **a;
+	size_t n, cap;
+} ir_op_list;
+int ir_op_list_collect(ir_op *root, int (*keep)(const ir_op *op), ir_op_list *l);
 
 /* The op table (ops.def), queried by opcode.
  *

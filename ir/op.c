@@ -1,5 +1,6 @@
 /* op.c: ops, values, blocks and regions; use lists; the pre-order walk; the op table
  * generated from ops.def. Everything lives in the context's arena. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir/ir.h"
@@ -463,6 +464,43 @@ int ir_walk(ir_op *root, int (*fn)(ir_op *op, void *user), void *user)
 			return rc;
 		in = first_inside(op);
 		op = in ? in : next_after(op, root);
+	}
+	return 0;
+}
+
+typedef struct op_collect {
+	ir_op_list *l;
+	int (*keep)(const ir_op *op);
+} op_collect;
+
+static int collect_one(ir_op *op, void *user)
+{
+	op_collect *c = user;
+	ir_op_list *l = c->l;
+	if (c->keep && !c->keep(op))
+		return 0;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		ir_op **a = realloc(l->a, cap * sizeof *a);
+		if (!a)
+			return 1;
+		l->a = a;
+		l->cap = cap;
+	}
+	l->a[l->n++] = op;
+	return 0;
+}
+
+int ir_op_list_collect(ir_op *root, int (*keep)(const ir_op *op), ir_op_list *l)
+{
+	op_collect c;
+	memset(l, 0, sizeof *l);
+	c.l = l;
+	c.keep = keep;
+	if (ir_walk(root, collect_one, &c)) {
+		free(l->a);
+		memset(l, 0, sizeof *l);
+		return -1;
 	}
 	return 0;
 }

@@ -1,10 +1,11 @@
 /* text.c: ptoc_buf, the one in-memory text buffer (include/ptoc/ptoc.h): growing
  * (malloc'd, reports running out of memory) or fixed (a caller's array, truncating
- * and counting like snprintf). Every module that collects text uses it. */
+ * and counting like snprintf). Every module that collects text uses it. And
+ * ir_str_cat, the one concatenation of two names. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "ptoc/ptoc.h"
+#include "ir/ir.h"
 
 void ptoc_buf_fixed(ptoc_buf *b, char *array, size_t cap)
 {
@@ -76,4 +77,17 @@ void ptoc_buf_free(ptoc_buf *b)
 	b->data = NULL;
 	b->len = b->cap = 0;
 	b->oom = 0;
+}
+
+char *ir_str_cat(char *buf, size_t cap, const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	if (na > cap - 1)
+		na = cap - 1;
+	if (nb > cap - 1 - na)
+		nb = cap - 1 - na;
+	memcpy(buf, a, na);
+	memcpy(buf + na, b, nb);
+	buf[na + nb] = 0;
+	return buf;
 }

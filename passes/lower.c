@@ -227,35 +227,21 @@ void li_dyn(ir_ctx *ctx, lower_insn *li, const char *name, ir_value *v)
 	}
 }
 
-/* NAME SUFFIX into f (cap bytes, truncated as snprintf would); returns f. */
-static char *suffixed(char *f, size_t cap, const char *name, const char *suffix)
-{
-	size_t n = strlen(name), k = strlen(suffix);
-	if (n > cap - 1)
-		n = cap - 1;
-	if (k > cap - 1 - n)
-		k = cap - 1 - n;
-	memcpy(f, name, n);
-	memcpy(f + n, suffix, k);
-	f[n + k] = 0;
-	return f;
-}
-
 void li_tile(ir_ctx *ctx, lower_insn *li, const char *name, const lower_tile *t)
 {
 	char f[64];
 	li_attr(ctx, li, name, ir_attr_type(ctx, t->type));
-	suffixed(f, sizeof f, name, "_addr");
+	ir_str_cat(f, sizeof f, name, "_addr");
 	if (t->addr_v)
 		li_dyn(ctx, li, f, t->addr_v);
 	else
 		li_int(ctx, li, f, t->addr);
 	if (t->type->u.tb.v_row == IR_DYN && t->v_row) {
-		suffixed(f, sizeof f, name, "_v_row");
+		ir_str_cat(f, sizeof f, name, "_v_row");
 		li_dyn(ctx, li, f, t->v_row);
 	}
 	if (t->type->u.tb.v_col == IR_DYN && t->v_col) {
-		suffixed(f, sizeof f, name, "_v_col");
+		ir_str_cat(f, sizeof f, name, "_v_col");
 		li_dyn(ctx, li, f, t->v_col);
 	}
 }
@@ -375,30 +361,10 @@ ir_op *li_emit(ir_ctx *ctx, lower_insn *li, ir_op *before)
 
 /* ---- tiles carried by scf ------------------------------------------------------------ */
 
-typedef struct scf_list {
-	ir_op **a;
-	size_t n, cap;
-	int oom;
-} scf_list;
-
-static int collect_scf(ir_op *op, void *user)
+static int is_scf(const ir_op *op)
 {
-	scf_list *l = user;
-	if (op->code != IR_OP_SCF_FOR && op->code != IR_OP_SCF_IF && op->code != IR_OP_SCF_YIELD &&
-	    op->code != IR_OP_SCF_WHILE && op->code != IR_OP_SCF_CONDITION)
-		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 32;
-		ir_op **a = realloc(l->a, cap * sizeof *a);
-		if (!a) {
-			l->oom = 1;
-			return 1;
-		}
-		l->a = a;
-		l->cap = cap;
-	}
-	l->a[l->n++] = op;
-	return 0;
+	return op->code == IR_OP_SCF_FOR || op->code == IR_OP_SCF_IF || op->code == IR_OP_SCF_YIELD ||
+	       op->code == IR_OP_SCF_WHILE || op->code == IR_OP_SCF_CONDITION;
 }
 
 /* Operand i of `op` (a tile_buf from an alloc_tile / tassign) -> its address as i64. */
@@ -430,13 +396,11 @@ static unsigned tile_to_addr(ir_ctx *ctx, ir_op *op, unsigned i)
 
 unsigned lower_scf_tiles(ir_ctx *ctx, ir_op *module)
 {
-	scf_list l = {NULL, 0, 0, 0};
+	ir_op_list l;
 	const ir_type *i64 = ir_type_int(ctx, 64, IR_INT_SIGNLESS);
 	unsigned errs = 0, i;
 	size_t k;
-	ir_walk(module, collect_scf, &l);
-	if (l.oom) {
-		free(l.a);
+	if (ir_op_list_collect(module, is_scf, &l)) {
 		ir_error(ctx, module->loc, "split-repeats: out of memory");
 		return 1;
 	}

@@ -105,38 +105,12 @@ static ir_op *last_inside(const ir_op *op)
 	return NULL;
 }
 
-/* The ops under `root` in walk order (pre-order). */
-typedef struct oparr {
-	ir_op **a;
-	size_t n, cap;
-	int oom;
-} oparr;
-
-static int list_op(ir_op *op, void *user)
-{
-	oparr *l = user;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 256;
-		ir_op **a = realloc(l->a, cap * sizeof *a);
-		if (!a) {
-			l->oom = 1;
-			return 1;
-		}
-		l->a = a;
-		l->cap = cap;
-	}
-	l->a[l->n++] = op;
-	return 0;
-}
-
 /* Lists (one walk; the caller frees l->a) and numbers every op under `root`; -1 on out
  * of memory. */
-static int number_ops(ir_ctx *ctx, ir_op *root, numbering *n, oparr *l)
+static int number_ops(ir_ctx *ctx, ir_op *root, numbering *n, ir_op_list *l)
 {
 	size_t cap = 16, i;
-	memset(l, 0, sizeof *l);
-	ir_walk(root, list_op, l);
-	if (l->oom)
+	if (ir_op_list_collect(root, NULL, l))
 		return -1;
 	while (cap < 2 * l->n)
 		cap *= 2;
@@ -575,7 +549,7 @@ static unsigned place_func(ir_ctx *ctx, ir_op *fn, const pass_opts *o)
 {
 	placer p;
 	busy *b = NULL;
-	oparr l;
+	ir_op_list l;
 	size_t i;
 	memset(&p, 0, sizeof p);
 	p.ctx = ctx;
