@@ -15,6 +15,10 @@
  *     section 3.6: GM pointer and elements, shape, strides, offsets, sizes), so
  *     yielding a view from scf.if / scf.for is an assignment; a DMA takes the
  *     ptort_gm_view that ptort_gm_view_init builds from it.
+ * Functions (docs/semantics.md §8.3): no result is `void`, one result (not a
+ * !pto.ptr) the C return value, else `struct NAME_results` (r0, r1, ...); func.call
+ * never reaches emit-c (the inline pass) and is refused when it does; the harness
+ * prints the entry's results (result_print).
  * scf.for results and iter_args share one mutable variable per result; scf.if
  * results are variables assigned by the yields of the branch taken; scf.while is
  * `for (;;)` over its two regions (emit_while).
@@ -57,6 +61,8 @@ typedef struct em {
 	/* the output, passed to `out` in pieces of up to EM_BUF bytes (flush) */
 	size_t nbuf;
 	char buf[EM_BUF];
+	const ir_op *func;  /* the function being emitted */
+	const char *fname;  /* its C name */
 } em;
 
 /* ---- output ----------------------------------------------------------------------- */
@@ -1151,6 +1157,57 @@ static void emit_if(em *e, ir_op *op)
 	void_results(e, op);
 }
 
+/* The function type of func.func `f`, or NULL. */
+static const ir_type *fn_type(const ir_op *f)
+{
+	const ir_attr *a = ir_op_get_attr(f, "function_type");
+	return a && a->kind == IR_ATTR_TYPE && a->u.type && a->u.type->kind == IR_TYPE_FUNC
+		       ? a->u.type
+		       : NULL;
+}
+
+/* Whether function type `ft` returns its one result as the C return value (else its
+ * results are the fields of struct NAME_results). */
+static int ret_single(const ir_type *ft)
+{
+	return ft->u.fn.nout == 1 && ft->u.fn.out[0]->kind != IR_TYPE_PTR;
+}
+
+/* func.return (docs/semantics.md §8.3): no value: `return;` unless it ends the
+ * function; one result (not a !pto.ptr): `return X;`; else the struct NAME_results
+ * filled field by field (r0, r1, ...; a pointer also rN_elems). */
+static void emit_return(em *e, ir_op *op)
+{
+	unsigned i;
+	if (!op->num_operands) {
+		if (op->next || op->block->region->parent->code != IR_OP_FUNC) {
+			ind(e);
+			pf(e, "return;\n");
+		}
+		return;
+	}
+	if (op->num_operands == 1 && op->operands[0].value->type->kind != IR_TYPE_PTR) {
+		ind(e);
+		pf(e, "return %s;\n", vexpr(e, op, op->operands[0].value));
+		return;
+	}
+	open_block(e);
+	ind(e);
+	pf(e, "%s_results ptoc_r;\n", e->fname);
+	for (i = 0; i < op->num_operands; i++) {
+		const ir_value *v = op->operands[i].value;
+		ind(e);
+		pf(e, "ptoc_r.r%u = %s;\n", i, vexpr(e, op, v));
+		if (v->type->kind == IR_TYPE_PTR) {
+			ind(e);
+			pf(e, "ptoc_r.r%u_elems = %s;\n", i, ptr_elems(e, op, v));
+		}
+	}
+	ind(e);
+	pf(e, "return ptoc_r;\n");
+	close_block(e);
+}
+
 static void emit_op(em *e, ir_op *op)
 {
 	switch (op->code) {
@@ -1208,12 +1265,11 @@ static void emit_op(em *e, ir_op *op)
 		emit_condition(e, op);
 		return;
 	case IR_OP_RETURN:
-		if (op->num_operands)
-			err(e, op, "kernels return nothing");
-		else if (op->next || op->block->region->parent->code != IR_OP_FUNC) {
-			ind(e);
-			pf(e, "return;\n");
-		}
+		emit_return(e, op);
+		return;
+	case IR_OP_CALL:
+		err(e, op, "'func.call' reached emit-c: calls are inlined by the 'inline' pass "
+		    "(the default pipeline's first; docs/semantics.md §8.3)");
 		return;
 	default:
 		break;
@@ -1273,6 +1329,41 @@ static int emit_params(em *e, ir_op *f)
 	return 0;
 }
 
+/* Prints the C return type of function `f` (named `name`) and a space; with `decl`,
+ * first the typedef of struct NAME_results when it has one (several results or a
+ * !pto.ptr: docs/semantics.md §8.3). */
+static int emit_ret_type(em *e, ir_op *f, const char *name, int decl)
+{
+	const ir_type *ft = fn_type(f);
+	unsigned i;
+	if (!ft || !ft->u.fn.nout) {
+		pf(e, "void ");
+		return 0;
+	}
+	for (i = 0; i < ft->u.fn.nout; i++)
+		if (!ctype(ft->u.fn.out[i])) {
+			err(e, f, "result %u: unsupported type (!pto.ptr, views, integers, index and "
+			    "floats only; tiles are returned only to callers, which inline the call)", i);
+			return -1;
+		}
+	if (ret_single(ft)) {
+		pf(e, "%s ", ctype(ft->u.fn.out[0]));
+		return 0;
+	}
+	if (decl) {
+		pf(e, "typedef struct %s_results {\n", name);
+		for (i = 0; i < ft->u.fn.nout; i++) {
+			if (ft->u.fn.out[i]->kind == IR_TYPE_PTR)
+				pf(e, "\tvoid *r%u;\n\tuint64_t r%u_elems;\n", i, i);
+			else
+				pf(e, "\t%s r%u;\n", ctype(ft->u.fn.out[i]), i);
+		}
+		pf(e, "} %s_results;\n\n", name);
+	}
+	pf(e, "%s_results ", name);
+	return 0;
+}
+
 static int check_func_name(em *e, ir_op *f, const char **name)
 {
 	*name = func_name(f);
@@ -1292,9 +1383,18 @@ static void emit_func(em *e, ir_op *f)
 		return;
 	names_reset(e);
 	name_claim(e, ir_intern(e->ctx, name, strlen(name)));
+	{
+		char rn[128];
+		snprintf(rn, sizeof rn, "%s_results", name);
+		name_claim(e, ir_intern(e->ctx, rn, strlen(rn)));
+	}
 	ps(e, "\nptort_ctx *");
 	ps(e, name);
-	ps(e, "_ctx_create(void)\n{\n\treturn ptort_ctx_create(ptoc_capacities);\n}\n\nvoid ");
+	ps(e, "_ctx_create(void)\n{\n\treturn ptort_ctx_create(ptoc_capacities);\n}\n\n");
+	e->func = f;
+	e->fname = name;
+	if (emit_ret_type(e, f, name, 1))
+		return;
 	ps(e, name);
 	put(e, "(", 1);
 	if (emit_params(e, f))
@@ -1431,13 +1531,57 @@ static uint64_t arg_elems(const ir_value *arg)
 	return best;
 }
 
+/* Result #i (type t, C expression x) of the entry as ptort_print_value's call
+ * (docs/runtime.md "Results"): "result #I TYPE VALUE", integers sign-extended from
+ * their width (unsigned types zero-extended, i1 0 or 1), index as i64, f32/f16/bf16
+ * as tprint writes them. With x NULL, only checks that the type prints (else reports
+ * and returns 0). */
+static int result_print(em *e, const ir_op *func, unsigned i, const ir_type *t, const char *x)
+{
+	char tn[96];
+	const char *rt = NULL;
+	char val[160];
+	ptort_type et;
+	ir_type_str(t, tn, sizeof tn);
+	if (t->kind == IR_TYPE_INDEX || (t->kind == IR_TYPE_INT && t->u.i.bits == 64)) {
+		rt = t->kind == IR_TYPE_INT && t->u.i.signedness == IR_INT_UNSIGNED ? "PTORT_U64" : "PTORT_I64";
+		snprintf(val, sizeof val, "(uint64_t)%s", x ? x : "");
+	} else if (t->kind == IR_TYPE_INT && t->u.i.bits == 1) {
+		rt = "PTORT_U8";
+		snprintf(val, sizeof val, "(uint64_t)(%s != 0)", x ? x : "");
+	} else if (t->kind == IR_TYPE_INT && t->u.i.bits < 64) {
+		unsigned sh = 64 - t->u.i.bits;
+		if (t->u.i.signedness == IR_INT_UNSIGNED) {
+			rt = "PTORT_U64";
+			snprintf(val, sizeof val, "((uint64_t)%s << %u >> %u)", x ? x : "", sh, sh);
+		} else {
+			rt = "PTORT_I64";
+			snprintf(val, sizeof val, "(uint64_t)((int64_t)((uint64_t)%s << %u) >> %u)",
+				 x ? x : "", sh, sh);
+		}
+	} else if (t->kind == IR_TYPE_FLOAT && !ir_type_to_elem(t, &et) && ptort_type_bits(et) >= 16) {
+		rt = rt_type_names[et];
+		snprintf(val, sizeof val, "%s", x ? x : "");
+	}
+	if (!rt) {
+		err(e, func, "result #%u has type '%s': ptoc run prints results of integer, index, "
+		    "i1, f32, f16 and bf16 types only", i, tn);
+		return 0;
+	}
+	if (x) {
+		pf(e, "\tptort_print_value(ptoc_c, \"result #%u %s \", %s, %s);\n", i, tn, rt, val);
+	}
+	return 1;
+}
+
 unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target *t,
 		   ptoc_write_fn out, void *user)
 {
 	em e;
 	ir_block *b = func->regions[0].first;
-	unsigned n = b ? b->num_args : 0, i;
+	unsigned n = b ? b->num_args : 0, i, nout;
 	const char *name;
+	const ir_type *ft;
 	memset(&e, 0, sizeof e);
 	e.ctx = ctx;
 	e.t = t;
@@ -1447,20 +1591,42 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 		return e.errors;
 	emit_header(&e, module, "a harness running the kernel");
 	pf(&e, "#include <stdint.h>\n\n#include \"ptort.h\"\n\n");
-	pf(&e, "ptort_ctx *%s_ctx_create(void);\nvoid %s(", name, name);
+	ft = fn_type(func);
+	nout = ft ? ft->u.fn.nout : 0;
+	for (i = 0; i < nout; i++)
+		if (!result_print(&e, func, i, ft->u.fn.out[i], NULL))
+			return finish(&e, module);
+	pf(&e, "ptort_ctx *%s_ctx_create(void);\n", name);
+	if (emit_ret_type(&e, func, name, 1))
+		return finish(&e, module);
+	pf(&e, "%s(", name);
 	if (emit_params(&e, func))
 		return e.errors;
-	pf(&e, ");\n\n/* ptort_main's call of the kernel */\n"
+	pf(&e, ");\n\n/* ptort_main's call of the kernel%s */\n"
 	   "static void ptoc_call(ptort_ctx *ptoc_c, void *const ptoc_b[], const uint64_t ptoc_e[], "
-	   "const int64_t ptoc_s[])\n{\n\t(void)ptoc_b;\n\t(void)ptoc_e;\n\t(void)ptoc_s;\n\t%s(ptoc_c",
-	   name);
+	   "const int64_t ptoc_s[])\n{\n\t(void)ptoc_b;\n\t(void)ptoc_e;\n\t(void)ptoc_s;\n\t",
+	   nout ? ", then its results printed (docs/runtime.md \"Results\")" : "");
+	if (nout == 1)
+		pf(&e, "const %s ptoc_r = ", ctype(ft->u.fn.out[0]));
+	else if (nout)
+		pf(&e, "const %s_results ptoc_r = ", name);
+	pf(&e, "%s(ptoc_c", name);
 	for (i = 0; i < n; i++) {
 		if (b->args[i]->type->kind == IR_TYPE_PTR)
 			pf(&e, ", ptoc_b[%u], ptoc_e[%u]", i, i);
 		else
 			pf(&e, ", ptoc_s[%u]", i);
 	}
-	pf(&e, ");\n}\n\n");
+	pf(&e, ");\n");
+	for (i = 0; i < nout; i++) {
+		char x[32];
+		if (nout == 1)
+			snprintf(x, sizeof x, "ptoc_r");
+		else
+			snprintf(x, sizeof x, "ptoc_r.r%u", i);
+		result_print(&e, func, i, ft->u.fn.out[i], x);
+	}
+	pf(&e, "}\n\n");
 	if (n) {
 		pf(&e, "/* per argument: name, element bits (0: scalar), GM elements (0: dynamic or "
 		   "scalar), where it is declared */\nstatic const ptort_main_arg ptoc_args[%u] = {\n", n);

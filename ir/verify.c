@@ -1307,6 +1307,143 @@ static void verify_return(vctx *v, const ir_op *op)
 				 i, tstr(vtype(op, i)), tstr(ft->u.fn.out[i]), sym_name(f));
 }
 
+/* The function `name` (len bytes) at the top level of the module holding `op`, or NULL. */
+static const ir_op *find_func(const ir_op *op, const char *name, size_t len)
+{
+	const ir_op *m = op, *f;
+	while (parent_op(m))
+		m = parent_op(m);
+	if (m->code != IR_OP_MODULE || !m->num_regions || !m->regions[0].first)
+		return NULL;
+	for (f = m->regions[0].first->first; f; f = f->next) {
+		const ir_attr *n = ir_op_get_attr(f, "sym_name");
+		if (f->code == IR_OP_FUNC && n && n->kind == IR_ATTR_STRING && n->u.str.len == len &&
+		    !memcmp(n->u.str.s, name, len))
+			return f;
+	}
+	return NULL;
+}
+
+/* The function `op` is in. */
+static const ir_op *enclosing_func(const ir_op *op)
+{
+	const ir_op *p;
+	for (p = parent_op(op); p && p->code != IR_OP_FUNC; p = parent_op(p))
+		;
+	return p;
+}
+
+typedef struct callpath {
+	const ir_op *f[16];
+	unsigned n, steps;
+} callpath;
+
+static int reaches(const ir_op *from, const ir_op *target, callpath *path);
+
+/* Whether some call in `op` (nested regions included) reaches `target`. */
+static int calls_reach(const ir_op *op, const ir_op *target, callpath *path)
+{
+	unsigned i;
+	const ir_block *b;
+	const ir_op *o;
+	if (op->code == IR_OP_CALL) {
+		const ir_attr *c = ir_op_get_attr(op, "callee");
+		const ir_op *g = c && c->kind == IR_ATTR_SYMBOL ? find_func(op, c->u.str.s, c->u.str.len)
+								 : NULL;
+		if (g && reaches(g, target, path))
+			return 1;
+	}
+	for (i = 0; i < op->num_regions; i++)
+		for (b = op->regions[i].first; b; b = b->next)
+			for (o = b->first; o; o = o->next)
+				if (calls_reach(o, target, path))
+					return 1;
+	return 0;
+}
+
+/* Whether function `from` is `target` or calls it, directly or not; the functions on
+ * the way are recorded in `path`. The walk stops (answering no) after 100000 steps or
+ * 16 levels deeper than any path it records. */
+static int reaches(const ir_op *from, const ir_op *target, callpath *path)
+{
+	unsigned i;
+	if (from == target)
+		return 1;
+	if (++path->steps > 100000)
+		return 0;
+	for (i = 0; i < path->n; i++)
+		if (path->f[i] == from)
+			return 0; /* a cycle not through target: reported at its own calls */
+	if (path->n == sizeof path->f / sizeof path->f[0])
+		return 0;
+	path->f[path->n++] = from;
+	if (calls_reach(from, target, path))
+		return 1;
+	path->n--;
+	return 0;
+}
+
+/* func.call (docs/semantics.md §8.3): the callee is a function of the module, the
+ * operand and result types are its function type's, and no chain of calls leads back
+ * to the caller (ptoc inlines every call: the inline pass). */
+static void verify_call(vctx *v, const ir_op *op)
+{
+	const ir_attr *c = ir_op_get_attr(op, "callee");
+	const ir_op *f, *caller;
+	const ir_type *ft;
+	callpath path;
+	unsigned i;
+	if (!c || c->kind != IR_ATTR_SYMBOL) {
+		op_error(v, op, "requires a 'callee' symbol reference attribute");
+		return;
+	}
+	f = find_func(op, c->u.str.s, c->u.str.len);
+	if (!f) {
+		op_error(v, op, "'%.*s' does not reference a valid function", (int)c->u.str.len,
+			 c->u.str.s);
+		return;
+	}
+	if (!(ft = func_type(f)))
+		return; /* reported at the function */
+	if (op->num_operands != ft->u.fn.nin) {
+		op_error(v, op, "incorrect number of operands for callee @%s: %u, but it takes %u",
+			 sym_name(f), op->num_operands, ft->u.fn.nin);
+		return;
+	}
+	for (i = 0; i < op->num_operands; i++)
+		if (vtype(op, i) != ft->u.fn.in[i])
+			op_error(v, op, "operand type mismatch: expected operand type '%s', but provided '%s' for operand number %u",
+				 tstr(ft->u.fn.in[i]), tstr(vtype(op, i)), i);
+	if (op->num_results != ft->u.fn.nout) {
+		op_error(v, op, "incorrect number of results for callee @%s: %u, but it returns %u",
+			 sym_name(f), op->num_results, ft->u.fn.nout);
+		return;
+	}
+	for (i = 0; i < op->num_results; i++)
+		if (op->results[i].type != ft->u.fn.out[i])
+			op_error(v, op, "result type mismatch at index %u: expected '%s', but the callee returns '%s'",
+				 i, tstr(op->results[i].type), tstr(ft->u.fn.out[i]));
+	if (f->num_regions != 1 || !f->regions[0].first) {
+		op_error(v, op, "callee @%s is a declaration: ptoc inlines every call and needs its body",
+			 sym_name(f));
+		return;
+	}
+	caller = enclosing_func(op);
+	memset(&path, 0, sizeof path);
+	if (caller && reaches(f, caller, &path)) {
+		char chain[512];
+		size_t n = 0;
+		chain[0] = 0;
+		for (i = 0; i < path.n && n + 2 < sizeof chain; i++)
+			n += (size_t)snprintf(chain + n, sizeof chain - n, "@%s -> ", sym_name(path.f[i]));
+		if (n < sizeof chain)
+			snprintf(chain + n, sizeof chain - n, "@%s", sym_name(caller));
+		op_error(v, op, "calls @%s recursively (@%s -> %s): ptoc inlines every call, so "
+			 "recursion is not supported", sym_name(f), sym_name(caller), chain);
+		op_note(v, f->loc, "callee @%s is defined here", sym_name(f));
+	}
+}
+
 static void verify_yield(vctx *v, const ir_op *op)
 {
 	const ir_op *p = parent_op(op);
@@ -1604,6 +1741,7 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 	switch (op->code) {
 	case IR_OP_FUNC: verify_func(v, op); break;
 	case IR_OP_RETURN: verify_return(v, op); break;
+	case IR_OP_CALL: verify_call(v, op); break;
 	case IR_OP_SCF_YIELD: verify_yield(v, op); break;
 	case IR_OP_SCF_FOR: verify_for(v, op); break;
 	case IR_OP_SCF_IF: verify_if(v, op); break;

@@ -17,6 +17,8 @@ unsigned pass_verify(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 /* The registered passes, in default-pipeline order, ended by a row with name NULL. */
 static const pass_info pass_table[] = {
 	{"verify", "check the structure, types and per-target op rules", pass_verify},
+	{"inline", "replace every func.call by a copy of its callee's body (on-chip memories "
+	 "are shared: callee tiles are placed with the caller's)", pass_inline},
 	{"check-cube", "the target's cube rules: operand layouts (A5), addressable "
 	 "fractal boxes, MX K granule, mmad type triples", pass_check_cube},
 	{"legalize-cvt", "check every tcvt against the target; resolve rmode and saturation, "
@@ -35,7 +37,7 @@ static const pass_info pass_table[] = {
  * pass (docs/architecture.md "The compile sequence"); verifying between and after the
  * passes is the debugging switch --verify-each (as MLIR's -verify-each). */
 static const char default_text[] =
-	"check-cube,legalize-cvt,bufferize,place-tiles,split-repeats,fuse-dma";
+	"inline,check-cube,legalize-cvt,bufferize,place-tiles,split-repeats,fuse-dma";
 
 const char *ptoc_default_pipeline(void)
 {

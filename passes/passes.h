@@ -20,6 +20,12 @@
  *    any level; changes nothing. */
 unsigned pass_verify(ir_ctx *ctx, ir_op *module, const pass_opts *o);
 
+/* 1a. inline (inline.c): every func.call replaced by a copy of its callee's body
+ *    (shared on-chip memories: the callee's tiles are placed with the caller's);
+ *    functions with tiles in their signature that were inlined are removed; any
+ *    level. */
+unsigned pass_inline(ir_ctx *ctx, ir_op *module, const pass_opts *o);
+
 /* 2. check-cube (check_cube.c): the target's cube rules (operand layouts, addressable
  *    fractal boxes, MX K granule, mmad triples); level 1 or 2; changes nothing. */
 unsigned pass_check_cube(ir_ctx *ctx, ir_op *module, const pass_opts *o);

@@ -259,6 +259,10 @@ int64_t ptort_subblock_num(const ptort_ctx *ctx);
 typedef void (*ptort_print_fn)(void *user, const char *s, size_t n);
 void ptort_ctx_set_print(ptort_ctx *ctx, ptort_print_fn fn, void *user);
 int ptort_tprint(ptort_ctx *ctx, const ptort_tile *t);
+/* ptort_print_value writes `prefix`, one value of `type` (its low bits in `bits`) as
+ * tprint writes an element, and a newline to the print sink: `ptoc run`'s harness
+ * prints an entry function's results with it ("result #0 i32 -5"). */
+void ptort_print_value(ptort_ctx *ctx, const char *prefix, ptort_type type, uint64_t bits);
 
 /* ---- 3.2 Vector conversion, A2A3 repeat form (docs/semantics.md §5.1) -----------
  *

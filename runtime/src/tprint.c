@@ -86,3 +86,19 @@ int ptort_tprint(ptort_ctx *ctx, const ptort_tile *t)
 	}
 	return 0;
 }
+
+void ptort_print_value(ptort_ctx *ctx, const char *prefix, ptort_type type, uint64_t bits)
+{
+	char buf[96];
+	unsigned w;
+	if (!ctx || (unsigned)type >= PTORT_TYPE_COUNT)
+		return;
+	w = ptort_type_bits(type);
+	if (w < 64)
+		bits &= ((uint64_t)1 << w) - 1;
+	if (prefix)
+		out(ctx, prefix, strlen(prefix));
+	elem_text(type, bits, buf, sizeof buf);
+	out(ctx, buf, strlen(buf));
+	out(ctx, "\n", 1);
+}
