@@ -20,8 +20,9 @@
  *   kernel, except one whose signature carries a tile (!pto.tile_buf, !pto.tile) and
  *   that was inlined somewhere: its tiles exist only in its callers, so it is removed
  *   (a kernel of its own would have no address for them).
- * Diagnostics: a call the verifier would reject (unknown callee, declaration, arity)
- *   is reported; more than 100000 inlined calls in one function is an error (a guard
+ * Diagnostics: a call of a declaration (a function without a body: nothing to copy,
+ *   nothing to link) and a call the verifier would reject (unknown callee, arity) are
+ *   reported; more than 100000 inlined calls in one function is an error (a guard
  *   against recursion that escaped the verifier). */
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,11 @@ static int inline_call(ir_ctx *ctx, const ir_op *module, ir_op *call, vmap *m,
 	const ir_block *b;
 	const ir_op *o, *ret;
 	unsigned i;
+	if (f && (f->num_regions != 1 || !f->regions[0].first)) {
+		ir_error(ctx, call->loc, PASS_NAME ": callee @%s is a declaration: ptoc inlines every "
+			 "call and needs its body", ir_op_get_attr(f, "sym_name")->u.str.s);
+		return -1;
+	}
 	if (!f || f->num_regions != 1 || !(b = f->regions[0].first) || b->next ||
 	    b->num_args != call->num_operands || !(ret = b->last) || ret->code != IR_OP_RETURN ||
 	    ret->num_operands != call->num_results) {
