@@ -1165,9 +1165,10 @@ static int int_fits(int64_t x, unsigned bits, unsigned sign)
 		return 1;
 	if (bits == 0)
 		return 0;
-	/* signless integers accept both the signed and the unsigned reading */
-	lo = sign == IR_INT_UNSIGNED ? 0 : -((int64_t)1 << (bits - 1));
-	hi = sign == IR_INT_SIGNED ? ((int64_t)1 << (bits - 1)) - 1 : ((int64_t)1 << bits) - 1;
+	/* signless integers accept both the signed and the unsigned reading; the bounds
+	   are computed unsigned so that i63's 2^63 - 1 does not overflow */
+	lo = sign == IR_INT_UNSIGNED ? 0 : -(int64_t)((uint64_t)1 << (bits - 1));
+	hi = (int64_t)(((uint64_t)1 << (bits - (sign == IR_INT_SIGNED))) - 1);
 	return x >= lo && x <= hi;
 }
 
