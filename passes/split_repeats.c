@@ -396,12 +396,17 @@ static int lower_tcvt(sr *s, ir_op *op)
 	g.v_row = c.dst.type->u.tb.v_row == IR_DYN ? 0 : (uint32_t)c.dst.type->u.tb.v_row;
 	g.v_col = c.dst.type->u.tb.v_col == IR_DYN ? 0 : (uint32_t)c.dst.type->u.tb.v_col;
 	if (c.dst.type->u.tb.v_row == IR_DYN || c.dst.type->u.tb.v_col == IR_DYN) {
-		if (!t->vec.predicated) {
-			err(s, op, "%s: a dynamic valid shape is not supported by the repeat form "
-				   "(A2A3) yet", PASS_NAME);
+		vc_insn in;
+		/* [decision] on A2A3 too (docs/semantics.md §5.1): the register form with
+		 * run-time rows/cols converts each element of the region exactly as repeats
+		 * under run-time masks would, and touches no other element; only the deq
+		 * path (i32 -> f16 with deq_scale) has no such form */
+		if (c.scale) {
+			err(s, op, "%s: a dynamic valid shape with deq_scale is not supported (the deq "
+				   "path has only the repeat form, whose masks need the region's shape)",
+			    PASS_NAME);
 			return -1;
 		}
-		vc_insn in;
 		/* the 2-D register form, rows/cols as dyn operands */
 		c.rows_v = c.dst.type->u.tb.v_row == IR_DYN ? c.dst.v_row : NULL;
 		c.cols_v = c.dst.type->u.tb.v_col == IR_DYN ? c.dst.v_col : NULL;
