@@ -896,40 +896,257 @@ static const char *const cmp_c[10][2] = {
 
 static void emit_block(em *e, ir_block *b);
 
+/* The width of an integer or index type (index: 64). */
+static unsigned ibits(const ir_type *t)
+{
+	return t->kind == IR_TYPE_INT ? t->u.i.bits : 64;
+}
+
+/* Integer C expressions (docs/semantics.md §8.4): a value of N < 64 bits is held
+ * sign-extended in an int64_t, i1 as 0 or 1 in an int. sx: the value as a signed
+ * int64_t; ux: its N bits zero-extended in a uint64_t; canon: a uint64_t expression
+ * reduced to the result type's representation. */
+static const char *sx(em *e, const ir_op *op, const ir_value *v)
+{
+	char buf[200];
+	const char *x = vexpr(e, op, v);
+	if (ibits(v->type) != 1)
+		return x;
+	snprintf(buf, sizeof buf, "(-(int64_t)%s)", x);
+	return ir_intern(e->ctx, buf, strlen(buf));
+}
+
+static const char *ux(em *e, const ir_op *op, const ir_value *v)
+{
+	char buf[200];
+	unsigned n = ibits(v->type);
+	const char *x = vexpr(e, op, v);
+	if (n == 1 || n == 64)
+		snprintf(buf, sizeof buf, "(uint64_t)%s", x);
+	else
+		snprintf(buf, sizeof buf, "((uint64_t)%s & 0x%llxull)", x,
+			 (unsigned long long)((((uint64_t)1) << n) - 1));
+	return ir_intern(e->ctx, buf, strlen(buf));
+}
+
+/* Prints `const TYPE NAME = canon(expr);` for result r. */
+static void def_canon(em *e, const ir_value *r, const char *name, const char *expr)
+{
+	unsigned n = ibits(r->type);
+	ind(e);
+	if (n == 1)
+		pf(e, "const int %s = (int)((%s) & 1u);\n", name, expr);
+	else if (n == 64)
+		pf(e, "const int64_t %s = (int64_t)(%s);\n", name, expr);
+	else
+		pf(e, "const int64_t %s = ptort_sext(%s, %u);\n", name, expr, n);
+}
+
+/* The runtime type of float type t for arith's float ops (f32, f16, bf16), else -1
+ * after reporting. */
+static int fty(em *e, const ir_op *op, const ir_type *t)
+{
+	ptort_type et;
+	if (t->kind != IR_TYPE_FLOAT || ir_type_to_elem(t, &et) ||
+	    (et != PTORT_F32 && et != PTORT_F16 && et != PTORT_BF16)) {
+		char tn[64];
+		err(e, op, "'%s' on '%s': emit-c computes float scalars of types f32, f16 and bf16 "
+		    "(docs/semantics.md §8.4)", op->name, ir_type_str(t, tn, sizeof tn));
+		return -1;
+	}
+	return (int)et;
+}
+
+/* The runtime integer type of N bits (signed or not) for conversions, else -1 after
+ * reporting. */
+static int ity(em *e, const ir_op *op, unsigned n, int is_signed)
+{
+	switch (n) {
+	case 8: return is_signed ? PTORT_I8 : PTORT_U8;
+	case 16: return is_signed ? PTORT_I16 : PTORT_U16;
+	case 32: return is_signed ? PTORT_I32 : PTORT_U32;
+	case 64: return is_signed ? PTORT_I64 : PTORT_U64;
+	default:
+		err(e, op, "'%s': emit-c converts between floats and integers of 8, 16, 32 or 64 "
+		    "bits (docs/semantics.md §8.4)", op->name);
+		return -1;
+	}
+}
+
+static void emit_float_arith(em *e, ir_op *op, const char *name)
+{
+	const ir_value *r = &op->results[0], *va = op->operands[0].value;
+	const char *a = vexpr(e, op, va), *b = op->num_operands > 1 ? vexpr(e, op, op->operands[1].value) : "0";
+	const char *vop = NULL;
+	char x[400];
+	int t, t2;
+	switch (op->code) {
+	case IR_OP_ADDF: vop = "PTORT_VOP_ADD"; break;
+	case IR_OP_SUBF: vop = "PTORT_VOP_SUB"; break;
+	case IR_OP_MULF: vop = "PTORT_VOP_MUL"; break;
+	case IR_OP_DIVF: vop = "PTORT_VOP_DIV"; break;
+	case IR_OP_MAXIMUMF: vop = "PTORT_VOP_MAX"; break;
+	case IR_OP_MINIMUMF: vop = "PTORT_VOP_MIN"; break;
+	case IR_OP_NEGF: vop = "PTORT_VOP_NEG"; break;
+	default: break;
+	}
+	if (vop || op->code == IR_OP_MAXNUMF || op->code == IR_OP_MINNUMF) {
+		if ((t = fty(e, op, r->type)) < 0)
+			return;
+		ind(e);
+		if (vop)
+			pf(e, "const uint64_t %s = ptort_vop1(%s, %s, %s, %s);\n", name, vop,
+			   rt_type_names[t], a, b);
+		else
+			pf(e, "const uint64_t %s = ptort_fnum(%s, %s, %s, %s);\n", name,
+			   op->code == IR_OP_MAXNUMF ? "PTORT_VOP_MAX" : "PTORT_VOP_MIN", rt_type_names[t], a, b);
+		return;
+	}
+	switch (op->code) {
+	case IR_OP_CMPF: {
+		const ir_attr *p = ir_op_get_attr(op, "predicate");
+		if ((t = fty(e, op, va->type)) < 0)
+			return;
+		ind(e);
+		pf(e, "const int %s = ptort_cmpf(%uu, %s, %s, %s);\n", name,
+		   p && p->kind == IR_ATTR_INT ? (unsigned)p->u.i.v : 0u, rt_type_names[t], a, b);
+		return;
+	}
+	case IR_OP_SITOFP: case IR_OP_UITOFP:
+		if ((t = fty(e, op, r->type)) < 0)
+			return;
+		ind(e);
+		pf(e, "const uint64_t %s = ptort_cvt1(%s, %s, %s, PTORT_RINT, PTORT_SAT_OFF);\n", name,
+		   op->code == IR_OP_SITOFP ? "PTORT_I64" : "PTORT_U64", rt_type_names[t],
+		   op->code == IR_OP_SITOFP ? sx(e, op, va) : ux(e, op, va));
+		return;
+	case IR_OP_FPTOSI: case IR_OP_FPTOUI:
+		if ((t = fty(e, op, va->type)) < 0 ||
+		    (t2 = ity(e, op, ibits(r->type), op->code == IR_OP_FPTOSI)) < 0)
+			return;
+		snprintf(x, sizeof x, "ptort_cvt1(%s, %s, %s, PTORT_TRUNC, PTORT_SAT_ON)",
+			 rt_type_names[t], rt_type_names[t2], a);
+		def_canon(e, r, name, x);
+		return;
+	case IR_OP_EXTF: case IR_OP_TRUNCF:
+		if ((t = fty(e, op, va->type)) < 0 || (t2 = fty(e, op, r->type)) < 0)
+			return;
+		ind(e);
+		pf(e, "const uint64_t %s = ptort_cvt1(%s, %s, %s, PTORT_RINT, PTORT_SAT_OFF);\n", name,
+		   rt_type_names[t], rt_type_names[t2], a);
+		return;
+	case IR_OP_BITCAST:
+		if (r->type->kind == IR_TYPE_FLOAT) {
+			ind(e);
+			pf(e, "const uint64_t %s = %s;\n", name,
+			   va->type->kind == IR_TYPE_FLOAT ? a : ux(e, op, va));
+		} else {
+			snprintf(x, sizeof x, "(uint64_t)%s", a);
+			def_canon(e, r, name, x);
+		}
+		return;
+	default:
+		err(e, op, "'%s' is not supported by emit-c", op->name);
+	}
+}
+
 static void emit_arith(em *e, ir_op *op)
 {
 	const char *a, *b, *ty, *name, *o = NULL;
 	ir_value *r = &op->results[0];
+	char x[600];
+	unsigned n;
 	if (!r->uses)
 		return; /* pure and unused */
 	ty = ctype(r->type);
 	if (!ty) {
-		err(e, op, "unsupported result type of '%s' (integers and index only)", op->name);
+		err(e, op, "unsupported result type of '%s' (integers, index and floats only)", op->name);
+		return;
+	}
+	if ((op->code >= IR_OP_ADDF && op->code <= IR_OP_BITCAST) || op->code == IR_OP_CMPF) {
+		emit_float_arith(e, op, name_value(e, r));
 		return;
 	}
 	a = vexpr(e, op, op->operands[0].value);
 	b = op->num_operands > 1 ? vexpr(e, op, op->operands[1].value) : NULL;
-	name = name_value(e, r);
-	ind(e);
+	n = ibits(r->type);
 	switch (op->code) {
 	case IR_OP_ADDI: o = "+"; break;
 	case IR_OP_SUBI: o = "-"; break;
 	case IR_OP_MULI: o = "*"; break;
 	default: break;
 	}
-	if (o) { /* wraps: computed on uint64_t */
-		pf(e, "const %s %s = (%s)((uint64_t)%s %s (uint64_t)%s);\n", ty, name, ty, a, o, b);
+	if (o) { /* wraps: computed on uint64_t, reduced to the width */
+		snprintf(x, sizeof x, "(uint64_t)%s %s (uint64_t)%s", a, o, b);
+		def_canon(e, r, name_value(e, r), x);
 		return;
 	}
 	switch (op->code) {
-	case IR_OP_DIVSI: pf(e, "const %s %s = %s / %s;\n", ty, name, a, b); break;
-	case IR_OP_REMSI: pf(e, "const %s %s = %s %% %s;\n", ty, name, a, b); break;
-	case IR_OP_MINSI: pf(e, "const %s %s = %s < %s ? %s : %s;\n", ty, name, a, b, a, b); break;
-	case IR_OP_MAXSI: pf(e, "const %s %s = %s > %s ? %s : %s;\n", ty, name, a, b, a, b); break;
+	case IR_OP_DIVSI: case IR_OP_REMSI: case IR_OP_CEILDIVSI: case IR_OP_FLOORDIVSI:
+		snprintf(x, sizeof x, "(uint64_t)ptort_%s(%s, %s)",
+			 op->code == IR_OP_DIVSI ? "sdiv" : op->code == IR_OP_REMSI ? "srem"
+			 : op->code == IR_OP_CEILDIVSI ? "sceildiv" : "sfloordiv",
+			 sx(e, op, op->operands[0].value), sx(e, op, op->operands[1].value));
+		def_canon(e, r, name_value(e, r), x);
+		return;
+	case IR_OP_DIVUI: case IR_OP_REMUI: case IR_OP_CEILDIVUI:
+		snprintf(x, sizeof x, "ptort_%s(%s, %s)",
+			 op->code == IR_OP_DIVUI ? "udiv" : op->code == IR_OP_REMUI ? "urem" : "uceildiv",
+			 ux(e, op, op->operands[0].value), ux(e, op, op->operands[1].value));
+		def_canon(e, r, name_value(e, r), x);
+		return;
+	case IR_OP_SHLI: case IR_OP_SHRUI: case IR_OP_SHRSI: {
+		const char *amt = ux(e, op, op->operands[1].value);
+		if (op->code == IR_OP_SHLI)
+			snprintf(x, sizeof x, "%s >= %u ? 0 : %s << %s", amt, n,
+				 ux(e, op, op->operands[0].value), amt);
+		else if (op->code == IR_OP_SHRUI)
+			snprintf(x, sizeof x, "%s >= %u ? 0 : %s >> %s", amt, n,
+				 ux(e, op, op->operands[0].value), amt);
+		else
+			snprintf(x, sizeof x, "(uint64_t)ptort_sar(%s, %s >= %u ? %u : (unsigned)%s)",
+				 sx(e, op, op->operands[0].value), amt, n, n - 1, amt);
+		def_canon(e, r, name_value(e, r), x);
+		return;
+	}
+	case IR_OP_MINUI: case IR_OP_MAXUI: {
+		const char *ua = ux(e, op, op->operands[0].value), *ub = ux(e, op, op->operands[1].value);
+		name = name_value(e, r);
+		ind(e);
+		pf(e, "const %s %s = %s %s %s ? %s : %s;\n", ty, name, ua,
+		   op->code == IR_OP_MINUI ? "<" : ">", ub, a, b);
+		return;
+	}
+	case IR_OP_MINSI: case IR_OP_MAXSI: {
+		const char *sa = sx(e, op, op->operands[0].value), *sb = sx(e, op, op->operands[1].value);
+		name = name_value(e, r);
+		ind(e);
+		pf(e, "const %s %s = %s %s %s ? %s : %s;\n", ty, name, sa,
+		   op->code == IR_OP_MINSI ? "<" : ">", sb, a, b);
+		return;
+	}
+	case IR_OP_EXTSI:
+		name = name_value(e, r);
+		ind(e);
+		pf(e, "const int64_t %s = %s;\n", name, sx(e, op, op->operands[0].value));
+		return;
+	case IR_OP_EXTUI: case IR_OP_INDEX_CASTUI:
+		snprintf(x, sizeof x, "%s", ux(e, op, op->operands[0].value));
+		def_canon(e, r, name_value(e, r), x);
+		return;
+	case IR_OP_TRUNCI: case IR_OP_INDEX_CAST:
+		snprintf(x, sizeof x, "(uint64_t)%s", sx(e, op, op->operands[0].value));
+		def_canon(e, r, name_value(e, r), x);
+		return;
+	default:
+		break;
+	}
+	name = name_value(e, r);
+	ind(e);
+	switch (op->code) {
 	case IR_OP_ANDI: pf(e, "const %s %s = %s & %s;\n", ty, name, a, b); break;
 	case IR_OP_ORI: pf(e, "const %s %s = %s | %s;\n", ty, name, a, b); break;
 	case IR_OP_XORI: pf(e, "const %s %s = %s ^ %s;\n", ty, name, a, b); break;
-	case IR_OP_INDEX_CAST: pf(e, "const %s %s = %s;\n", ty, name, a); break;
 	case IR_OP_SELECT:
 		pf(e, "const %s %s = %s ? %s : %s;\n", ty, name, a, b,
 		   vexpr(e, op, op->operands[2].value));
@@ -937,10 +1154,11 @@ static void emit_arith(em *e, ir_op *op)
 	case IR_OP_CMPI: {
 		const ir_attr *p = ir_op_get_attr(op, "predicate");
 		int k = p && p->kind == IR_ATTR_INT && p->u.i.v >= 0 && p->u.i.v < 10 ? (int)p->u.i.v : 0;
+		const ir_value *va = op->operands[0].value, *vb = op->operands[1].value;
 		if (cmp_c[k][1][0])
-			pf(e, "const int %s = (uint64_t)%s %s (uint64_t)%s;\n", name, a, cmp_c[k][0], b);
+			pf(e, "const int %s = %s %s %s;\n", name, ux(e, op, va), cmp_c[k][0], ux(e, op, vb));
 		else
-			pf(e, "const int %s = %s %s %s;\n", name, a, cmp_c[k][0], b);
+			pf(e, "const int %s = %s %s %s;\n", name, sx(e, op, va), cmp_c[k][0], sx(e, op, vb));
 		break;
 	}
 	default:
@@ -1226,6 +1444,15 @@ static void emit_op(em *e, ir_op *op)
 	case IR_OP_ADDI: case IR_OP_SUBI: case IR_OP_MULI: case IR_OP_DIVSI: case IR_OP_REMSI:
 	case IR_OP_MINSI: case IR_OP_MAXSI: case IR_OP_ANDI: case IR_OP_ORI: case IR_OP_XORI:
 	case IR_OP_CMPI: case IR_OP_SELECT: case IR_OP_INDEX_CAST:
+		emit_arith(e, op);
+		return;
+	case IR_OP_SHLI: case IR_OP_SHRSI: case IR_OP_SHRUI: case IR_OP_DIVUI: case IR_OP_REMUI:
+	case IR_OP_CEILDIVSI: case IR_OP_FLOORDIVSI: case IR_OP_CEILDIVUI: case IR_OP_MINUI:
+	case IR_OP_MAXUI: case IR_OP_EXTSI: case IR_OP_EXTUI: case IR_OP_TRUNCI:
+	case IR_OP_INDEX_CASTUI: case IR_OP_ADDF: case IR_OP_SUBF: case IR_OP_MULF: case IR_OP_DIVF:
+	case IR_OP_MAXIMUMF: case IR_OP_MINIMUMF: case IR_OP_MAXNUMF: case IR_OP_MINNUMF:
+	case IR_OP_NEGF: case IR_OP_CMPF: case IR_OP_SITOFP: case IR_OP_UITOFP: case IR_OP_FPTOSI:
+	case IR_OP_FPTOUI: case IR_OP_EXTF: case IR_OP_TRUNCF: case IR_OP_BITCAST:
 		emit_arith(e, op);
 		return;
 	case IR_OP_GET_BLOCK_IDX: case IR_OP_GET_SUBBLOCK_IDX:

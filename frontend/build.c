@@ -1135,29 +1135,40 @@ static int types_arith(cust *c)
 	return 0;
 }
 
-/* CMPI: a predicate word, `: T` of both operands; the result i1. */
+/* CMPI (arith.cmpi, arith.cmpf): a predicate word, `: T` of both operands; the result
+ * i1. */
 static int types_cmpi(cust *c)
 {
 	fe_parser *p = c->p;
 	shape *s = &c->s;
-	unsigned k;
+	int f = !strcmp(c->name, "arith.cmpf");
+	const char *const *names = f ? ir_cmpf_pred_names : ir_cmpi_pred_names;
+	unsigned k, n = f ? IR_CMPF_PRED_COUNT : IR_CMPI_PRED_COUNT;
+	if (f && !s->word && s->lit && s->lit->attr && s->lit->attr->kind == IR_ATTR_BOOL) {
+		k = s->lit->attr->u.i.v ? IR_CMPF_PRED_COUNT - 1 : 0; /* `true`, `false` */
+		s->lit = NULL;
+		goto found;
+	}
 	if (!s->word) {
-		ir_error(p->ctx, c->opname.loc, "expected a comparison predicate (eq, ne, slt, ...)");
+		ir_error(p->ctx, c->opname.loc, "expected a comparison predicate (%s)",
+			 f ? "oeq, olt, une, ..." : "eq, ne, slt, ...");
 		return -1;
 	}
-	for (k = 0; k < IR_CMPI_PRED_COUNT; k++)
-		if (tok_is(s->word->key, ir_cmpi_pred_names[k]))
+	for (k = 0; k < n; k++)
+		if (tok_is(s->word->key, names[k]))
 			break;
-	if (k == IR_CMPI_PRED_COUNT) {
-		ir_error(p->ctx, s->word->loc,
-			 "unknown comparison predicate '%.*s' (expected eq, ne, slt, sle, sgt, sge, ult, ule, ugt or uge)",
-			 (int)s->word->key.len, s->word->key.s);
+	if (k == n) {
+		ir_error(p->ctx, s->word->loc, "unknown comparison predicate '%.*s' (expected %s)",
+			 (int)s->word->key.len, s->word->key.s,
+			 f ? "false, oeq, ogt, oge, olt, ole, one, ord, ueq, ugt, uge, ult, ule, une, uno or true"
+			   : "eq, ne, slt, sle, sgt, sge, ult, ule, ugt or uge");
 		return -1;
 	}
-	add_extra(c, "predicate", ir_attr_int(p->ctx, (int64_t)k, i64(p)));
 	s->word = NULL;
+found:
+	add_extra(c, "predicate", ir_attr_int(p->ctx, (int64_t)k, i64(p)));
 	if (c->ct != 1) {
-		ir_error(p->ctx, c->opname.loc, "expected ': <type>' after the operands of 'arith.cmpi'");
+		ir_error(p->ctx, c->opname.loc, "expected ': <type>' after the operands of '%s'", c->name);
 		return -1;
 	}
 	if (mismatch_same(c, 0, c->cty[0]))

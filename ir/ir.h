@@ -376,6 +376,7 @@ typedef enum ir_kind {
 	IR_KIND_INT,          /* an integer or index */
 	IR_KIND_I1,
 	IR_KIND_SCALAR,       /* an integer or float scalar (a scalar operand of a tile op) */
+	IR_KIND_FLOAT,        /* a float scalar (the float ops of arith) */
 	IR_KIND_PTR,          /* !pto.ptr */
 	IR_KIND_VIEW,         /* !pto.tensor_view / !pto.partition_tensor_view */
 	IR_KIND_TILE,         /* !pto.tile / !pto.tile_buf, any memory */
@@ -471,6 +472,8 @@ const ir_vecdef *ir_vecdef_get(ir_opcode code);
  * "sgt", "sge", "ult", "ule", "ugt", "uge". */
 enum { IR_CMPI_PRED_COUNT = 10 };
 extern const char *const ir_cmpi_pred_names[IR_CMPI_PRED_COUNT];
+enum { IR_CMPF_PRED_COUNT = 16 }; /* MLIR's order: false oeq ogt oge olt ole one ord ueq ... true */
+extern const char *const ir_cmpf_pred_names[IR_CMPF_PRED_COUNT];
 
 /* The level-3 instruction table (insns.def): each pto.i.* op's fields, in the order of
  * the runtime call it mirrors. Shared by the builder (passes/lower.h), the verifier and

@@ -107,6 +107,11 @@ const char *const ir_cmpi_pred_names[IR_CMPI_PRED_COUNT] = {
 	"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
 };
 
+const char *const ir_cmpf_pred_names[IR_CMPF_PRED_COUNT] = {
+	"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+	"ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
+};
+
 /* The vector ops, in the order of their opcodes (ops.def includes the same file). */
 static const ir_vecdef vecdefs[] = {
 #define VT(id) (1u << PTORT_##id)

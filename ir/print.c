@@ -1158,7 +1158,10 @@ static int pr_cmpi(pr *p, const ir_op *op)
 	const ir_attr *pa = ir_op_get_attr(op, "predicate");
 	const ir_type *rt;
 	wr *w = &p->w;
-	if (!pa || pa->kind != IR_ATTR_INT || pa->u.i.v < 0 || pa->u.i.v >= IR_CMPI_PRED_COUNT ||
+	int f = op->code == IR_OP_CMPF;
+	const char *const *names = f ? ir_cmpf_pred_names : ir_cmpi_pred_names;
+	if (!pa || pa->kind != IR_ATTR_INT || pa->u.i.v < 0 ||
+	    pa->u.i.v >= (f ? IR_CMPF_PRED_COUNT : IR_CMPI_PRED_COUNT) ||
 	    nattrs(op) != 1 ||
 	    !pa->u.i.type || pa->u.i.type->kind != IR_TYPE_INT || pa->u.i.type->u.i.bits != 64 ||
 	    pa->u.i.type->u.i.signedness || op->num_operands != 2 || op->num_results != 1 ||
@@ -1168,7 +1171,7 @@ static int pr_cmpi(pr *p, const ir_op *op)
 	if (rt->kind != IR_TYPE_INT || rt->u.i.bits != 1 || rt->u.i.signedness)
 		return 0;
 	pr_head(p, op);
-	puts_(w, ir_cmpi_pred_names[pa->u.i.v]);
+	puts_(w, names[pa->u.i.v]);
 	puts_(w, ", ");
 	pr_values(p, op->operands, 2);
 	puts_(w, " : ");

@@ -1203,6 +1203,17 @@ static void verify_constant(vctx *v, const ir_op *op)
 			 tstr(t));
 }
 
+/* The bit width of an integer or float type (0 for other types). */
+static unsigned scalar_bits(const ir_type *t)
+{
+	ptort_type et;
+	if (t->kind == IR_TYPE_INT)
+		return t->u.i.bits;
+	if (t->kind == IR_TYPE_FLOAT)
+		return t->u.f.kind == IR_F64 ? 64 : ir_type_to_elem(t, &et) ? 0 : ptort_type_bits(et);
+	return 0;
+}
+
 static void verify_arith(vctx *v, const ir_op *op)
 {
 	const ir_type *r = op->num_results ? op->results[0].type : NULL;
@@ -1232,6 +1243,80 @@ static void verify_arith(vctx *v, const ir_op *op)
 				 (s->kind == IR_TYPE_INT && r->kind == IR_TYPE_INDEX))))
 			op_error(v, op, "operand type '%s' and result type '%s' are cast incompatible",
 				 tstr(s), tstr(r));
+		return;
+	}
+	case IR_OP_INDEX_CASTUI: {
+		const ir_type *s = vtype(op, 0);
+		if (!(s && r && ((s->kind == IR_TYPE_INDEX && r->kind == IR_TYPE_INT) ||
+				 (s->kind == IR_TYPE_INT && r->kind == IR_TYPE_INDEX))))
+			op_error(v, op, "operand type '%s' and result type '%s' are cast incompatible",
+				 tstr(s), tstr(r));
+		return;
+	}
+	case IR_OP_EXTSI: case IR_OP_EXTUI: case IR_OP_TRUNCI: {
+		const ir_type *s = vtype(op, 0);
+		int ext = op->code != IR_OP_TRUNCI;
+		if (!s || !r || s->kind != IR_TYPE_INT || r->kind != IR_TYPE_INT) {
+			op_error(v, op, "expects integer (not index) operand and result, but got '%s' to '%s'",
+				 tstr(s), tstr(r));
+			return;
+		}
+		if (ext ? r->u.i.bits <= s->u.i.bits : r->u.i.bits >= s->u.i.bits)
+			op_error(v, op, "result type '%s' must be %s than operand type '%s'", tstr(r),
+				 ext ? "wider" : "shorter", tstr(s));
+		return;
+	}
+	case IR_OP_SITOFP: case IR_OP_UITOFP: case IR_OP_FPTOSI: case IR_OP_FPTOUI: {
+		const ir_type *s = vtype(op, 0);
+		int tofp = op->code == IR_OP_SITOFP || op->code == IR_OP_UITOFP;
+		const ir_type *it = tofp ? s : r, *ft = tofp ? r : s;
+		if (!it || !ft || it->kind != IR_TYPE_INT || ft->kind != IR_TYPE_FLOAT)
+			op_error(v, op, "expects %s, but got '%s' to '%s'",
+				 tofp ? "an integer (not index) operand and a float result"
+				      : "a float operand and an integer (not index) result",
+				 tstr(s), tstr(r));
+		return;
+	}
+	case IR_OP_EXTF: case IR_OP_TRUNCF: {
+		const ir_type *s = vtype(op, 0);
+		int ext = op->code == IR_OP_EXTF;
+		if (!s || !r || s->kind != IR_TYPE_FLOAT || r->kind != IR_TYPE_FLOAT) {
+			op_error(v, op, "expects a float operand and result, but got '%s' to '%s'", tstr(s),
+				 tstr(r));
+			return;
+		}
+		if (ext ? scalar_bits(r) <= scalar_bits(s) : scalar_bits(r) >= scalar_bits(s))
+			op_error(v, op, "result type '%s' must be %s than operand type '%s'", tstr(r),
+				 ext ? "wider" : "shorter", tstr(s));
+		return;
+	}
+	case IR_OP_BITCAST: {
+		const ir_type *s = vtype(op, 0);
+		if (!s || !r || (s->kind != IR_TYPE_INT && s->kind != IR_TYPE_FLOAT) ||
+		    (r->kind != IR_TYPE_INT && r->kind != IR_TYPE_FLOAT) ||
+		    scalar_bits(s) != scalar_bits(r))
+			op_error(v, op, "operand type '%s' and result type '%s' are cast incompatible "
+				 "(integers and floats of the same width)", tstr(s), tstr(r));
+		return;
+	}
+	case IR_OP_CMPF:
+		if (vtype(op, 0) != vtype(op, 1) || !vtype(op, 0) || vtype(op, 0)->kind != IR_TYPE_FLOAT)
+			op_error(v, op, "requires both operands to have the same float type");
+		if (!is_i1(r))
+			op_error(v, op, "result must be i1, but got '%s'", tstr(r));
+		p = ir_op_get_attr(op, "predicate");
+		if (!p || p->kind != IR_ATTR_INT || p->u.i.v < 0 || p->u.i.v >= IR_CMPF_PRED_COUNT)
+			op_error(v, op, "requires a 'predicate' attribute (false, oeq, ogt, oge, olt, ole, one, ord, ueq, ugt, uge, ult, ule, une, uno, true)");
+		return;
+	case IR_OP_ADDF: case IR_OP_SUBF: case IR_OP_MULF: case IR_OP_DIVF:
+	case IR_OP_MAXIMUMF: case IR_OP_MINIMUMF: case IR_OP_MAXNUMF: case IR_OP_MINNUMF:
+	case IR_OP_NEGF: {
+		unsigned i;
+		int bad = !r || r->kind != IR_TYPE_FLOAT;
+		for (i = 0; i < op->num_operands; i++)
+			bad |= vtype(op, i) != r;
+		if (bad)
+			op_error(v, op, "requires the same float type for all operands and results");
 		return;
 	}
 	default:
@@ -1766,6 +1851,8 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 			op_error(v, op, "expects its operand to be a tile, but got '%s'", tstr(vtype(op, 0)));
 		break;
 	default:
+		if (op->code >= IR_OP_SHLI && op->code <= IR_OP_BITCAST)
+			verify_arith(v, op);
 		if (ir_opdef_get(op->code)->flags & IR_OPF_MATMUL)
 			verify_matmul(v, op);
 		if (ir_opdef_get(op->code)->flags & IR_OPF_LEVEL3) /* split-repeats */

@@ -791,6 +791,82 @@ typedef struct ptort_launch_report {
 uint32_t ptort_launch_threads(uint32_t threads, uint32_t blocks);
 ptort_launch_status ptort_launch_run(const ptort_launch *l, ptort_launch_report *rep);
 
+/* ==== 8. Scalar integer arithmetic of generated code (docs/semantics.md §8.4) =========
+ *
+ * The C that ptoc emits keeps an integer of N bits (N < 64) sign-extended in an int64_t
+ * (i1: 0 or 1 in an int) and computes in 64 bits; these helpers give the operations C
+ * leaves undefined or implementation-defined their defined results: ptort_sext
+ * reduces x modulo 2^N and sign-extends it (1 <= bits <= 64); division by zero gives
+ * all ones (-1; the largest unsigned value), a remainder by zero the dividend, MIN / -1
+ * wraps to MIN (remainder 0), as the vector units' integer division does (§7.2);
+ * ptort_sar shifts right arithmetically by s < 64. */
+static inline int64_t ptort_sext(uint64_t x, unsigned bits)
+{
+	uint64_t sign = (uint64_t)1 << (bits - 1);
+	if (bits < 64)
+		x &= (sign << 1) - 1;
+	return (int64_t)((x ^ sign) - sign);
+}
+
+static inline int64_t ptort_sar(int64_t a, unsigned s)
+{
+	return a < 0 ? ~(~a >> s) : a >> s;
+}
+
+static inline int64_t ptort_sdiv(int64_t a, int64_t b)
+{
+	if (b == 0)
+		return -1;
+	if (b == -1)
+		return (int64_t)(0 - (uint64_t)a);
+	return a / b;
+}
+
+static inline int64_t ptort_srem(int64_t a, int64_t b)
+{
+	if (b == 0)
+		return a;
+	if (b == -1)
+		return 0;
+	return a % b;
+}
+
+static inline uint64_t ptort_udiv(uint64_t a, uint64_t b)
+{
+	return b ? a / b : ~(uint64_t)0;
+}
+
+static inline uint64_t ptort_urem(uint64_t a, uint64_t b)
+{
+	return b ? a % b : a;
+}
+
+/* rounded toward -infinity / +infinity */
+static inline int64_t ptort_sfloordiv(int64_t a, int64_t b)
+{
+	int64_t q = ptort_sdiv(a, b), r = ptort_srem(a, b);
+	return b != 0 && r != 0 && ((r < 0) != (b < 0)) ? q - 1 : q;
+}
+
+static inline int64_t ptort_sceildiv(int64_t a, int64_t b)
+{
+	int64_t q = ptort_sdiv(a, b), r = ptort_srem(a, b);
+	return b != 0 && r != 0 && ((r < 0) == (b < 0)) ? q + 1 : q;
+}
+
+static inline uint64_t ptort_uceildiv(uint64_t a, uint64_t b)
+{
+	return b ? a / b + (a % b != 0) : ~(uint64_t)0;
+}
+
+/* Float scalars (f32, f16, bf16 bit patterns) for arith's float ops: maxnumf/minnumf
+ * return the other operand when one is NaN (-0 < +0 otherwise, as max/min), and
+ * ptort_cmpf evaluates arith.cmpf predicate `pred` (MLIR's numbering: 0 false, 1 oeq,
+ * 2 ogt, 3 oge, 4 olt, 5 ole, 6 one, 7 ord, 8 ueq, 9 ugt, 10 uge, 11 ult, 12 ule,
+ * 13 une, 14 uno, 15 true). Defined in src/vop.c with ptort_vop1. */
+uint64_t ptort_fnum(ptort_vop op, ptort_type t, uint64_t a, uint64_t b);
+int ptort_cmpf(unsigned pred, ptort_type t, uint64_t a, uint64_t b);
+
 #ifdef __cplusplus
 }
 #endif

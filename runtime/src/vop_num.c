@@ -1127,3 +1127,38 @@ uint64_t ptort_vop_rsqrt_d(ptort_type t, uint64_t x)
 		return bits;
 	return f_rsqrt(&f, x);
 }
+
+/* ---- arith's float scalars (ptort.h section 8) ---------------------------------------- */
+
+uint64_t ptort_fnum(ptort_vop op, ptort_type t, uint64_t a, uint64_t b)
+{
+	if (ptort_cmp1(PTORT_CMP_NE, t, a, a))
+		return b;
+	if (ptort_cmp1(PTORT_CMP_NE, t, b, b))
+		return a;
+	return ptort_vop1(op, t, a, b);
+}
+
+int ptort_cmpf(unsigned pred, ptort_type t, uint64_t a, uint64_t b)
+{
+	int uno = ptort_cmp1(PTORT_CMP_NE, t, a, a) || ptort_cmp1(PTORT_CMP_NE, t, b, b);
+	switch (pred) {
+	case 0: return 0;
+	case 1: return ptort_cmp1(PTORT_CMP_EQ, t, a, b);
+	case 2: return ptort_cmp1(PTORT_CMP_GT, t, a, b);
+	case 3: return ptort_cmp1(PTORT_CMP_GE, t, a, b);
+	case 4: return ptort_cmp1(PTORT_CMP_LT, t, a, b);
+	case 5: return ptort_cmp1(PTORT_CMP_LE, t, a, b);
+	case 6: return !uno && ptort_cmp1(PTORT_CMP_NE, t, a, b);
+	case 7: return !uno;
+	case 8: return uno || ptort_cmp1(PTORT_CMP_EQ, t, a, b);
+	case 9: return uno || ptort_cmp1(PTORT_CMP_GT, t, a, b);
+	case 10: return uno || ptort_cmp1(PTORT_CMP_GE, t, a, b);
+	case 11: return uno || ptort_cmp1(PTORT_CMP_LT, t, a, b);
+	case 12: return uno || ptort_cmp1(PTORT_CMP_LE, t, a, b);
+	case 13: return ptort_cmp1(PTORT_CMP_NE, t, a, b);
+	case 14: return uno;
+	case 15: return 1;
+	default: return 0;
+	}
+}
