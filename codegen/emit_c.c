@@ -763,6 +763,7 @@ static const char *fint_kind(em *e, const ir_op *op, const ir_ifield *f, unsigne
 	case IR_IF_MASK: return fmask(e, op, f->name, fixed);
 	case IR_IF_STRIDE: case IR_IF_F16BITS: return fint(e, op, f->name, fixed, "uint16_t");
 	case IR_IF_FLAGS: return fint(e, op, f->name, fixed, "unsigned");
+	case IR_IF_INT: return fint(e, op, f->name, fixed, "int64_t");
 	default: return fint(e, op, f->name, fixed, "uint32_t");
 	}
 }
@@ -821,10 +822,21 @@ static const char *finit(em *e, const ir_op *op)
  * tile descriptors declared first in a block of their own. */
 static void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 {
-	const char *args[32], *init = NULL;
+	const char *args[32], *init = NULL, *res = NULL, *rty = NULL;
 	unsigned n = 0, i, block = d->fixed > 0;
 	for (i = 0; i < d->nfields; i++)
 		block |= d->fields[i].kind == IR_IF_TILE;
+	if (op->num_results == 1) {
+		/* the value the call returns (pto.i.getval), declared before the block */
+		rty = ctype(op->results[0].type);
+		res = name_value(e, &op->results[0]);
+		if (!rty) {
+			err(e, op, "'%s' returns a value of a type C has no form for", op->name);
+			return;
+		}
+		ind(e);
+		pf(e, "%s %s;\n", rty, res);
+	}
 	if (block)
 		open_block(e);
 	if (d->fixed) { /* the GM view of a DMA */
@@ -867,6 +879,8 @@ static void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 	/* after each instruction, the first error (if any, not yet located) gets this op's
 	 * location */
 	ind(e);
+	if (res)
+		pf(e, "%s = (%s)", res, rty);
 	ps(e, d->call);
 	ps(e, "(ctx");
 	for (i = 0; i < n; i++) {
@@ -886,6 +900,71 @@ static void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 	put(e, "\n", 1);
 	if (block)
 		close_block(e);
+	if (res) {
+		ind(e);
+		pf(e, "(void)%s;\n", res);
+	}
+}
+
+/* ` ptort_ctx_locate(ctx, FILE, LINE, COL);` after a runtime call of `op` */
+static void locate(em *e, const ir_op *op)
+{
+	if (op->loc.file) {
+		pf(e, " ptort_ctx_locate(ctx, ");
+		put_cstr(e, op->loc.file);
+		pf(e, ", %u, %u);", op->loc.line, op->loc.col);
+	}
+	pf(e, "\n");
+}
+
+/* addptr, load_scalar, store_scalar, get_tensor_view_dim (docs/semantics.md §8.6): one
+ * runtime call each, which checks the access against the pointer's elements. */
+static void emit_ptr_op(em *e, ir_op *op)
+{
+	ptort_type t = PTORT_F32;
+	const ir_value *p = op->operands[0].value;
+	const char *pn = vexpr(e, op, p), *off = vexpr(e, op, op->operands[1].value);
+	if (op->code == IR_OP_GET_TENSOR_VIEW_DIM) {
+		if (!op->results[0].uses)
+			return;
+		if (!ctype(p->type)) {
+			err(e, op, "the view must have rank 1 to %d", PTORT_GM_RANK);
+			return;
+		}
+		ind(e);
+		pf(e, "const int64_t %s = ptort_view_dim(ctx, &%s, %s);", name_value(e, &op->results[0]),
+		   pn, off);
+		locate(e, op);
+		return;
+	}
+	if (ir_type_to_elem(p->type->u.ptr.elem, &t)) {
+		err(e, op, "the pointer's element type has no runtime type");
+		return;
+	}
+	if (op->code == IR_OP_ADDPTR) {
+		const char *n = name_any(e, &op->results[0]);
+		ind(e);
+		pf(e, "uint64_t %s_elems;\n", n);
+		ind(e);
+		pf(e, "void *const %s = ptort_addptr(ctx, %s, %s, %s, %s, &%s_elems);", n, pn,
+		   ptr_elems(e, op, p), off, rt_type_names[t], n);
+		locate(e, op);
+		ind(e);
+		pf(e, "(void)%s; (void)%s_elems;\n", n, n);
+	} else if (op->code == IR_OP_LOAD_SCALAR) {
+		const char *ty = ctype(op->results[0].type), *n = name_value(e, &op->results[0]);
+		ind(e);
+		pf(e, "const %s %s = (%s)ptort_load_scalar(ctx, %s, %s, %s, %s);", ty, n, ty, pn,
+		   ptr_elems(e, op, p), off, rt_type_names[t]);
+		locate(e, op);
+		ind(e);
+		pf(e, "(void)%s;\n", n);
+	} else {
+		ind(e);
+		pf(e, "ptort_store_scalar(ctx, %s, %s, %s, %s, (uint64_t)%s);", pn, ptr_elems(e, op, p),
+		   off, rt_type_names[t], vexpr(e, op, op->operands[2].value));
+		locate(e, op);
+	}
 }
 
 /* ---- arith and scf ------------------------------------------------------------------- */
@@ -1472,9 +1551,26 @@ static void emit_op(em *e, ir_op *op)
 	case IR_OP_MAKE_TENSOR_VIEW: case IR_OP_PARTITION_VIEW:
 		emit_view_op(e, op);
 		return;
+	case IR_OP_ADDPTR: case IR_OP_LOAD_SCALAR: case IR_OP_STORE_SCALAR:
+	case IR_OP_GET_TENSOR_VIEW_DIM:
+		emit_ptr_op(e, op);
+		return;
 	case IR_OP_SET_FLAG: case IR_OP_WAIT_FLAG: case IR_OP_BARRIER:
+	case IR_OP_RECORD_EVENT: case IR_OP_WAIT_EVENT: case IR_OP_BARRIER_SYNC:
+	case IR_OP_GET_BUF: case IR_OP_RLS_BUF: case IR_OP_SYNC_SET: case IR_OP_SYNC_WAIT:
 		ind(e);
 		pf(e, "/* %s: no-op on the CPU */\n", op->name);
+		return;
+	case IR_OP_TRAP:
+		/* a located runtime error; the function stops here (docs/semantics.md §8.5) */
+		ind(e);
+		pf(e, "ptort_trap(ctx);");
+		if (op->loc.file) {
+			pf(e, " ptort_ctx_locate(ctx, ");
+			put_cstr(e, op->loc.file);
+			pf(e, ", %u, %u);", op->loc.line, op->loc.col);
+		}
+		pf(e, " return;\n");
 		return;
 	case IR_OP_SCF_FOR:
 		emit_for(e, op);
@@ -1737,6 +1833,20 @@ static uint64_t arg_elems(const ir_value *arg)
 		const ir_op *m = u->owner;
 		unsigned rank, d;
 		uint64_t last = 0;
+		int64_t off;
+		if ((m->code == IR_OP_ADDPTR || m->code == IR_OP_LOAD_SCALAR ||
+		     m->code == IR_OP_STORE_SCALAR) && u == &m->operands[0]) {
+			/* a constant offset: the elements from there (an addptr's own uses), else
+			 * unknown (docs/semantics.md §8.6) */
+			uint64_t sub = 1;
+			if (!const_int(m->operands[1].value, &off) || off < 0 || off > (1LL << 40))
+				return 0;
+			if (m->code == IR_OP_ADDPTR && !(sub = arg_elems(&m->results[0])))
+				return 0;
+			if ((uint64_t)off + sub > best)
+				best = (uint64_t)off + sub;
+			continue;
+		}
 		if (m->code != IR_OP_MAKE_TENSOR_VIEW || u != &m->operands[0])
 			continue;
 		rank = m->results[0].type->u.shaped.rank;

@@ -985,7 +985,48 @@ static int ops_cond(cust *c)
 	return 0;
 }
 
+/* PTRACC: `%p[%i]` (load_scalar) or `%v, %p[%i]` (store_scalar), as (%p, %i[, %v]). */
+static int ops_ptracc(cust *c)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	unsigned nv = c->d->num_roles == 3;
+	if (s->noperand != 1 + nv || !s->bracket || s->bracket->vn != 1 || s->nkw || s->ins ||
+	    s->outs || s->call) {
+		ir_error(p->ctx, c->opname.loc, nv ? "expected '%s %%v, %%p[%%i] : !pto.ptr<T>, T'"
+						   : "expected '%s %%p[%%i] : !pto.ptr<T> -> T'", c->name);
+		return -1;
+	}
+	FE_PUSH(p, p->vals, p->uses.a[s->op0 + nv].v);
+	FE_PUSH(p, p->vals, p->uses.a[s->bracket->v0].v);
+	if (nv)
+		FE_PUSH(p, p->vals, p->uses.a[s->op0].v);
+	return 0;
+}
+
 /* ---- step 2: the types ---- */
+
+/* PTRACC: `: P -> T` (load) or `: P, T` (store): the pointer's type, the value's. */
+static int types_ptracc(cust *c)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	unsigned nv = c->d->num_roles == 3;
+	if (c->fn || !s->colon || c->ct != 1 + nv || (!nv && (!s->arrow || s->arrow->tn != 1)) ||
+	    (nv && s->arrow)) {
+		ir_error(p->ctx, s->colon ? s->colon->loc : c->opname.loc,
+			 nv ? "expected ': !pto.ptr<T>, T' for '%s'" : "expected ': !pto.ptr<T> -> T' for '%s'",
+			 c->name);
+		return -1;
+	}
+	if (use_type(p, &p->uses.a[s->op0 + nv], c->cty[0]) ||
+	    use_type(p, &p->uses.a[s->bracket->v0], ir_type_index(p->ctx)) ||
+	    (nv && use_type(p, &p->uses.a[s->op0], c->cty[1])))
+		return -1;
+	if (!nv)
+		set_result(c, p->types.a[s->arrow->t0]);
+	return 0;
+}
 
 /* The default reader: `: (T, U) -> (R)`, `: T, U -> R`, `: R` (ops with results), or
  * `: T, U` (the operand types of an op without results). */
@@ -1230,6 +1271,48 @@ static int types_cond(cust *c)
 
 /* ---- step 3: the attributes outside the dict ---- */
 
+/* SYNC: the entries of `[...]` (or `<A>` and a literal) are the row's attributes in
+ * order; an entry `<X>` is #pto.KIND<X> with the attribute's kind (ir/print.c
+ * sync_kind: pipe_event_type, event, pipe). */
+static int sync_extras(cust *c)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	const ir_attr *e[8];
+	unsigned n = 0, k;
+	if (s->bracket) {
+		const ir_attr *a = s->bracket->attr;
+		if (s->bracket->vn || s->angle || s->lit || a->u.array.n > 8) {
+			ir_error(p->ctx, s->bracket->loc, "expected '[' and the attributes of '%s'",
+				 c->name);
+			return -1;
+		}
+		for (k = 0; k < a->u.array.n; k++)
+			e[n++] = a->u.array.elems[k];
+	} else {
+		if (s->angle)
+			e[n++] = ir_attr_string(p->ctx, s->angle->key.s, s->angle->key.len);
+		if (s->lit)
+			e[n++] = s->lit->attr;
+	}
+	if (n > c->d->num_attrs) {
+		ir_error(p->ctx, s->bracket ? s->bracket->loc : c->opname.loc,
+			 "'%s' takes %u attributes in '[...]', got %u", c->name, c->d->num_attrs, n);
+		return -1;
+	}
+	for (k = 0; k < n; k++) {
+		const ir_attr *x = e[k];
+		unsigned kind = c->d->attrs[k].kind;
+		const char *pk = kind == IR_IF_SYNCOP ? "pipe_event_type" : kind == IR_IF_EVENT ? "event"
+				 : kind == IR_IF_PIPE ? "pipe" : NULL;
+		if (x->kind == IR_ATTR_STRING && pk)
+			x = ir_attr_pto(p->ctx, pk, ir_intern(p->ctx, x->u.str.s, x->u.str.len),
+					IR_PTO_DOTTED);
+		add_extra(c, c->d->attrs[k].name, x);
+	}
+	return 0;
+}
+
 /* `[%a, <B>, 1]` as `args` (FLAG: `[<A>, <B>, <E>]` as the flag's pipes and event),
  * `<X>` as `angle_name`, a lone literal as `lit_name`; a stray word is an error. */
 static int extras(cust *c, const char *lit_name, const char *angle_name)
@@ -1241,6 +1324,8 @@ static int extras(cust *c, const char *lit_name, const char *angle_name)
 			 s->word->key.s, c->name);
 		return -1;
 	}
+	if (c->d->form == IR_FORM_SYNC)
+		return sync_extras(c);
 	if (s->bracket) {
 		const ir_attr *a = s->bracket->attr;
 		if (c->d->form == IR_FORM_FLAG && a->u.array.n == 3 && !s->bracket->vn) {
@@ -1325,6 +1410,8 @@ static const struct form_parse {
 	[IR_FORM_VIEW_FROM] = {ops_view, types_view_from, "value", "arg"},
 	[IR_FORM_KWOPS] = {ops_kwops, types_result, "value", "arg"},
 	[IR_FORM_BARRIER] = {ops_positional, types_default, "pipe", "pipe"},
+	[IR_FORM_SYNC] = {ops_positional, types_default, "value", "arg"},
+	[IR_FORM_PTRACC] = {ops_ptracc, types_ptracc, "value", "arg"},
 	[IR_FORM_QUERY] = {ops_positional, types_result, "value", "arg"},
 	[IR_FORM_LEAD] = {ops_positional, types_lead, "value", "arg"},
 };

@@ -168,6 +168,9 @@ static const ir_attr *ins_dict(fe_parser *p, unsigned a0)
 %token <tok> KW_FALSE "'false'" KW_PRIVATE "visibility" KW_UNIT "'unit'"
 %token <tok> '(' ')' '[' ']' '{' '}' '<' '>' '=' ',' ':' '?' '*' '+' ';'
 %token T_ABORT "invalid input" MODE_MLIR MODE_LINE
+/* `outs` alone (tgetval's `outs : R`) yields to `outs(` */
+%precedence OUTS_BARE
+%precedence '('
 
 %type <type> type nonfn_type
 %type <attr> attr_value attr_dict attr_dict_opt literal hliteral props props_opt module_attrs
@@ -312,6 +315,8 @@ hitem
 		{ piece(p, FE_P_INS, $1.loc, $3.u, $3.t, ins_dict(p, $3.a), notok); }
 	| KW_OUTS '(' ins_mark ins_seq ')'
 		{ piece(p, FE_P_OUTS, $1.loc, $3.u, $3.t, ins_dict(p, $3.a), notok); }
+	| KW_OUTS %prec OUTS_BARE
+		{ piece(p, FE_P_OUTS, $1.loc, p->uses.n, p->types.n, NULL, notok); }
 	| attr_dict { piece(p, FE_P_ATTRS, p->last_loc, p->uses.n, p->types.n, $1, notok); }
 	| props { piece(p, FE_P_PROPS, p->last_loc, p->uses.n, p->types.n, $1, notok); }
 	| '[' ins_mark bracket_list ']'

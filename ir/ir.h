@@ -360,6 +360,10 @@ typedef enum ir_form {
 	IR_FORM_TASSIGN, /* %r = pto.tassign %t, %a {attrs} : T -> R  or  ... : T, A */
 	IR_FORM_FLAG,    /* pto.set_flag[<PIPE_A>, <PIPE_B>, <EVENT_ID0>] */
 	IR_FORM_BARRIER, /* pto.barrier <PIPE_ALL> */
+	IR_FORM_GETVAL,  /* %v = op ins(%t, %i : T, index) outs : R   (tgetval) */
+	IR_FORM_PTRACC,  /* %v = op %p[%i] : P -> T (load_scalar); op %v, %p[%i] : P, T (store) */
+	IR_FORM_SYNC,    /* op[<A>, <B>, ...] {attrs}: the bracket's entries are the row's ATTRs
+			  * in order; or op <A>, N (the first two ATTRs) */
 	IR_FORM_QUERY,   /* %b = pto.get_block_idx [: T]   (i64 when omitted) */
 	IR_FORM_TILE,    /* DPS: op ins(%a, %b : T, U) outs(%d : D) {attrs}
 			  * SSA: %d = op %a, %b {attrs} : (T, U) -> D */
@@ -497,7 +501,12 @@ typedef enum ir_ifield_kind {
 	IR_IF_CMP,     /* a compare predicate: #pto<cmp lt> (PTORT_CMP_LIST) */
 	IR_IF_SCALAR,  /* a bit pattern of the element type, as an i64 */
 	IR_IF_FLAGS,   /* PTORT_V_* flags, [0, 7] */
-	IR_IF_BOOL     /* true / false (an op attribute: tcolsum's isBinary) */
+	IR_IF_BOOL,    /* true / false (an op attribute: tcolsum's isBinary) */
+	/* op attributes of the synchronisation ops (docs/semantics.md §8.5) */
+	IR_IF_SYNCOP,  /* #pto.pipe_event_type<TLOAD> (or the legacy #pto.sync_op_type<...>) */
+	IR_IF_EVENT,   /* #pto.event<EVENT_ID0> ... EVENT_ID7 */
+	IR_IF_PIPE,    /* #pto.pipe<PIPE_V> */
+	IR_IF_INT      /* an integer */
 } ir_ifield_kind;
 enum { IR_IF_REQ, IR_IF_OPT, IR_IF_INIT_REQ /* required unless init = "zero" */ };
 typedef struct ir_ifield {

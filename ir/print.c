@@ -1312,6 +1312,91 @@ static int pr_barrier(pr *p, const ir_op *op)
 	return 1;
 }
 
+/* PTRACC: `%v = op %p[%i] : P -> T`, `op %v, %p[%i] : P, T` */
+static int pr_ptracc(pr *p, const ir_op *op)
+{
+	wr *w = &p->w;
+	unsigned nv = op->num_operands == 3;
+	if (op->num_operands < 2 || op->num_results != !nv)
+		return 0;
+	pr_head(p, op);
+	if (nv) {
+		pr_value(p, op->operands[2].value);
+		puts_(w, ", ");
+	}
+	pr_value(p, op->operands[0].value);
+	putc_(w, '[');
+	pr_value(p, op->operands[1].value);
+	putc_(w, ']');
+	pr_extra_attrs(p, op, NULL, 0, " ");
+	puts_(w, " : ");
+	pr_type(w, op->operands[0].value->type);
+	puts_(w, nv ? ", " : " -> ");
+	pr_type(w, nv ? op->operands[2].value->type : op->results[0].type);
+	return 1;
+}
+
+/* GETVAL: `%v = op ins(%t, %i : T, index) outs : R` */
+static int pr_getval(pr *p, const ir_op *op)
+{
+	wr *w = &p->w;
+	if (op->num_operands != 2 || op->num_results != 1)
+		return 0;
+	pr_head(p, op);
+	puts_(w, "ins(");
+	pr_values(p, op->operands, 2);
+	puts_(w, " : ");
+	pr_types_of(p, op->operands, 2);
+	puts_(w, ") outs : ");
+	pr_type(w, op->results[0].type);
+	pr_extra_attrs(p, op, NULL, 0, " ");
+	return 1;
+}
+
+/* The pto kind a SYNC attribute of kind `k` is written with in its short form `<X>`. */
+static const char *sync_kind(unsigned k)
+{
+	return k == IR_IF_SYNCOP ? "pipe_event_type" : k == IR_IF_EVENT ? "event"
+	       : k == IR_IF_PIPE ? "pipe" : NULL;
+}
+
+/* SYNC: `op[<A>, <B>, ...]` with the row's attributes in order (an entry that is not
+ * its kind's dotted #pto attribute is printed whole), `op <P>, N` for a pipe and an
+ * integer (sync.set, sync.wait); the other attributes in a dict. */
+static int pr_sync(pr *p, const ir_op *op)
+{
+	const ir_opdef *d = ir_opdef_get(op->code);
+	const char *names[8];
+	wr *w = &p->w;
+	unsigned i, n = 0;
+	if (op->num_operands || op->num_results || d->num_attrs > 8)
+		return 0;
+	for (i = 0; i < d->num_attrs && d->attrs[i].req == IR_IF_REQ; i++) {
+		if (!ir_op_get_attr(op, d->attrs[i].name))
+			return 0;
+		names[n++] = d->attrs[i].name;
+	}
+	puts_(w, op->name);
+	for (i = 0; i < n; i++) {
+		const ir_attr *a = ir_op_get_attr(op, names[i]);
+		const char *k = sync_kind(d->attrs[i].kind);
+		int angle = n == 2 && d->attrs[0].kind == IR_IF_PIPE;
+		puts_(w, i ? ", " : angle ? " " : "[");
+		if (k && a->kind == IR_ATTR_PTO && a->u.pto.style == IR_PTO_DOTTED &&
+		    !strcmp(a->u.pto.kind, k) && bare_id(a->u.pto.value, strlen(a->u.pto.value))) {
+			putc_(w, '<');
+			puts_(w, a->u.pto.value);
+			putc_(w, '>');
+		} else {
+			pr_attr(w, a);
+		}
+		if (i + 1 == n && !angle)
+			putc_(w, ']');
+	}
+	pr_extra_attrs(p, op, names, n, " ");
+	return 1;
+}
+
 static int pr_query(pr *p, const ir_op *op)
 {
 	const ir_type *t;
@@ -1420,6 +1505,9 @@ static const pr_form_fn form_printers[IR_FORM_COUNT] = {
 	[IR_FORM_TASSIGN] = pr_tassign,
 	[IR_FORM_FLAG] = pr_flag,
 	[IR_FORM_BARRIER] = pr_barrier,
+	[IR_FORM_SYNC] = pr_sync,
+	[IR_FORM_GETVAL] = pr_getval,
+	[IR_FORM_PTRACC] = pr_ptracc,
 	[IR_FORM_QUERY] = pr_query,
 	[IR_FORM_TILE] = pr_tile,
 	[IR_FORM_TILE_INS_ATTRS] = pr_tile,

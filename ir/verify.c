@@ -439,6 +439,41 @@ static void verify_transfer(vctx *v, const ir_op *op, int load)
 			 vr, (long long)vn, tr, (long long)tn);
 }
 
+/* The values of the synchronisation attributes (PTOAS's enums; docs/semantics.md §8.5). */
+static const char *const sync_op_names[] = {"TLOAD", "TSTORE_ACC", "TSTORE_VEC", "TMOV_M2L",
+	"TMOV_M2S", "TMOV_M2B", "TMOV_M2V", "TMOV_V2M", "TMATMUL", "TVEC", "TVECWAIT_EVENT", NULL};
+static const char *const event_names[] = {"EVENT_ID0", "EVENT_ID1", "EVENT_ID2", "EVENT_ID3",
+	"EVENT_ID4", "EVENT_ID5", "EVENT_ID6", "EVENT_ID7", NULL};
+static const char *const pipe_names[] = {"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1",
+	"PIPE_MTE2", "PIPE_MTE3", "PIPE_ALL", "PIPE_MTE4", "PIPE_MTE5", "PIPE_V2", "PIPE_FIX",
+	"VIRTUAL_PIPE_MTE2_L1A", "VIRTUAL_PIPE_MTE2_L1B", "PIPE_NUM", "PIPE_UNASSIGNED", NULL};
+
+/* A SYNCOP, EVENT or PIPE attribute: #pto.KIND<VALUE> with VALUE one of its enum's. */
+static void verify_sync_attr(vctx *v, const ir_op *op, const char *name, unsigned kind,
+			     const ir_attr *a)
+{
+	const char *const *vals = kind == IR_IF_SYNCOP ? sync_op_names
+				  : kind == IR_IF_EVENT ? event_names : pipe_names;
+	const char *want = kind == IR_IF_SYNCOP ? "#pto.pipe_event_type<TLOAD>"
+			   : kind == IR_IF_EVENT ? "#pto.event<EVENT_ID0>" : "#pto.pipe<PIPE_V>";
+	char list[400];
+	size_t n = 0;
+	unsigned k;
+	int kind_ok = a->kind == IR_ATTR_PTO &&
+		      (kind == IR_IF_SYNCOP ? !strcmp(a->u.pto.kind, "pipe_event_type") ||
+						     !strcmp(a->u.pto.kind, "sync_op_type")
+					    : !strcmp(a->u.pto.kind, kind == IR_IF_EVENT ? "event" : "pipe"));
+	if (kind_ok)
+		for (k = 0; vals[k]; k++)
+			if (!strcmp(a->u.pto.value, vals[k]))
+				return;
+	list[0] = 0;
+	for (k = 0; vals[k]; k++)
+		n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s",
+				      k ? ", " : "", vals[k]);
+	op_error(v, op, "expects '%s' to be like %s, with one of %s", name, want, list);
+}
+
 /* The attributes of the op's table row (ops.def ATTR), by kind. */
 static void verify_attrs(vctx *v, const ir_op *op)
 {
@@ -465,6 +500,15 @@ static void verify_attrs(vctx *v, const ir_op *op)
 		case IR_IF_BOOL:
 			if (a->kind != IR_ATTR_BOOL)
 				op_error(v, op, "expects '%s' to be true or false", name);
+			break;
+		case IR_IF_SYNCOP:
+		case IR_IF_EVENT:
+		case IR_IF_PIPE:
+			verify_sync_attr(v, op, name, d->attrs[i].kind, a);
+			break;
+		case IR_IF_INT:
+			if (a->kind != IR_ATTR_INT)
+				op_error(v, op, "expects '%s' to be an integer", name);
 			break;
 		case IR_IF_RMODE:
 			if (ir_attr_rmode(a, &rm) < 0)
@@ -591,6 +635,115 @@ static void verify_textract(vctx *v, const ir_op *op)
 		op_error(v, op, "expects the %lldx%lld window at (%lld, %lld) to fit in the %lldx%lld src",
 			 (long long)d.vr, (long long)d.vc, (long long)k[0], (long long)k[1],
 			 (long long)s.rows, (long long)s.cols);
+}
+
+/* addptr, load_scalar, store_scalar, get_tensor_view_dim (docs/semantics.md §8.6) */
+static void verify_ptr_ops(vctx *v, const ir_op *op)
+{
+	const ir_type *p = vtype(op, 0), *i = vtype(op, 1);
+	const ir_type *r = op->num_results ? op->results[0].type : NULL;
+	int64_t k;
+	if (op->code == IR_OP_GET_TENSOR_VIEW_DIM) {
+		if (!p || p->kind != IR_TYPE_TENSOR_VIEW)
+			op_error(v, op, "expects tensor_view to be a !pto.tensor_view, but got '%s'", tstr(p));
+		else if (!i || i->kind != IR_TYPE_INDEX)
+			op_error(v, op, "expects dim_index to be index, but got '%s'", tstr(i));
+		else if (!r || r->kind != IR_TYPE_INDEX)
+			op_error(v, op, "expects the result to be index, but got '%s'", tstr(r));
+		else if (const_operand(op, 1, &k) && (k < 0 || k >= p->u.shaped.rank))
+			op_error(v, op, "expects dim_index %lld to be a dim of the rank-%u view",
+				 (long long)k, p->u.shaped.rank);
+		return;
+	}
+	if (!p || p->kind != IR_TYPE_PTR) {
+		op_error(v, op, "expects ptr to be a !pto.ptr, but got '%s'", tstr(p));
+		return;
+	}
+	if (!i || i->kind != IR_TYPE_INDEX) {
+		op_error(v, op, "expects offset to be index, but got '%s'", tstr(i));
+		return;
+	}
+	if (op->code == IR_OP_ADDPTR) {
+		if (r != p)
+			op_error(v, op, "expects the result type '%s' to be the ptr's type '%s'", tstr(r),
+				 tstr(p));
+		return;
+	}
+	if (op->code == IR_OP_STORE_SCALAR)
+		r = vtype(op, 2);
+	if (r != p->u.ptr.elem)
+		op_error(v, op, "expects the %s type '%s' to be the ptr's element type '%s'",
+			 op->code == IR_OP_LOAD_SCALAR ? "result" : "value", tstr(r), tstr(p->u.ptr.elem));
+	else if (const_operand(op, 1, &k) && k < 0)
+		op_error(v, op, "expects offset to be non-negative (got %lld)", (long long)k);
+}
+
+/* bitcast (docs/semantics.md §7.8): PTOAS's rules: tile_buf types of the same memory,
+ * shape, valid shape and configuration, different element types, no more bytes than
+ * the source. */
+static void verify_bitcast(vctx *v, const ir_op *op)
+{
+	const ir_type *s = vtype(op, 0), *r = op->num_results ? op->results[0].type : NULL;
+	ptort_type es, er;
+	if (!s || !r || s->kind != IR_TYPE_TILE_BUF || r->kind != IR_TYPE_TILE_BUF) {
+		op_error(v, op, "expects src and result to be tile_buf types, but got '%s' and '%s'",
+			 tstr(s), tstr(r));
+		return;
+	}
+	if (s->u.tb.mem != r->u.tb.mem)
+		op_error(v, op, "expects src and result to have the same memory space (%s vs %s)",
+			 ir_mem_name(s->u.tb.mem), ir_mem_name(r->u.tb.mem));
+	else if (s->u.tb.elem == r->u.tb.elem)
+		op_error(v, op, "expects src and result to have different element types; a shape "
+			 "change is pto.treshape");
+	else if (s->u.tb.rows != r->u.tb.rows || s->u.tb.cols != r->u.tb.cols)
+		op_error(v, op, "expects src and result to have the same shape; a shape change is "
+			 "pto.treshape");
+	else if (s->u.tb.v_row != r->u.tb.v_row || s->u.tb.v_col != r->u.tb.v_col)
+		op_error(v, op, "expects src and result to have the same valid_shape");
+	else if (s->u.tb.blayout != r->u.tb.blayout || s->u.tb.slayout != r->u.tb.slayout ||
+		 s->u.tb.fractal != r->u.tb.fractal || s->u.tb.pad != r->u.tb.pad)
+		op_error(v, op, "expects src and result to have the same tile config");
+	else if (ir_type_to_elem(s->u.tb.elem, &es) || ir_type_to_elem(r->u.tb.elem, &er))
+		op_error(v, op, "expects element types with a runtime type");
+	else if (ptort_type_bits(er) > ptort_type_bits(es))
+		op_error(v, op, "expects the result to need no more bytes than the source (%s -> %s)",
+			 tstr(s->u.tb.elem), tstr(r->u.tb.elem));
+}
+
+/* tgetval / tsetval (docs/semantics.md §7.9): a vec tile, an index offset inside its
+ * storage when constant, the scalar of the tile's element type. */
+static void verify_getset(vctx *v, const ir_op *op)
+{
+	int get = op->code == IR_OP_TGETVAL;
+	const ir_type *t = get ? vtype(op, 0) : dst_type(op);
+	const ir_type *off = vtype(op, get ? 1 : 0);
+	const ir_type *val = get ? (op->num_results ? op->results[0].type : NULL) : vtype(op, 1);
+	int64_t k;
+	tinfo ti;
+	if (check_tile_use(v, op, t, get ? "src" : "dst", &ti) || !ti.buf) {
+		if (!ti.buf && ti.t)
+			op_error(v, op, "expects %s to be a tile_buf", get ? "src" : "dst");
+		return;
+	}
+	if (ti.mem != IR_MEM_VEC) {
+		op_error(v, op, "expects %s to be in vec (loc=vec), but got loc=%s%s", get ? "src" : "dst",
+			 ir_mem_name(ti.mem), ti.mem == IR_MEM_MAT
+			 ? " (the scalar unit reads and writes UB only)" : "");
+		return;
+	}
+	if (!off || off->kind != IR_TYPE_INDEX) {
+		op_error(v, op, "expects offset to be index, but got '%s'", tstr(off));
+		return;
+	}
+	if (val != ti.elem) {
+		op_error(v, op, "expects the %s type '%s' to be the tile's element type '%s'",
+			 get ? "result" : "value", tstr(val), tstr(ti.elem));
+		return;
+	}
+	if (const_operand(op, get ? 1 : 0, &k) && (k < 0 || k >= ti.rows * ti.cols))
+		op_error(v, op, "expects offset %lld to lie in the %lldx%lld tile", (long long)k,
+			 (long long)ti.rows, (long long)ti.cols);
 }
 
 /* treshape (docs/semantics.md §7.8): the source's bytes as another tile_buf type of
@@ -1713,6 +1866,8 @@ static void verify_ifield(vctx *v, const ir_op *op, const char *name, unsigned k
 	case IR_IF_SCALAR: ok = a->kind == IR_ATTR_INT; break;
 	case IR_IF_FLAGS: ok = int_in(a, 0, 7); break;
 	case IR_IF_BOOL: ok = a->kind == IR_ATTR_BOOL; break;
+	case IR_IF_INT: ok = a->kind == IR_ATTR_INT; break;
+	default: break;
 	}
 	if (!ok)
 		op_error(v, op, "field '%s' is missing or out of range", name);
@@ -1785,8 +1940,13 @@ static void verify_insn(vctx *v, const ir_op *op)
 			}
 			if (ir_op_get_attr(op, e->u.str.s))
 				op_error(v, op, "field '%s' is both an attribute and in 'dyn'", e->u.str.s);
-			if (fixed + i < op->num_operands && !is_int_or_index(vtype(op, fixed + i)))
-				op_error(v, op, "dyn operand '%s' must be an integer or index", e->u.str.s);
+			if (fixed + i < op->num_operands && !is_int_or_index(vtype(op, fixed + i))) {
+				/* a SCALAR field (setval's value) may be a float: its bits */
+				const ir_ifield *f = ir_insn_field(d, e->u.str.s);
+				if (!f || f->kind != IR_IF_SCALAR || !is_scalar_type(vtype(op, fixed + i)))
+					op_error(v, op, "dyn operand '%s' must be an integer or index%s",
+						 e->u.str.s, f && f->kind == IR_IF_SCALAR ? " or float" : "");
+			}
 		}
 	}
 	if (op->num_operands != fixed + nd) {
@@ -1845,6 +2005,10 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 	case IR_OP_TMOV: verify_tmov(v, op); break;
 	case IR_OP_TEXTRACT: verify_textract(v, op); break;
 	case IR_OP_TRESHAPE: verify_treshape(v, op); break;
+	case IR_OP_BITCAST: verify_bitcast(v, op); break;
+	case IR_OP_TGETVAL: case IR_OP_TSETVAL: verify_getset(v, op); break;
+	case IR_OP_ADDPTR: case IR_OP_LOAD_SCALAR: case IR_OP_STORE_SCALAR:
+	case IR_OP_GET_TENSOR_VIEW_DIM: verify_ptr_ops(v, op); break;
 	case IR_OP_SET_VALIDSHAPE: verify_set_validshape(v, op); break;
 	case IR_OP_TPRINT:
 		if (!ir_type_is_tile(vtype(op, 0)))

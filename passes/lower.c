@@ -114,7 +114,7 @@ int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
 		return -1;
 	}
 	out->type = v->type;
-	if (d && d->code == IR_OP_TRESHAPE && d->num_operands == 1) {
+	if (d && (d->code == IR_OP_TRESHAPE || d->code == IR_OP_BITCAST) && d->num_operands == 1) {
 		/* the source's bytes under the result's type (docs/semantics.md §7.8) */
 		if (lower_tile_of(ctx, user, d->operands[0].value, out))
 			return -1;
@@ -353,7 +353,8 @@ ir_op *li_emit(ir_ctx *ctx, lower_insn *li, ir_op *before)
 	}
 	if (li->ndyn)
 		li_attr(ctx, li, "dyn", ir_attr_array(ctx, li->dyn, li->ndyn));
-	op = ir_op_create(ctx, li->def->name, before->loc, li->ops, li->nops, NULL, 0,
+	op = ir_op_create(ctx, li->def->name, before->loc, li->ops, li->nops,
+			  li->result ? &li->result : NULL, li->result ? 1 : 0,
 			  ir_attr_dict(ctx, li->attrs, li->nattrs, before->loc), 0);
 	ir_block_insert_before(before, op);
 	return op;

@@ -54,6 +54,7 @@ typedef struct lower_insn {
 	unsigned nops;          /* fixed operands first (li_operand), then the dyn ones */
 	const ir_attr *dyn[LI_MAX_DYN];
 	unsigned ndyn;
+	const ir_type *result;  /* the result's type (pto.i.getval), else NULL */
 } lower_insn;
 
 /* Starts instruction `code` (an IR_OP_I_* of insns.def). */

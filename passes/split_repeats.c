@@ -7,8 +7,9 @@
  *   explicit `rmode` and `sat_mode` (legalize-cvt), `deq_scale` marking A2A3's deq path.
  *   A result-less `pto.tassign %t, %a` (in %t's block) rebinds %t for the ops after it.
  * Produces: every tcvt, tload and tstore (and through lower_cube_op every tmov and
- *   tmatmul*) replaced in place by instructions; pto.alloc_tile, pto.tassign and
- *   pto.treshape (an alias: its users take the source's address) erased,
+ *   tmatmul*) replaced in place by instructions; pto.alloc_tile, pto.tassign,
+ *   pto.treshape and pto.bitcast (aliases: their users take the source's address)
+ *   erased,
  *   as are the arith.constants only they used. scf/arith structure, views, sync ops
  *   and locations are preserved (an instruction has the location of its tile op),
  *   except that tile_buf slots of scf.for / scf.if become i64 addresses
@@ -241,7 +242,8 @@ static int collect(ir_op *op, void *user)
 		s->scf = 1;
 	if ((d->flags & IR_OPF_TILE) || op->code == IR_OP_TPRINT || op->code == IR_OP_ALLOC_TILE ||
 	    op->code == IR_OP_TASSIGN || op->code == IR_OP_SET_VALIDSHAPE ||
-	    op->code == IR_OP_TRESHAPE)
+	    op->code == IR_OP_TRESHAPE || op->code == IR_OP_BITCAST || op->code == IR_OP_TGETVAL ||
+	    op->code == IR_OP_TSETVAL)
 		push(s, op);
 	return 0;
 }
@@ -485,6 +487,35 @@ static int lower_tprint(sr *s, ir_op *op)
 	return 0;
 }
 
+/* tgetval -> pto.i.getval (its result replaces the op's), tsetval -> pto.i.setval
+ * (docs/semantics.md §7.9); the offset and the value as dyn operands */
+static int lower_getset(sr *s, ir_op *op)
+{
+	int get = op->code == IR_OP_TGETVAL;
+	lower_tile t;
+	lower_insn li;
+	ir_op *in;
+	if (op->num_operands != (get ? 2u : 3u) ||
+	    lower_tile_of(s->ctx, op, op->operands[get ? 0 : 2].value, &t)) {
+		s->errors++;
+		return -1;
+	}
+	li_init(&li, get ? IR_OP_I_GETVAL : IR_OP_I_SETVAL);
+	li_tile(s->ctx, &li, get ? "src" : "dst", &t);
+	li_dyn(s->ctx, &li, "offset", op->operands[get ? 1 : 0].value);
+	if (!get)
+		li_dyn(s->ctx, &li, "value", op->operands[1].value);
+	else
+		li.result = op->results[0].type;
+	if (!(in = li_emit(s->ctx, &li, op))) {
+		s->errors++;
+		return -1;
+	}
+	if (get)
+		ir_value_replace_all_uses(&op->results[0], &in->results[0]);
+	return 0;
+}
+
 static int lower_op(sr *s, ir_op *op)
 {
 	unsigned e;
@@ -493,6 +524,7 @@ static int lower_op(sr *s, ir_op *op)
 	case IR_OP_TLOAD: return lower_transfer(s, op, 1);
 	case IR_OP_TSTORE: return lower_transfer(s, op, 0);
 	case IR_OP_TPRINT: return lower_tprint(s, op);
+	case IR_OP_TGETVAL: case IR_OP_TSETVAL: return lower_getset(s, op);
 	default:
 		e = ir_vecdef_get(op->code) ? lower_vec_op(s->ctx, op, s->o)
 					    : lower_cube_op(s->ctx, op, s->o);
@@ -550,7 +582,8 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 	for (i = 0; i < s.n; i++) {
 		ir_op *op = s.ops[i], *prev = op->prev;
 		if (op->code == IR_OP_ALLOC_TILE || op->code == IR_OP_TASSIGN ||
-		    op->code == IR_OP_SET_VALIDSHAPE || op->code == IR_OP_TRESHAPE)
+		    op->code == IR_OP_SET_VALIDSHAPE || op->code == IR_OP_TRESHAPE ||
+		    op->code == IR_OP_BITCAST)
 			/* read by lower_tile_of at later uses */
 			continue;
 		if (!lower_op(&s, op)) {
@@ -571,7 +604,7 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 				continue;
 			}
 			if (op->code != IR_OP_ALLOC_TILE && op->code != IR_OP_TASSIGN &&
-			    op->code != IR_OP_TRESHAPE)
+			    op->code != IR_OP_TRESHAPE && op->code != IR_OP_BITCAST)
 				continue;
 			if (op->num_results && ir_value_num_uses(&op->results[0])) {
 				const ir_op *u = op->results[0].uses->owner;

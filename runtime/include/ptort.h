@@ -242,6 +242,10 @@ int64_t ptort_block_num(const ptort_ctx *ctx);
 int64_t ptort_subblock_idx(const ptort_ctx *ctx);
 int64_t ptort_subblock_num(const ptort_ctx *ctx);
 
+/* pto.trap (docs/semantics.md §8.5): reports the error "trap" (the generated code then
+ * leaves the function). Returns -1. */
+int ptort_trap(ptort_ctx *ctx);
+
 /* Every instruction below returns 0 when it executed and -1 when it reported an
  * error (and did nothing). Addresses are byte addresses inside a memory. */
 
@@ -391,6 +395,17 @@ int ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int
  * whole source first. */
 int ptort_textract(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, uint32_t row,
 		   uint32_t col);
+
+/* ---- 3.5a one element of a tile: tgetval, tsetval (docs/semantics.md §7.9) ---------
+ *
+ * Element `offset` of the tile's storage: the element whose bits start offset * bits
+ * bits after the tile's first byte, whatever the layout; 0 <= offset < rows * cols.
+ * ptort_getval returns it (a signed integer sign-extended to 64 bits, an unsigned one
+ * zero-extended, a float as its bit pattern), 0 after reporting a bad tile or offset;
+ * ptort_setval stores the low bits of `value` there (-1 and nothing written when
+ * reported). */
+uint64_t ptort_getval(ptort_ctx *ctx, const ptort_tile *src, int64_t offset);
+int ptort_setval(ptort_ctx *ctx, const ptort_tile *dst, int64_t offset, uint64_t value);
 int ptort_ttrans(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);
 
 /* ---- 3.6 GM views as C values (docs/semantics.md §8, src/view.c) ----------------
@@ -413,6 +428,24 @@ ptort_view ptort_view_tensor(void *gm, uint64_t elems, unsigned rank, const int6
 			     const int64_t stride[]);
 /* A partition of `src`: offsets add up (modulo 2^64), sizes replace. */
 ptort_view ptort_view_part(const ptort_view *src, const int64_t off[], const int64_t size[]);
+/* ---- 3.7 pointers and scalars in GM (docs/semantics.md §8.6, src/view.c) -------------
+ *
+ * A GM pointer travels with `elems`, the elements of `type` its buffer holds from it
+ * (0: unknown, unchecked). ptort_addptr returns p + off elements and sets *out_elems
+ * to elems - off; an offset outside [0, elems] (when elems != 0) or not a whole byte
+ * (4-bit types) is reported and p, elems are returned unchanged. ptort_load_scalar
+ * returns element off (signed integers sign-extended, unsigned zero-extended, floats
+ * as bits; 0 when reported), ptort_store_scalar writes the low bits of v there; off
+ * must lie in [0, elems). Both count as GM accesses for the race check of a launch.
+ * ptort_view_dim is dim `dim` of v's shape (0 and reported outside [0, rank)). */
+void *ptort_addptr(ptort_ctx *ctx, void *p, uint64_t elems, int64_t off, ptort_type type,
+		   uint64_t *out_elems);
+uint64_t ptort_load_scalar(ptort_ctx *ctx, const void *p, uint64_t elems, int64_t off,
+			   ptort_type type);
+int ptort_store_scalar(ptort_ctx *ctx, void *p, uint64_t elems, int64_t off, ptort_type type,
+		       uint64_t v);
+int64_t ptort_view_dim(ptort_ctx *ctx, const ptort_view *v, int64_t dim);
+
 /* The DMA's view of `v` for GM elements of `type`: dims right-aligned to
  * PTORT_GM_RANK, the leading ones of shape and size 1 (stride and offset 0). A rank
  * outside 1..PTORT_GM_RANK, or a shape, offset or size outside [0, 2^32), gives the

@@ -320,3 +320,9 @@ int ptort_overlap(uint64_t a, uint64_t la, uint64_t b, uint64_t lb)
 {
 	return la && lb && a < b + lb && b < a + la;
 }
+
+int ptort_trap(ptort_ctx *ctx)
+{
+	ptort_report(ctx, "trap: the kernel executed pto.trap");
+	return -1;
+}

@@ -157,3 +157,43 @@ int ptort_ttrans(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst)
 {
 	return move_at(ctx, "ttrans", src, dst, 0, 0, 1);
 }
+
+/* tgetval / tsetval (docs/semantics.md §7.9): element `offset` of the storage. */
+static int val_check(ptort_ctx *ctx, const char *name, const ptort_tile *t, int64_t offset)
+{
+	if (ptort_check_tile(ctx, name, "tile", t))
+		return -1;
+	if (offset < 0 || (uint64_t)offset >= (uint64_t)t->rows * t->cols) {
+		ptort_report(ctx, "%s: offset %lld outside the %ux%u tile", name, (long long)offset,
+			     t->rows, t->cols);
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t ptort_getval(ptort_ctx *ctx, const ptort_tile *src, int64_t offset)
+{
+	ptort_type ty;
+	unsigned b;
+	uint64_t x;
+	if (val_check(ctx, "tgetval", src, offset))
+		return 0;
+	ty = (ptort_type)src->type;
+	b = ptort_type_bits(ty);
+	x = ptort_ld(ctx->mem[src->mem], (uint64_t)src->addr * 8 + (uint64_t)offset * b, b);
+	if (ptort_type_is_signed_int(ty) && b < 64 && (x >> (b - 1) & 1))
+		x |= ~(uint64_t)0 << b;
+	return x;
+}
+
+int ptort_setval(ptort_ctx *ctx, const ptort_tile *dst, int64_t offset, uint64_t value)
+{
+	unsigned b;
+	if (val_check(ctx, "tsetval", dst, offset))
+		return -1;
+	b = ptort_type_bits((ptort_type)dst->type);
+	if (b < 64)
+		value &= ((uint64_t)1 << b) - 1;
+	ptort_st(ctx->mem[dst->mem], (uint64_t)dst->addr * 8 + (uint64_t)offset * b, b, value);
+	return 0;
+}

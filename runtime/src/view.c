@@ -3,6 +3,7 @@
  * right-aligned 5-D ptort_gm_view the DMA executors take (dma.c checks it). */
 #include <string.h>
 
+#include "mem_internal.h"
 #include "ptort.h"
 
 ptort_view ptort_view_tensor(void *gm, uint64_t elems, unsigned rank, const int64_t shape[],
@@ -59,4 +60,70 @@ void ptort_gm_view_init(ptort_gm_view *g, ptort_type type, const ptort_view *v)
 	}
 	if (bad)
 		g->size[PTORT_GM_RANK - 1] = 0;
+}
+
+/* ---- pointers and scalars (ptort.h 3.7, docs/semantics.md §8.6) ---- */
+
+void *ptort_addptr(ptort_ctx *ctx, void *p, uint64_t elems, int64_t off, ptort_type type,
+		   uint64_t *out_elems)
+{
+	unsigned bits = ptort_type_bits(type);
+	*out_elems = elems;
+	if (!bits || off < 0 || (elems && (uint64_t)off > elems) || (uint64_t)off * bits % 8) {
+		ptort_report(ctx, "addptr: offset %lld outside the %llu elements of %s the pointer "
+			     "holds", (long long)off, (unsigned long long)elems,
+			     bits ? ptort_type_name(type) : "?");
+		return p;
+	}
+	if (elems)
+		*out_elems = elems - (uint64_t)off;
+	return (uint8_t *)p + (uint64_t)off * bits / 8;
+}
+
+static int scalar_check(ptort_ctx *ctx, const char *name, const void *p, uint64_t elems,
+			int64_t off, ptort_type type)
+{
+	if (!p || !ptort_type_bits(type) || off < 0 || (elems && (uint64_t)off >= elems)) {
+		ptort_report(ctx, "%s: element %lld outside the %llu elements the pointer holds",
+			     name, (long long)off, (unsigned long long)elems);
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t ptort_load_scalar(ptort_ctx *ctx, const void *p, uint64_t elems, int64_t off,
+			   ptort_type type)
+{
+	unsigned bits = ptort_type_bits(type);
+	uint64_t x;
+	if (scalar_check(ctx, "load_scalar", p, elems, off, type))
+		return 0;
+	x = ptort_ld(p, (uint64_t)off * bits, bits);
+	ptort_gm_note(ctx, (const uint8_t *)p + (uint64_t)off * bits / 8, bits < 8 ? 1 : bits / 8, 0);
+	if (ptort_type_is_signed_int(type) && bits < 64 && (x >> (bits - 1) & 1))
+		x |= ~(uint64_t)0 << bits;
+	return x;
+}
+
+int ptort_store_scalar(ptort_ctx *ctx, void *p, uint64_t elems, int64_t off, ptort_type type,
+		       uint64_t v)
+{
+	unsigned bits = ptort_type_bits(type);
+	if (scalar_check(ctx, "store_scalar", p, elems, off, type))
+		return -1;
+	if (bits < 64)
+		v &= ((uint64_t)1 << bits) - 1;
+	ptort_st(p, (uint64_t)off * bits, bits, v);
+	ptort_gm_note(ctx, (uint8_t *)p + (uint64_t)off * bits / 8, bits < 8 ? 1 : bits / 8, 1);
+	return 0;
+}
+
+int64_t ptort_view_dim(ptort_ctx *ctx, const ptort_view *v, int64_t dim)
+{
+	if (dim < 0 || dim >= (int64_t)v->rank) {
+		ptort_report(ctx, "get_tensor_view_dim: dim %lld of a rank-%u view", (long long)dim,
+			     v->rank);
+		return 0;
+	}
+	return v->shape[dim];
 }
