@@ -818,6 +818,23 @@ static const char *finit(em *e, const ir_op *op)
 	return NULL;
 }
 
+/* The runtime returns an unsigned integer zero-extended; the generated code holds every
+ * integer of 1 < N < 64 bits sign-extended (docs/semantics.md §8.4): narrow_bits is N
+ * for such a type (else 0), canon_narrow brings `var`, just assigned from the runtime,
+ * to that form. */
+static unsigned narrow_bits(const ir_type *t)
+{
+	return t->kind == IR_TYPE_INT && t->u.i.bits > 1 && t->u.i.bits < 64 ? t->u.i.bits : 0;
+}
+
+static void canon_narrow(em *e, const ir_type *t, const char *var)
+{
+	if (!narrow_bits(t))
+		return;
+	ind(e);
+	pf(e, "%s = ptort_sext((uint64_t)%s, %u);\n", var, var, narrow_bits(t));
+}
+
 /* One pto.i.* op as its runtime call (insns.def): the arguments in the table's order,
  * tile descriptors declared first in a block of their own. */
 static void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
@@ -898,6 +915,8 @@ static void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 		put(e, ");", 2);
 	}
 	put(e, "\n", 1);
+	if (res)
+		canon_narrow(e, op->results[0].type, res);
 	if (block)
 		close_block(e);
 	if (res) {
@@ -953,9 +972,13 @@ static void emit_ptr_op(em *e, ir_op *op)
 		pf(e, "(void)%s; (void)%s_elems;\n", n, n);
 	} else if (op->code == IR_OP_LOAD_SCALAR) {
 		const char *ty = ctype(op->results[0].type), *n = name_value(e, &op->results[0]);
+		unsigned sx_bits = narrow_bits(op->results[0].type);
 		ind(e);
-		pf(e, "const %s %s = (%s)ptort_load_scalar(ctx, %s, %s, %s, %s);", ty, n, ty, pn,
-		   ptr_elems(e, op, p), off, rt_type_names[t]);
+		pf(e, "const %s %s = (%s)%sptort_load_scalar(ctx, %s, %s, %s, %s)", ty, n, ty,
+		   sx_bits ? "ptort_sext(" : "", pn, ptr_elems(e, op, p), off, rt_type_names[t]);
+		if (sx_bits)
+			pf(e, ", %u)", sx_bits);
+		put(e, ";", 1);
 		locate(e, op);
 		ind(e);
 		pf(e, "(void)%s;\n", n);
@@ -1737,6 +1760,8 @@ static void emit_func(em *e, ir_op *f)
 			ps(e, e->names[b->args[i]->vmark - 1]);
 			ps(e, "_elems;\n");
 		}
+		/* an argument of N < 64 bits is reduced to them (docs/semantics.md §8.4) */
+		canon_narrow(e, b->args[i]->type, e->names[b->args[i]->vmark - 1]);
 	}
 	if (b)
 		emit_block(e, b);

@@ -2005,7 +2005,7 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 	case IR_OP_TMOV: verify_tmov(v, op); break;
 	case IR_OP_TEXTRACT: verify_textract(v, op); break;
 	case IR_OP_TRESHAPE: verify_treshape(v, op); break;
-	case IR_OP_BITCAST: verify_bitcast(v, op); break;
+	case IR_OP_TBITCAST: verify_bitcast(v, op); break;
 	case IR_OP_TGETVAL: case IR_OP_TSETVAL: verify_getset(v, op); break;
 	case IR_OP_ADDPTR: case IR_OP_LOAD_SCALAR: case IR_OP_STORE_SCALAR:
 	case IR_OP_GET_TENSOR_VIEW_DIM: verify_ptr_ops(v, op); break;

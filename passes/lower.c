@@ -114,7 +114,7 @@ int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
 		return -1;
 	}
 	out->type = v->type;
-	if (d && (d->code == IR_OP_TRESHAPE || d->code == IR_OP_BITCAST) && d->num_operands == 1) {
+	if (d && (d->code == IR_OP_TRESHAPE || d->code == IR_OP_TBITCAST) && d->num_operands == 1) {
 		/* the source's bytes under the result's type (docs/semantics.md §7.8) */
 		if (lower_tile_of(ctx, user, d->operands[0].value, out))
 			return -1;

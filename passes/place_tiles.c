@@ -282,7 +282,7 @@ static void add_uses(placer *p, size_t ti, const ir_value *v, const ir_block *an
 			add_manual(p, ti, o->operands[1].value, o);
 			if (o->num_results == 1)
 				add_uses(p, ti, &o->results[0], anchor, depth + 1);
-		} else if ((o->code == IR_OP_TRESHAPE || o->code == IR_OP_BITCAST) &&
+		} else if ((o->code == IR_OP_TRESHAPE || o->code == IR_OP_TBITCAST) &&
 			   o->num_results == 1) {
 			/* the same bytes under another type: its uses are the tile's */
 			add_uses(p, ti, &o->results[0], anchor, depth + 1);

@@ -242,7 +242,7 @@ static int collect(ir_op *op, void *user)
 		s->scf = 1;
 	if ((d->flags & IR_OPF_TILE) || op->code == IR_OP_TPRINT || op->code == IR_OP_ALLOC_TILE ||
 	    op->code == IR_OP_TASSIGN || op->code == IR_OP_SET_VALIDSHAPE ||
-	    op->code == IR_OP_TRESHAPE || op->code == IR_OP_BITCAST || op->code == IR_OP_TGETVAL ||
+	    op->code == IR_OP_TRESHAPE || op->code == IR_OP_TBITCAST || op->code == IR_OP_TGETVAL ||
 	    op->code == IR_OP_TSETVAL)
 		push(s, op);
 	return 0;
@@ -583,7 +583,7 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 		ir_op *op = s.ops[i], *prev = op->prev;
 		if (op->code == IR_OP_ALLOC_TILE || op->code == IR_OP_TASSIGN ||
 		    op->code == IR_OP_SET_VALIDSHAPE || op->code == IR_OP_TRESHAPE ||
-		    op->code == IR_OP_BITCAST)
+		    op->code == IR_OP_TBITCAST)
 			/* read by lower_tile_of at later uses */
 			continue;
 		if (!lower_op(&s, op)) {
@@ -604,7 +604,7 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 				continue;
 			}
 			if (op->code != IR_OP_ALLOC_TILE && op->code != IR_OP_TASSIGN &&
-			    op->code != IR_OP_TRESHAPE && op->code != IR_OP_BITCAST)
+			    op->code != IR_OP_TRESHAPE && op->code != IR_OP_TBITCAST)
 				continue;
 			if (op->num_results && ir_value_num_uses(&op->results[0])) {
 				const ir_op *u = op->results[0].uses->owner;
