@@ -1211,20 +1211,15 @@ static void emit_arith(em *e, ir_op *op)
 		def_canon(e, r, name_value(e, r), x);
 		return;
 	}
-	case IR_OP_MINUI: case IR_OP_MAXUI: {
-		const char *ua = ux(e, op, op->operands[0].value), *ub = ux(e, op, op->operands[1].value);
+	case IR_OP_MINUI: case IR_OP_MAXUI: case IR_OP_MINSI: case IR_OP_MAXSI: {
+		/* compared as unsigned or signed N bits; the result is an operand as held */
+		int u = op->code == IR_OP_MINUI || op->code == IR_OP_MAXUI;
+		const char *ka = (u ? ux : sx)(e, op, op->operands[0].value),
+			   *kb = (u ? ux : sx)(e, op, op->operands[1].value);
 		name = name_value(e, r);
 		ind(e);
-		pf(e, "const %s %s = %s %s %s ? %s : %s;\n", ty, name, ua,
-		   op->code == IR_OP_MINUI ? "<" : ">", ub, a, b);
-		return;
-	}
-	case IR_OP_MINSI: case IR_OP_MAXSI: {
-		const char *sa = sx(e, op, op->operands[0].value), *sb = sx(e, op, op->operands[1].value);
-		name = name_value(e, r);
-		ind(e);
-		pf(e, "const %s %s = %s %s %s ? %s : %s;\n", ty, name, sa,
-		   op->code == IR_OP_MINSI ? "<" : ">", sb, a, b);
+		pf(e, "const %s %s = %s %s %s ? %s : %s;\n", ty, name, ka,
+		   op->code == IR_OP_MINUI || op->code == IR_OP_MINSI ? "<" : ">", kb, a, b);
 		return;
 	}
 	case IR_OP_EXTSI:

@@ -61,6 +61,19 @@ static void verr(vl *v, const char *fmt, const char *a)
 
 /* Row pitch of a tile in bytes: its physical columns (one-row or one-column tiles
  * in either blayout address element (r, 0) or (0, c) the same way: verify_vec). */
+/* The most repeats (and the largest repeat stride, in 32-byte units) one repeat-form
+ * instruction takes: the target's limits; a target without one (0) still has the
+ * instruction's 8-bit fields (docs/semantics.md §5.1). */
+static uint32_t repeat_limit(const vl *v)
+{
+	return v->o->target->vec.repeat_max ? v->o->target->vec.repeat_max : 255;
+}
+
+static uint32_t repeat_stride_limit(const vl *v)
+{
+	return v->o->target->vec.repeat_stride_max ? v->o->target->vec.repeat_stride_max : 255;
+}
+
 static uint32_t tile_pitch(const lower_tile *t)
 {
 	ptort_type e;
@@ -259,7 +272,7 @@ static int vs_emit(vs *s, const uint32_t *off, uint32_t repeat, const uint32_t *
 static int vs_run(vs *s, const uint32_t *base, uint32_t n)
 {
 	uint32_t L = 2048 / s->v->w, full = n / L, k = 0, chunk, off[VS_MAX], rep[VS_MAX];
-	uint32_t maxr = s->v->o->target->vec.repeat_max ? s->v->o->target->vec.repeat_max : 255;
+	uint32_t maxr = repeat_limit(s->v);
 	unsigned i;
 	for (i = 0; i < s->n; i++)
 		rep[i] = s->o[i].per_rep / 32; /* a bit array (L/8 bytes) never strides repeats */
@@ -288,9 +301,7 @@ static int vs_split(vs *s, uint32_t rows, uint32_t cols)
 {
 	vl *v = s->v;
 	uint32_t L = 2048 / v->w, row_bytes = cols * v->w / 8, base[VS_MAX], rep[VS_MAX];
-	uint32_t maxr = v->o->target->vec.repeat_max ? v->o->target->vec.repeat_max : 255;
-	uint32_t smax = v->o->target->vec.repeat_stride_max ? v->o->target->vec.repeat_stride_max
-							    : 255;
+	uint32_t maxr = repeat_limit(v), smax = repeat_stride_limit(v);
 	unsigned i;
 	uint32_t r, j, chunk;
 	int contiguous = !s->per_row, strided = !s->per_row;
@@ -540,7 +551,7 @@ static int lower_r_elementwise(vl *v, vops *p)
 		 * the op reading that block in every lane of the row (block stride 0);
 		 * trowexpand: a copy of that block (src's column) */
 		const lower_tile *col = vd->kind == IR_VK_ROWBC ? &p->t[0] : &p->t[1];
-		uint32_t bytes, r0, n, maxr = 255;
+		uint32_t bytes, r0, n, maxr = repeat_limit(v);
 		int64_t base = ub_scratch(v, &bytes);
 		lower_insn li;
 		if (base < 0 || tile_pitch(col) != v->w / 8) {
@@ -1328,7 +1339,7 @@ static int lower_rowprod(vl *v, vops *p)
 			if (dup_rows(v, tmp, 0, 32, one, 1))
 				return -1;
 			for (b0 = 0; b0 < blocks; b0 += nb) {
-				nb = blocks - b0 < 255 ? blocks - b0 : 255;
+				nb = blocks - b0 < repeat_limit(v) ? blocks - b0 : repeat_limit(v);
 				if (vbin3(v, tmp, 0, tmp, 0, src, so + b0 * 32, nb, 0, 0, 1, E))
 					return -1;
 			}

@@ -12,23 +12,35 @@ unsigned pass_verify(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 	return ir_verify(ctx, module, o->target);
 }
 
-/* Default-pipeline order (passes.h lists the same). A pass file adds its row here
- * and its entry point to passes.h. */
-/* The registered passes, in default-pipeline order, ended by a row with name NULL. */
+/* The passes of the default pipeline, in its order (passes.h lists the same): each
+ * FIRST/NEXT(name, summary, entry point). A pass file adds its row here and its entry
+ * point to passes.h; the table and the default pipeline's text are both made from
+ * this list. */
+#define DEFAULT_PASSES(FIRST, NEXT)                                                        \
+	FIRST("inline", "replace every func.call by a copy of its callee's body (on-chip "  \
+	      "memories are shared: callee tiles are placed with the caller's)", pass_inline) \
+	NEXT("check-cube", "the target's cube rules: operand layouts (A5), addressable "      \
+	     "fractal boxes, MX K granule, mmad type triples", pass_check_cube)               \
+	NEXT("legalize-cvt", "check every tcvt against the target; resolve rmode and "        \
+	     "saturation, the deq path and exact decompositions", pass_legalize_cvt)          \
+	NEXT("bufferize", "tile SSA (level 1) to tile buffers in DPS form (level 2)",         \
+	     pass_bufferize)                                                                  \
+	NEXT("place-tiles", "give every tile buffer a byte address in its memory",            \
+	     pass_place_tiles)                                                                \
+	NEXT("split-repeats", "lower tile ops to level-3 instructions within the target's "   \
+	     "vector limits", pass_split_repeats)                                             \
+	NEXT("fuse-dma", "fuse a tload with the whole-tile conversion that alone reads its "  \
+	     "tile", pass_fuse_dma)
+
+#define PASS_ROW(name, summary, fn) {name, summary, fn},
+#define PASS_NAME_FIRST(name, summary, fn) name
+#define PASS_NAME_NEXT(name, summary, fn) "," name
+
+/* The registered passes: verify, then the default pipeline's; ended by a row with
+ * name NULL. */
 static const pass_info pass_table[] = {
 	{"verify", "check the structure, types and per-target op rules", pass_verify},
-	{"inline", "replace every func.call by a copy of its callee's body (on-chip memories "
-	 "are shared: callee tiles are placed with the caller's)", pass_inline},
-	{"check-cube", "the target's cube rules: operand layouts (A5), addressable "
-	 "fractal boxes, MX K granule, mmad type triples", pass_check_cube},
-	{"legalize-cvt", "check every tcvt against the target; resolve rmode and saturation, "
-	 "the deq path and exact decompositions", pass_legalize_cvt},
-	{"bufferize", "tile SSA (level 1) to tile buffers in DPS form (level 2)", pass_bufferize},
-	{"place-tiles", "give every tile buffer a byte address in its memory", pass_place_tiles},
-	{"split-repeats", "lower tile ops to level-3 instructions within the target's vector limits",
-	 pass_split_repeats},
-	{"fuse-dma", "fuse a tload with the whole-tile conversion that alone reads its tile",
-	 pass_fuse_dma},
+	DEFAULT_PASSES(PASS_ROW, PASS_ROW)
 	{NULL, NULL, NULL},
 };
 
@@ -36,8 +48,7 @@ static const pass_info pass_table[] = {
  * [decision] No `verify` in it: ptoc_module_compile verifies the input once before any
  * pass (docs/architecture.md "The compile sequence"); verifying between and after the
  * passes is the debugging switch --verify-each (as MLIR's -verify-each). */
-static const char default_text[] =
-	"inline,check-cube,legalize-cvt,bufferize,place-tiles,split-repeats,fuse-dma";
+static const char default_text[] = DEFAULT_PASSES(PASS_NAME_FIRST, PASS_NAME_NEXT);
 
 const char *ptoc_default_pipeline(void)
 {

@@ -14,6 +14,27 @@ static uint64_t tile_bytes(const ptort_tile *t)
 	return (uint64_t)t->rows * t->cols * ptort_type_bits((ptort_type)t->type) / 8;
 }
 
+/* Where a move from src to dst reads: *base and *addr (bytes into *base) are the
+ * source tile in its memory, or, when the two tiles overlap in one memory, a copy of
+ * the whole source taken before anything is written (*copy, for the caller to free;
+ * NULL otherwise). -1 after reporting. */
+static int source_bytes(ptort_ctx *ctx, const char *name, const ptort_tile *src,
+			const ptort_tile *dst, const uint8_t **base, uint64_t *addr, uint8_t **copy)
+{
+	*base = ctx->mem[src->mem], *addr = src->addr, *copy = NULL;
+	if (src->mem != dst->mem ||
+	    !ptort_overlap(src->addr, tile_bytes(src), dst->addr, tile_bytes(dst)))
+		return 0;
+	*copy = malloc((size_t)tile_bytes(src));
+	if (!*copy) {
+		ptort_report(ctx, "%s: out of host memory", name);
+		return -1;
+	}
+	memcpy(*copy, *base + src->addr, (size_t)tile_bytes(src));
+	*base = *copy, *addr = 0;
+	return 0;
+}
+
 static int types_check(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
 		       int convert_to)
 {
@@ -54,19 +75,9 @@ int ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int
 	}
 	st = (ptort_type)src->type, dt = (ptort_type)dst->type;
 	sb = ptort_type_bits(st), db = ptort_type_bits(dt);
-	sbase = ctx->mem[src->mem], saddr = src->addr;
 	dbase = ctx->mem[dst->mem];
-	/* overlapping tiles: read the whole source first */
-	if (src->mem == dst->mem &&
-	    ptort_overlap(src->addr, tile_bytes(src), dst->addr, tile_bytes(dst))) {
-		copy = malloc((size_t)tile_bytes(src));
-		if (!copy) {
-			ptort_report(ctx, "tmov: out of host memory");
-			return -1;
-		}
-		memcpy(copy, sbase + src->addr, (size_t)tile_bytes(src));
-		sbase = copy, saddr = 0;
-	}
+	if (source_bytes(ctx, "tmov", src, dst, &sbase, &saddr, &copy))
+		return -1;
 	if (src->blayout == 0 && src->slayout == 0 && dst->blayout == 0 && dst->slayout == 0 &&
 	    sb >= 8 && db >= 8 && !relu) {
 		/* ND -> ND: row by row */
@@ -124,18 +135,9 @@ static int move_at(ptort_ctx *ctx, const char *name, const ptort_tile *src,
 			     need_r, need_c, row, col, src->rows, src->cols);
 		return -1;
 	}
-	sbase = ctx->mem[src->mem], saddr = src->addr;
 	dbase = ctx->mem[dst->mem];
-	if (src->mem == dst->mem &&
-	    ptort_overlap(src->addr, tile_bytes(src), dst->addr, tile_bytes(dst))) {
-		copy = malloc((size_t)tile_bytes(src));
-		if (!copy) {
-			ptort_report(ctx, "%s: out of host memory", name);
-			return -1;
-		}
-		memcpy(copy, sbase + src->addr, (size_t)tile_bytes(src));
-		sbase = copy, saddr = 0;
-	}
+	if (source_bytes(ctx, name, src, dst, &sbase, &saddr, &copy))
+		return -1;
 	for (r = 0; r < vr; r++)
 		for (c = 0; c < vc; c++) {
 			uint32_t sr = trans ? c : row + r, sc = trans ? r : col + c;
