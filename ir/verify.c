@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ir/ctx.h"
 #include "ir/ir.h"
 #include "passes/target.h"
 
@@ -678,22 +679,34 @@ static void verify_ptr_ops(vctx *v, const ir_op *op)
 		op_error(v, op, "expects offset to be non-negative (got %lld)", (long long)k);
 }
 
+/* The source and result types of an alias (treshape, bitcast): tile_buf types of one
+ * memory; -1 after reporting. */
+static int alias_types(vctx *v, const ir_op *op, const ir_type **s, const ir_type **r)
+{
+	*s = vtype(op, 0), *r = op->num_results ? op->results[0].type : NULL;
+	if (!*s || !*r || (*s)->kind != IR_TYPE_TILE_BUF || (*r)->kind != IR_TYPE_TILE_BUF) {
+		op_error(v, op, "expects src and result to be tile_buf types, but got '%s' and '%s'",
+			 tstr(*s), tstr(*r));
+		return -1;
+	}
+	if ((*s)->u.tb.mem != (*r)->u.tb.mem) {
+		op_error(v, op, "expects src and result to have the same memory space (%s vs %s)",
+			 ir_mem_name((*s)->u.tb.mem), ir_mem_name((*r)->u.tb.mem));
+		return -1;
+	}
+	return 0;
+}
+
 /* bitcast (docs/semantics.md §7.8): PTOAS's rules: tile_buf types of the same memory,
  * shape, valid shape and configuration, different element types, no more bytes than
  * the source. */
 static void verify_bitcast(vctx *v, const ir_op *op)
 {
-	const ir_type *s = vtype(op, 0), *r = op->num_results ? op->results[0].type : NULL;
+	const ir_type *s, *r;
 	ptort_type es, er;
-	if (!s || !r || s->kind != IR_TYPE_TILE_BUF || r->kind != IR_TYPE_TILE_BUF) {
-		op_error(v, op, "expects src and result to be tile_buf types, but got '%s' and '%s'",
-			 tstr(s), tstr(r));
+	if (alias_types(v, op, &s, &r))
 		return;
-	}
-	if (s->u.tb.mem != r->u.tb.mem)
-		op_error(v, op, "expects src and result to have the same memory space (%s vs %s)",
-			 ir_mem_name(s->u.tb.mem), ir_mem_name(r->u.tb.mem));
-	else if (s->u.tb.elem == r->u.tb.elem)
+	if (s->u.tb.elem == r->u.tb.elem)
 		op_error(v, op, "expects src and result to have different element types; a shape "
 			 "change is pto.treshape");
 	else if (s->u.tb.rows != r->u.tb.rows || s->u.tb.cols != r->u.tb.cols)
@@ -750,16 +763,10 @@ static void verify_getset(vctx *v, const ir_op *op)
  * the same memory, element type and element count; boxed stays boxed (PTOAS, pto-isa). */
 static void verify_treshape(vctx *v, const ir_op *op)
 {
-	const ir_type *s = vtype(op, 0), *r = op->num_results ? op->results[0].type : NULL;
-	if (!s || !r || s->kind != IR_TYPE_TILE_BUF || r->kind != IR_TYPE_TILE_BUF) {
-		op_error(v, op, "expects src and result to be tile_buf types, but got '%s' and '%s'",
-			 tstr(s), tstr(r));
+	const ir_type *s, *r;
+	if (alias_types(v, op, &s, &r))
 		return;
-	}
-	if (s->u.tb.mem != r->u.tb.mem)
-		op_error(v, op, "expects src and result to have the same memory space (%s vs %s)",
-			 ir_mem_name(s->u.tb.mem), ir_mem_name(r->u.tb.mem));
-	else if (s->u.tb.elem != r->u.tb.elem)
+	if (s->u.tb.elem != r->u.tb.elem)
 		op_error(v, op, "expects src and result to have the same element type ('%s' vs "
 			 "'%s'); a dtype change is pto.bitcast", tstr(s->u.tb.elem), tstr(r->u.tb.elem));
 	else if (s->u.tb.rows * s->u.tb.cols != r->u.tb.rows * r->u.tb.cols)
@@ -2136,6 +2143,39 @@ static void verify_region(vctx *v, ir_region *r)
 	v->depth--;
 }
 
+/* Two functions of a module with one name (MLIR: a redefinition of the symbol): the
+ * later one is the error, the first is noted. A hash set over the names keeps a
+ * module of 100,000 functions linear. */
+static int same_sym(const void *elem, const void *key)
+{
+	const ir_attr *a = ir_op_get_attr(elem, "sym_name"), *b = key;
+	return a->u.str.len == b->u.str.len && !memcmp(a->u.str.s, b->u.str.s, b->u.str.len);
+}
+
+static void verify_symbols(vctx *v, const ir_op *module)
+{
+	ir_hset seen = {0};
+	ir_op *f;
+	if (module->code != IR_OP_MODULE || !module->num_regions || !module->regions[0].first)
+		return;
+	for (f = module->regions[0].first->first; f; f = f->next) {
+		const ir_attr *n = ir_op_get_attr(f, "sym_name");
+		const ir_op *first;
+		uint64_t h;
+		if (f->code != IR_OP_FUNC || !n || n->kind != IR_ATTR_STRING)
+			continue;
+		h = ir_hash_bytes(n->u.str.s, n->u.str.len, 0);
+		first = ir_hset_find(&seen, h, same_sym, n);
+		if (!first) {
+			ir_hset_insert(&seen, h, f);
+			continue;
+		}
+		op_error(v, f, "redefinition of symbol named '%s'", sym_name(f));
+		op_note(v, first->loc, "see existing symbol definition here");
+	}
+	ir_hset_free(&seen);
+}
+
 unsigned ir_verify(ir_ctx *ctx, ir_op *root, const struct target *t)
 {
 	vctx v;
@@ -2144,5 +2184,6 @@ unsigned ir_verify(ir_ctx *ctx, ir_op *root, const struct target *t)
 	v.t = t;
 	v.scope = ++ctx->scope_seq;
 	verify_op(&v, root);
+	verify_symbols(&v, root);
 	return v.errors;
 }
