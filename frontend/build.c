@@ -1272,8 +1272,8 @@ static int types_cond(cust *c)
 /* ---- step 3: the attributes outside the dict ---- */
 
 /* SYNC: the entries of `[...]` (or `<A>` and a literal) are the row's attributes in
- * order; an entry `<X>` is #pto.KIND<X> with the attribute's kind (ir/print.c
- * sync_kind: pipe_event_type, event, pipe). */
+ * order; an entry `<X>` is #pto.KIND<X> with the attribute's kind (ir_sync_kind:
+ * pipe_event_type, event, pipe). */
 static int sync_extras(cust *c)
 {
 	fe_parser *p = c->p;
@@ -1303,8 +1303,7 @@ static int sync_extras(cust *c)
 	for (k = 0; k < n; k++) {
 		const ir_attr *x = e[k];
 		unsigned kind = c->d->attrs[k].kind;
-		const char *pk = kind == IR_IF_SYNCOP ? "pipe_event_type" : kind == IR_IF_EVENT ? "event"
-				 : kind == IR_IF_PIPE ? "pipe" : NULL;
+		const char *pk = ir_sync_kind(kind);
 		if (x->kind == IR_ATTR_STRING && pk)
 			x = ir_attr_pto(p->ctx, pk, ir_intern(p->ctx, x->u.str.s, x->u.str.len),
 					IR_PTO_DOTTED);

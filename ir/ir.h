@@ -509,6 +509,13 @@ typedef enum ir_ifield_kind {
 	IR_IF_INT      /* an integer */
 } ir_ifield_kind;
 enum { IR_IF_REQ, IR_IF_OPT, IR_IF_INIT_REQ /* required unless init = "zero" */ };
+/* The #pto attribute kind a synchronisation field of kind `k` holds, written `<X>` in
+ * the SYNC form (pipe_event_type, event, pipe), or NULL for another kind. */
+static inline const char *ir_sync_kind(unsigned k)
+{
+	return k == IR_IF_SYNCOP ? "pipe_event_type" : k == IR_IF_EVENT ? "event"
+	       : k == IR_IF_PIPE ? "pipe" : NULL;
+}
 typedef struct ir_ifield {
 	const char *name;
 	unsigned char kind;  /* ir_ifield_kind */

@@ -1353,11 +1353,16 @@ static int pr_getval(pr *p, const ir_op *op)
 	return 1;
 }
 
-/* The pto kind a SYNC attribute of kind `k` is written with in its short form `<X>`. */
-static const char *sync_kind(unsigned k)
+/* A value the SYNC form's `<X>` reads back: letters, digits and '_' (PTOAS's enum
+ * spellings); anything else is printed as the whole attribute. */
+static int sync_word(const char *s)
 {
-	return k == IR_IF_SYNCOP ? "pipe_event_type" : k == IR_IF_EVENT ? "event"
-	       : k == IR_IF_PIPE ? "pipe" : NULL;
+	if (!bare_id(s, strlen(s)))
+		return 0;
+	for (; *s; s++)
+		if (*s == '.' || *s == '$')
+			return 0;
+	return 1;
 }
 
 /* SYNC: `op[<A>, <B>, ...]` with the row's attributes in order (an entry that is not
@@ -1379,11 +1384,11 @@ static int pr_sync(pr *p, const ir_op *op)
 	puts_(w, op->name);
 	for (i = 0; i < n; i++) {
 		const ir_attr *a = ir_op_get_attr(op, names[i]);
-		const char *k = sync_kind(d->attrs[i].kind);
+		const char *k = ir_sync_kind(d->attrs[i].kind);
 		int angle = n == 2 && d->attrs[0].kind == IR_IF_PIPE;
 		puts_(w, i ? ", " : angle ? " " : "[");
 		if (k && a->kind == IR_ATTR_PTO && a->u.pto.style == IR_PTO_DOTTED &&
-		    !strcmp(a->u.pto.kind, k) && bare_id(a->u.pto.value, strlen(a->u.pto.value))) {
+		    !strcmp(a->u.pto.kind, k) && sync_word(a->u.pto.value)) {
 			putc_(w, '<');
 			puts_(w, a->u.pto.value);
 			putc_(w, '>');
