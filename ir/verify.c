@@ -1397,15 +1397,7 @@ static void verify_arith(vctx *v, const ir_op *op)
 		if (vtype(op, 1) != r || vtype(op, 2) != r)
 			op_error(v, op, "requires the true value, false value and result to have the same type");
 		return;
-	case IR_OP_INDEX_CAST: {
-		const ir_type *s = vtype(op, 0);
-		if (!(s && r && ((s->kind == IR_TYPE_INDEX && r->kind == IR_TYPE_INT) ||
-				 (s->kind == IR_TYPE_INT && r->kind == IR_TYPE_INDEX))))
-			op_error(v, op, "operand type '%s' and result type '%s' are cast incompatible",
-				 tstr(s), tstr(r));
-		return;
-	}
-	case IR_OP_INDEX_CASTUI: {
+	case IR_OP_INDEX_CAST: case IR_OP_INDEX_CASTUI: {
 		const ir_type *s = vtype(op, 0);
 		if (!(s && r && ((s->kind == IR_TYPE_INDEX && r->kind == IR_TYPE_INT) ||
 				 (s->kind == IR_TYPE_INT && r->kind == IR_TYPE_INDEX))))
