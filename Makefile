@@ -5,15 +5,24 @@
 #   make bench    build and run the benchmarks (figures, not assertions)
 #   make bench-qwen3   PTOAS's Qwen3 decode layer through ptoc, timed in parts, beside
 #                      PTOAS's numpy goldens (needs ../shared; bench/qwen3_layer.py)
-#   make check-sanitize   the whole suite again under ASan+UBSan (clang-19), in build-asan/
-#   make check-nomlir     the whole suite as without libmlir-19-dev (find_package(MLIR)
-#                         disabled: no bridge), in build-nomlir/
+#   make check-sanitize   under ASan+UBSan (clang-19), in build-asan/: every unit test, every
+#                         lit test that builds no program and a sample of those that do
+#                         (test/lit/sanitize-sample.txt; docs/testing.md)
+#   make check-nomlir     configured as without libmlir-19-dev (find_package(MLIR) disabled:
+#                         no bridge), in build-nomlir/: the tests that differ there (label
+#                         nomlir: the install, the driver, the C API, ptoc-irdl)
 #   make fuzz     a bounded libFuzzer run on the frontend (clang-19), in build-fuzz/
 #   make check-exhaustive  sweep all 2^32 f32 inputs for the f32 conversions and the
 #                          f32 vector ops, all 2^32 f16/bf16 operand pairs (EXHAUSTIVE_JOBS)
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
+# ccache when installed (scripts/setup.sh installs it): the build without MLIR then
+# reuses the objects of the main build. Paths are made relative to the source tree and
+# the working directory is left out of the hash, so that build directories share.
+LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 
 .PHONY: all build setup check demo bench bench-qwen3 check-sanitize check-nomlir fuzz check-exhaustive clean
 
@@ -23,13 +32,13 @@ setup:
 	@bash scripts/setup.sh
 
 $(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) $(LAUNCHER) $(CMAKE_FLAGS)
 
 build: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
 check: setup
-	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) $(LAUNCHER) $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
@@ -50,17 +59,17 @@ bench-qwen3: setup build
 	/usr/bin/python3 bench/qwen3_layer.py --ptoc $(BUILD)/bin/ptoc --rtlib $(BUILD)/lib/libptort.a --runs 3
 
 check-sanitize: setup
-	cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang-19 -DPTOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+	cmake -S . -B build-asan $(LAUNCHER) -DCMAKE_C_COMPILER=clang-19 -DPTOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS)
 
 check-nomlir: setup
-	cmake -S . -B build-nomlir -DCMAKE_DISABLE_FIND_PACKAGE_MLIR=ON
+	cmake -S . -B build-nomlir $(LAUNCHER) -DCMAKE_DISABLE_FIND_PACKAGE_MLIR=ON
 	cmake --build build-nomlir -j $(JOBS)
-	cd build-nomlir && ctest --output-on-failure -j $(JOBS)
+	cd build-nomlir && ctest --output-on-failure -j $(JOBS) -L nomlir
 
 fuzz: setup
-	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang-19 -DPTOC_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake -S . -B build-fuzz $(LAUNCHER) -DCMAKE_C_COMPILER=clang-19 -DPTOC_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build build-fuzz -j $(JOBS) --target ptoc-fuzz-frontend
 	bash scripts/fuzz.sh build-fuzz $${FUZZ_SECONDS:-120}
 

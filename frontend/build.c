@@ -762,8 +762,11 @@ static const char *full_name(fe_parser *p, fe_tok t)
 {
 	char buf[256];
 	unsigned k;
+	/* func's ops as MLIR prints them inside a func.func (the default dialect) */
 	if (tok_is(t, "return"))
 		return ir_intern(p->ctx, "func.return", 11);
+	if (tok_is(t, "call"))
+		return ir_intern(p->ctx, "func.call", 9);
 	for (k = 0; k < sizeof op_aliases / sizeof op_aliases[0]; k++)
 		if (tok_is(t, op_aliases[k].old))
 			return ir_intern(p->ctx, op_aliases[k].now, strlen(op_aliases[k].now));

@@ -33,6 +33,9 @@
  * Produces: level 2 only. Tile values that cannot be bufferized (function arguments
  * of !pto.tile type, tile slots not fed by tile ops, branches yielding different
  * buffer types, dynamic tile shapes) are errors.
+ * An `arith.select` between two tiles or tile buffers (what MLIR's canonicalizer
+ * makes of an scf.if that only chooses a tile) is first rewritten back into that
+ * scf.if, so that it takes the scf.if path above.
  * Preserves: a module already in DPS form is left untouched (byte-identical output);
  * op order, locations, attributes and value names. */
 #include <stdlib.h>
@@ -539,12 +542,47 @@ static int check_left(ir_op *op, void *user)
 	return 0;
 }
 
+static int is_tile_select(const ir_op *op)
+{
+	return op->code == IR_OP_SELECT && op->num_results == 1 &&
+	       ir_type_is_tile(op->results[0].type);
+}
+
+/* `%r = arith.select %c, %a, %b : T` (T a tile or tile buffer) becomes
+ * `%r = scf.if %c -> T { scf.yield %a } else { scf.yield %b }`. */
+static void select_to_if(ir_ctx *ctx, ir_op *sel)
+{
+	const ir_type *t = sel->results[0].type;
+	ir_value *cond = sel->operands[0].value;
+	ir_op *iff = ir_op_create(ctx, "scf.if", sel->loc, &cond, 1, &t, 1, NULL, 2);
+	unsigned k;
+	for (k = 0; k < 2; k++) {
+		ir_block *b = ir_block_create(ctx, sel->loc);
+		ir_value *v = sel->operands[1 + k].value;
+		ir_region_append_block(&iff->regions[k], b);
+		ir_block_append_op(b, ir_op_create(ctx, "scf.yield", sel->loc, &v, 1, NULL, 0, NULL, 0));
+	}
+	if (sel->results[0].name)
+		iff->results[0].name = sel->results[0].name;
+	ir_block_insert_before(sel, iff);
+	ir_value_replace_all_uses(&sel->results[0], &iff->results[0]);
+	ir_op_erase(sel);
+}
+
 unsigned pass_bufferize(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 {
 	oplist l = {NULL, NULL, NULL, 0, 0, 0};
+	ir_op_list sels = {NULL, 0, 0};
 	unsigned errs = 0;
 	size_t i;
 	void *u[2];
+	if (ir_op_list_collect(module, is_tile_select, &sels)) {
+		ir_error(ctx, module->loc, "bufferize: out of memory");
+		return 1;
+	}
+	for (i = 0; i < sels.n; i++)
+		select_to_if(ctx, sels.a[i]);
+	free(sels.a);
 	ir_walk(module, collect, &l);
 	if (l.oom) {
 		free(l.a);

@@ -6,6 +6,7 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake flex bison        # build
+  ccache                                  # the builds of make check-* share objects
   llvm-19-tools                           # FileCheck, lit, not
   mlir-19-tools                           # mlir-opt: generic-form interop test, parse benchmark
   libmlir-19-dev llvm-19-dev              # MLIR C API: libptoc_mlir (mlir/), its tests and bench

@@ -1,5 +1,6 @@
 /* cmd_run.c: `ptoc run FILE.pto [--target T] [--entry NAME] [--in ARG=FILE]...
- * [--out ARG=FILE]... [--arg ARG=VALUE]... [--blocks N] [--threads T] [--cc CC] [--keep]`.
+ * [--out ARG=FILE]... [--arg ARG=VALUE]... [--blocks N] [--threads T] [--cc CC] [--keep]
+ * [--cache-dir DIR] [--no-cache]`.
  *
  * Compiles the module through the default pipeline to C plus the harness of the entry
  * kernel (ptoc_module_compile, outputs C and MAIN), both in a temporary directory, builds them with the
@@ -12,7 +13,10 @@
  * was built with sanitizers, with their flags). The runtime: $PTOC_RUNTIME_INCLUDE
  * and $PTOC_RUNTIME_LIB when set, else an installed layout beside the binary
  * (BIN/../include/ptort.h, BIN/../lib/libptort.a), else the build tree the binary was
- * configured in (paths embedded by tools/CMakeLists.txt). */
+ * configured in (paths embedded by tools/CMakeLists.txt).
+ *
+ * A program once built is kept in the cache of run_cache.c, keyed by everything it
+ * was built from, and a later run of the same kernel takes it from there. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -76,7 +80,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: ptoc run FILE.pto [--target a2a3|a5] [--entry NAME] [--in ARG=FILE]...\n"
 	      "                [--out ARG=FILE]... [--arg ARG=VALUE]... [--blocks N] [--threads T]\n"
-	      "                [--cc CC] [--keep]\n"
+	      "                [--cc CC] [--keep] [--cache-dir DIR] [--no-cache]\n"
 	      "\n"
 	      "Compiles FILE.pto to C, builds it with the C compiler against the runtime and runs\n"
 	      "the entry kernel on the CPU.\n"
@@ -99,6 +103,11 @@ static void usage(FILE *f)
 	      "                   pto.target_arch, else a2a3); --pto-arch=T is the same\n"
 	      "  --cc CC          the C compiler (default: $CC, else cc)\n"
 	      "  --keep           keep the temporary directory with the C files and print its path\n"
+	      "  --cache-dir DIR  where built programs are kept and reused (default:\n"
+	      "                   $PTOC_CACHE_DIR, else $XDG_CACHE_HOME/ptoc, else ~/.cache/ptoc;\n"
+	      "                   at most $PTOC_CACHE_MAX_MB MiB, default 512, least recently\n"
+	      "                   used programs removed first)\n"
+	      "  --no-cache       build the program, use no cache\n"
 	      "\n"
 	      "exit status: 0 success, 1 errors (input, compiler, runtime), 2 usage error\n",
 	      f);
@@ -302,7 +311,9 @@ static void print_file(const char *path)
 
 int cmd_run(int argc, char **argv)
 {
-	const char *file = NULL, *entry = NULL, *cc = NULL, *v;
+	const char *file = NULL, *entry = NULL, *cc = NULL, *cache_dir = NULL, *v;
+	struct run_cache cache = {0};
+	int no_cache = 0, nkey;
 	char **fwd, tmpl[4096], *kfile = NULL, *hfile = NULL, *prog = NULL, *log = NULL;
 	char *inc = NULL, *lib = NULL, *ccbuf = NULL, *flags = NULL, *incflag = NULL;
 	char *cargv[MAX_ARGS];
@@ -326,13 +337,17 @@ int cmd_run(int argc, char **argv)
 			keep = 1;
 			continue;
 		}
+		if (!strcmp(a, "--no-cache")) {
+			no_cache = 1;
+			continue;
+		}
 		if (!strcmp(a, "--in") || !strcmp(a, "--out") || !strcmp(a, "--arg") ||
 		    !strcmp(a, "--target") || !strcmp(a, "--entry") || !strcmp(a, "--cc") ||
-		    !strcmp(a, "--blocks") || !strcmp(a, "--threads") ||
+		    !strcmp(a, "--blocks") || !strcmp(a, "--threads") || !strcmp(a, "--cache-dir") ||
 		    !strncmp(a, "--in=", 5) || !strncmp(a, "--out=", 6) || !strncmp(a, "--arg=", 6) ||
 		    !strncmp(a, "--target=", 9) || !strncmp(a, "--entry=", 8) || !strncmp(a, "--cc=", 5) ||
 		    !strncmp(a, "--pto-arch=", 11) || !strncmp(a, "--blocks=", 9) ||
-		    !strncmp(a, "--threads=", 10)) {
+		    !strncmp(a, "--threads=", 10) || !strncmp(a, "--cache-dir=", 12)) {
 			const char *eq = strchr(a, '=');
 			char opt[16];
 			size_t ol = eq ? (size_t)(eq - a) : strlen(a);
@@ -363,6 +378,12 @@ int cmd_run(int argc, char **argv)
 				entry = v;
 			} else if (!strcmp(opt, "--cc")) {
 				cc = v;
+			} else if (!strcmp(opt, "--cache-dir")) {
+				if (!*v) {
+					free(fwd);
+					return usage_error("%s", "--cache-dir needs a directory");
+				}
+				cache_dir = v;
 			} else if (!strcmp(opt, "--blocks") || !strcmp(opt, "--threads")) {
 				if (!count_ok(v, opt[2] == 'b' ? MAX_BLOCKS : MAX_THREADS)) {
 					fprintf(stderr, "ptoc run: %s: '%s' is not a count from 1 to %u (try "
@@ -446,6 +467,7 @@ int cmd_run(int argc, char **argv)
 	memmove(cargv + 3, cargv + 4, (size_t)(nc - 4) * sizeof *cargv);
 	nc--;
 	split_words(flags, cargv, &nc);
+	nkey = nc; /* the compiler's words; the file names below are temporary */
 	cargv[nc++] = incflag;
 	cargv[nc++] = kfile;
 	cargv[nc++] = hfile;
@@ -455,6 +477,10 @@ int cmd_run(int argc, char **argv)
 	cargv[nc++] = "-o";
 	cargv[nc++] = prog;
 	cargv[nc] = NULL;
+	run_cache_open(&cache, cache_dir, no_cache);
+	run_cache_key(&cache, &kc, &hc, cargv, nkey, inc, lib);
+	if (run_cache_fetch(&cache, prog) == 0)
+		goto built;
 	i = run(cargv, log);
 	if (i == 127) {
 		fprintf(stderr, "ptoc run: no C compiler: cannot run '%s' (install one, or set CC "
@@ -466,6 +492,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ptoc run: the C compiler '%s' failed (exit status %d)\n", cargv[0], i);
 		goto clean;
 	}
+	run_cache_store(&cache, prog);
+built:
 	/* the kernel */
 	if (blocks) {
 		fwd[nfwd++] = "--blocks";
@@ -485,7 +513,11 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ptoc run: the kernel program failed (status %d)\n", i);
 clean:
 	if (keep) {
-		fprintf(stderr, "ptoc run: kept %s\n", tmpl);
+		if (cache.hit)
+			fprintf(stderr, "ptoc run: kept %s (the program from the cache: %s)\n", tmpl,
+				cache.entry);
+		else
+			fprintf(stderr, "ptoc run: kept %s\n", tmpl);
 	} else {
 		if (kfile)
 			unlink(kfile);
@@ -498,6 +530,7 @@ clean:
 		rmdir(tmpl);
 	}
 out:
+	run_cache_close(&cache);
 	ptoc_buf_free(&kc);
 	ptoc_buf_free(&hc);
 	free(fwd);

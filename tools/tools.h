@@ -23,4 +23,27 @@ const char *tool_opt_value(int argc, char **argv, int *i, const char *name, int 
  * ptoc_target_spellings, the one spelling rule); returns buf. */
 const char *tool_unknown_target(const char *v, char *buf, size_t cap);
 
+/* run_cache.c: the cache of programs `ptoc run` built (key: the kernel and harness C,
+ * the compiler's words and identity, the runtime header's contents and library's
+ * identity). Every failure of the cache is a miss: it never fails a run. */
+struct ptoc_buf;
+struct run_cache {
+	char *dir;                    /* NULL: no cache */
+	char *entry;                  /* dir/key once the key is computed */
+	char key[33];
+	unsigned long long max_bytes; /* eviction bound */
+	int hit;
+};
+/* Resolves the directory (dir, else $PTOC_CACHE_DIR, $XDG_CACHE_HOME/ptoc,
+ * $HOME/.cache/ptoc) and creates it; no cache when `disabled` or none works. */
+int run_cache_open(struct run_cache *c, const char *dir, int disabled);
+void run_cache_key(struct run_cache *c, const struct ptoc_buf *kernel,
+		   const struct ptoc_buf *harness, char *const *ccargv, int nccargv,
+		   const char *inc, const char *lib);
+/* Puts the cached program for the key at `prog` (0), or -1 on a miss. */
+int run_cache_fetch(struct run_cache *c, const char *prog);
+/* Adds the program just built at `prog` (nothing after a hit), then evicts. */
+void run_cache_store(struct run_cache *c, const char *prog);
+void run_cache_close(struct run_cache *c);
+
 #endif

@@ -43,7 +43,10 @@ if config.tcc:
     config.substitutions.append(("%tcc", config.tcc))
 if config.clang:
     config.available_features.add("clang")
+    config.substitutions.append(("%clang_or_empty", config.clang))
     config.substitutions.append(("%clang", config.clang))
+else:
+    config.substitutions.append(("%clang_or_empty", ""))
 if config.mlir_opt:
     config.available_features.add("mlir-opt")
     config.substitutions.append(("%mlir-opt", config.mlir_opt))
@@ -53,3 +56,51 @@ if os.path.isdir(os.path.join(config.ptoc_shared_dir, "corpus", "ptoas")):
     config.available_features.add("shared")
 if config.sanitize in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("sanitize")
+
+# `ptoc run` builds each kernel with $CC. **[decision]** Where the C compiler is not
+# under test, the suite builds with tcc when it is installed: the generated C is a list
+# of calls into the prebuilt runtime, and tcc builds it in a fraction of gcc's time.
+# The sanitizer build keeps its own compiler (clang-19 with the sanitizer runtimes,
+# which ptoc run adds itself). Portability stays tested: emit/corpus.test compiles
+# every corpus kernel's C with gcc and clang at -std=c99 -pedantic -Wall -Wextra
+# -Werror, tests that name %cc, %clang or %tcc build with that compiler, and the
+# sanitizer run builds and runs its programs with clang. PTOC_TEST_CC overrides the choice (e.g. cc).
+_run_cc = os.environ.get("PTOC_TEST_CC")
+if not _run_cc and config.tcc and config.sanitize not in ("ON", "1", "TRUE", "YES"):
+    _run_cc = config.tcc
+if _run_cc:
+    config.environment["CC"] = _run_cc
+else:
+    config.environment.pop("CC", None)
+# Built programs are cached per build tree (tools/run_cache.c), so that a kernel run
+# many times by a test, or by two tests, is built once.
+config.environment["PTOC_CACHE_DIR"] = os.path.join(config.ptoc_obj_root, "test", "ptoc-run-cache")
+config.environment["PTOC_CACHE_MAX_MB"] = "2048"
+
+# The sanitizer build runs every test that builds no program, and of the tests that
+# build programs (ptoc run, %cc, %clang, %tcc, or an e2e driver that does) only the
+# sample listed in sanitize-sample.txt: each family at least once per target, so that
+# every runtime and compiler path still runs under ASan+UBSan (docs/testing.md). lit
+# notes each test it leaves out.
+if config.sanitize in ("ON", "1", "TRUE", "YES"):
+    import re
+    _prog = re.compile(r"ptoc run|%ptoc\s+run|%cc\b|%clang\b|%tcc\b|test/e2e/")
+    with open(os.path.join(config.test_source_root, "sanitize-sample.txt")) as f:
+        _sample = {l.strip() for l in f if l.strip() and not l.startswith("#")}
+
+    class _SampledShTest(lit.formats.ShTest):
+        def getTestsInDirectory(self, testSuite, path_in_suite, litConfig, localConfig):
+            for t in super().getTestsInDirectory(testSuite, path_in_suite, litConfig, localConfig):
+                rel = "/".join(t.path_in_suite)
+                try:
+                    with open(t.getSourcePath(), errors="replace") as f:
+                        text = "".join(l for l in f if "RUN:" in l)
+                except OSError:
+                    text = ""
+                if _prog.search(text) and rel not in _sample:
+                    litConfig.note("sanitizer run: %s builds programs and is not in "
+                                   "sanitize-sample.txt: left out" % rel)
+                    continue
+                yield t
+
+    config.test_format = _SampledShTest(execute_external=True)
