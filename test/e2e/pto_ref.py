@@ -515,7 +515,8 @@ class Interp:
         env = {}
         for i, (a, t) in enumerate(zip(args, types)):
             if t.startswith("!pto.ptr<"):
-                env[a] = ("ptr", gm[i], t[len("!pto.ptr<"):-1])
+                if i in gm:  # a pointer the caller passes no buffer for is never used
+                    env[a] = ("ptr", gm[i], t[len("!pto.ptr<"):-1])
             else:
                 env[a] = scalars[i]
         self.block(body, env)
@@ -539,8 +540,9 @@ class Interp:
             return ins
         if n == "scf.condition":
             return ins
-        if n in ("pto.set_flag", "pto.wait_flag", "pto.tprint", "pto.barrier", "pto.pipe_barrier"):
-            return None
+        if n in ("pto.set_flag", "pto.wait_flag", "pto.tprint", "pto.barrier", "pto.pipe_barrier",
+                 "pto.record_event", "pto.wait_event", "pto.barrier_sync"):
+            return None  # ordering only: the reference runs in program order
         short = n[len("pto."):] if n.startswith("pto.") else None
         if short in BINARY:
             h = lambda o, i, e: self.binary(BINARY[short], i)  # noqa: E731
@@ -750,9 +752,18 @@ class Interp:
     # -- tiles --
     def op_pto_alloc_tile(self, op, ins, env):
         seg = [int(x) for x in re.findall(r"\d+", op.attrs["operandSegmentSizes"].split(":")[1])]
-        if seg[0]:
-            raise Unsupported("alloc_tile at an address (aliasing needs layouts)")
         vals = self.ints(ins)
+        if seg[0]:
+            # a tile at an address is modelled like any other while its bytes overlap no
+            # other addressed tile of its memory (aliasing would need layouts)
+            d = tile_type(op.rtypes[0])
+            size = int(d["rows"]) * int(d["cols"]) * np.dtype(storage(d["dtype"])).itemsize
+            lo = vals[0]
+            for loc, a, b in getattr(self, "placed", []):
+                if loc == d["loc"] and lo < b and a < lo + size:
+                    raise Unsupported("alloc_tile at an address overlapping another (aliasing needs layouts)")
+            self.placed = getattr(self, "placed", []) + [(d["loc"], lo, lo + size)]
+            vals = vals[1:]
         vr = vals[0] if seg[1] else None
         vc = vals[seg[1]] if seg[2] else None
         t = Tile(op.rtypes[0], vr, vc)
