@@ -117,6 +117,11 @@ typedef enum ptort_cvt_status {
  * directions and between themselves, including same-type pairs), plus bf16 <-> e8m0. */
 ptort_cvt_status ptort_cvt_check(ptort_type from, ptort_type to, ptort_rmode rm);
 
+/* The saturation of `from -> to` when none is asked for (docs/semantics.md §3.2):
+ * PTORT_SAT_OFF for f32 -> i16, f16 -> i16, f16 -> i8, f16 -> ui8, i32 -> i16 and
+ * i64 -> i32, PTORT_SAT_ON for every other pair. */
+int ptort_cvt_default_sat(ptort_type from, ptort_type to);
+
 /* Whether every value of `from` is exactly representable in `to` (so the conversion
  * is exact in every round mode). Computed from the format descriptions. */
 int ptort_cvt_is_exact(ptort_type from, ptort_type to);
