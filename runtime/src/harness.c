@@ -502,6 +502,12 @@ static int prepare(hrun *r)
 		const ptort_main_arg *g = &r->d->args[i];
 		if (!g->bits)
 			continue;
+		if (r->out[i] && hnpy_is_npy(r->out[i]) && ptort_type_bits(g->type) != g->bits) {
+			say(r, g, "--out %s: '%s': the program has no element type for the argument "
+			    "(build it again with ptoc), so .npy files cannot be written", g->name,
+			    r->out[i]);
+			return 1;
+		}
 		if (r->in[i]) {
 			if (hnpy_is_npy(r->in[i]) ? load_npy(r, i) : load(r, i))
 				return 1;

@@ -283,6 +283,12 @@ int main(void)
 		EXPECT(rc, 1, err, "out.npy' has shape (2, 4); the argument's shape is (8,)");
 		rc = run(&untyped_desc, err, sizeof err, "--in", arg_in, "--arg", "n=3", NULL);
 		EXPECT(rc, 1, err, "out.npy': the program has no element type for the argument");
+		snprintf(arg_out, sizeof arg_out, "dst=%s", path("out3.npy"));
+		rc = run(&untyped_desc, err, sizeof err, "--out", arg_out, "--arg", "n=3", NULL);
+		EXPECT(rc, 1, err, "--out dst: '");
+		EXPECT(rc, 1, err, "out3.npy': the program has no element type for the argument "
+		       "(build it again with ptoc), so .npy files cannot be written");
+		CHECK(get_file("out3.npy", out, sizeof out) == (size_t)-1, "out3.npy written");
 	}
 
 	/* a runtime error: reported, status 1, the --out file not written */
