@@ -480,7 +480,7 @@ int hnpy_load(const ptort_main_arg *a, const char *path, void **p, uint64_t *ele
 	/* C order in whole bytes lands in the GM buffer directly; else the file's bytes are
 	 * read whole, then put in C order and packed */
 	transpose = h.fortran && h.rank > 1;
-	buf = malloc((size_t)((n * bits + 7) / 8) + 1);
+	buf = malloc((size_t)(bits < 8 ? (n + 1) / 2 : nbytes) + 1); /* no n * bits: it may wrap */
 	file = transpose || bits < 8 ? malloc((size_t)nbytes + 1) : buf;
 	if (!buf || !file) {
 		snprintf(err, cap, "out of memory");
