@@ -33,7 +33,7 @@ import numpy as np
 from . import _lib
 
 __all__ = ["cvt", "legality", "compile", "run", "dtype", "Error", "CompileError", "RunError",
-           "TYPES", "RMODES", "TARGETS", "EMITS"]
+           "CompileWarning", "TYPES", "RMODES", "TARGETS", "EMITS"]
 
 
 class Error(Exception):
@@ -49,6 +49,10 @@ class RunError(Error):
     """The kernel compiled but its run failed: a bad input array (dtype, shape), a
     runtime error of an instruction, a race between blocks, a missing C compiler. The
     message is what ``ptoc run`` reported."""
+
+
+class CompileWarning(UserWarning):
+    """A warning or remark of a successful compile (the rendered diagnostic)."""
 
 
 def _names(fn):
@@ -295,7 +299,7 @@ def compile(text_or_path, target=None, emit="c", entry=None, filename=None):
     if rc or errors:
         raise CompileError(text_diags.rstrip("\n") or "%s: error: compilation failed" % name)
     for sev, d in diags:
-        warnings.warn(d.rstrip("\n"), stacklevel=2)
+        warnings.warn(d.rstrip("\n"), CompileWarning, stacklevel=2)
     return b"".join(out).decode()
 
 
