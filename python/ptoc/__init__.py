@@ -238,7 +238,7 @@ def _source(x, filename):
     """(text bytes, file name, path or None) of a kernel given as text or as a file."""
     if isinstance(x, bytes):
         return x, filename or "<string>", None
-    if isinstance(x, str) and ("\n" in x or x.lstrip().startswith(("module", "func.func"))):
+    if isinstance(x, str) and ("\n" in x or "{" in x):
         return x.encode(), filename or "<string>", None
     path = os.fspath(x)
     with open(path, "rb") as f:
@@ -248,7 +248,7 @@ def _source(x, filename):
 def compile(text_or_path, target=None, emit="c", entry=None, filename=None):
     """Compiles a kernel as ``ptoc FILE --emit=EMIT [--target T] [--entry NAME]`` and
     returns the output text. ``text_or_path``: the kernel's text (bytes, or a str
-    holding a newline), else the name of a .pto file. ``emit``: 'c' (C99 calling the
+    holding a newline or a '{'), else the name of a .pto file. ``emit``: 'c' (C99 calling the
     runtime), 'main' (the harness of ``ptoc run``), 'ir', 'generic', 'lowered' or
     'none' (verify and run the passes only: returns ''). ``filename`` names a text in
     diagnostics (default '<string>'). Errors raise CompileError holding the rendered
