@@ -2,7 +2,8 @@
 #   make          configure and build build/bin/ptoc, libptoc, libptort
 #   make check    install what is missing (scripts/setup.sh), build, run every test
 #   make demo     the same set-up, then compile and run an example
-#   make bench    build and run the benchmarks (figures, not assertions)
+#   make bench    build and run the benchmarks (figures, not assertions), the Python
+#                 package's ptoc.cvt beside numpy included (bench/python_cvt.py)
 #   make bench-qwen3   PTOAS's Qwen3 decode layer through ptoc, timed in parts, beside
 #                      PTOAS's numpy goldens (needs ../shared; bench/qwen3_layer.py)
 #   make check-sanitize   under ASan+UBSan (clang-19), in build-asan/: every unit test, every
@@ -54,6 +55,7 @@ bench: setup build
 	$(BUILD)/bin/ptoc-bench kernel
 	$(BUILD)/bin/ptoc-bench vop
 	$(BUILD)/bin/ptoc-bench launch
+	PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/python_cvt.py
 
 bench-qwen3: setup build
 	/usr/bin/python3 bench/qwen3_layer.py --ptoc $(BUILD)/bin/ptoc --rtlib $(BUILD)/lib/libptort.a --runs 3

@@ -10,7 +10,8 @@
  * ptort_ctx_error() once at the end.
  *
  * emit_main prints a harness (a C main) for one kernel of the module: it reads and
- * writes the GM buffers as raw binary files, the command line `ptoc run` uses. */
+ * writes the GM buffers as raw binary or NumPy .npy files, the command line `ptoc run`
+ * uses. */
 #ifndef PTOC_CODEGEN_EMIT_H
 #define PTOC_CODEGEN_EMIT_H
 
@@ -32,5 +33,12 @@ ir_op *emit_find_entry(ir_ctx *ctx, ir_op *module, const char *entry);
  * command line). */
 unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target *t,
 		   ptoc_write_fn out, void *user);
+
+/* arg_shape.c: the shape of GM argument `arg` (a !pto.ptr block argument holding
+ * `elems` elements) as an array, outermost first, into shape[0..max): the shape of its
+ * views when every use of it is a make_tensor_view with that one constant shape and
+ * row-major compact strides (a dimension of size 1 may have any stride) covering all
+ * `elems`. Returns the rank, or 0 (no such shape: the buffer is one dimension). */
+unsigned emit_arg_shape(const ir_value *arg, uint64_t elems, uint64_t *shape, unsigned max);
 
 #endif

@@ -1936,7 +1936,7 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 {
 	em e;
 	ir_block *b = func->regions[0].first;
-	unsigned n = b ? b->num_args : 0, i, nout;
+	unsigned n = b ? b->num_args : 0, i, nout, nshape = 0;
 	const char *name;
 	const ir_type *ft;
 	memset(&e, 0, sizeof e);
@@ -1984,13 +1984,30 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 		result_print(&e, func, i, ft->u.fn.out[i], x);
 	}
 	pf(&e, "}\n\n");
+	for (i = 0; i < n; i++) { /* the GM buffers' shapes as arrays (.npy files) */
+		uint64_t sh[8];
+		unsigned r = 0, d;
+		if (b->args[i]->type->kind == IR_TYPE_PTR)
+			r = emit_arg_shape(b->args[i], arg_elems(b->args[i]), sh, 8);
+		if (r && !nshape++)
+			pf(&e, "/* the shapes of the GM buffers as arrays (.npy files) */\n");
+		if (r)
+			pf(&e, "static const uint64_t ptoc_shape%u[%u] = {", i, r);
+		for (d = 0; d < r; d++)
+			pf(&e, "%s%lluu", d ? ", " : "", (unsigned long long)sh[d]);
+		if (r)
+			pf(&e, "};\n");
+	}
+	if (nshape)
+		pf(&e, "\n");
 	if (n) {
 		pf(&e, "/* per argument: name, element bits (0: scalar), GM elements (0: dynamic or "
-		   "scalar), where it is declared */\nstatic const ptort_main_arg ptoc_args[%u] = {\n", n);
+		   "scalar), where it is declared, element type and shape (.npy files) */\n"
+		   "static const ptort_main_arg ptoc_args[%u] = {\n", n);
 		for (i = 0; i < n && !e.errors; i++) {
-			unsigned bits = 0;
-			uint64_t elems = 0;
-			ptort_type et;
+			unsigned bits = 0, rank = 0;
+			uint64_t elems = 0, sh[8];
+			ptort_type et = PTORT_U8;
 			if (b->args[i]->type->kind == IR_TYPE_PTR) {
 				if (ir_type_to_elem(b->args[i]->type->u.ptr.elem, &et)) {
 					err(&e, func, "argument %u: GM element type without a runtime type", i);
@@ -1998,6 +2015,7 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 				}
 				bits = ptort_type_bits(et);
 				elems = arg_elems(b->args[i]);
+				rank = emit_arg_shape(b->args[i], elems, sh, 8);
 			}
 			pf(&e, "\t{.name = \"%s\", .bits = %u, .elems = %lluu, .file = ",
 			   e.names[b->args[i]->vmark - 1], bits, (unsigned long long)elems);
@@ -2005,7 +2023,12 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 				put_cstr(&e, b->args[i]->loc.file);
 			else
 				pf(&e, "0");
-			pf(&e, ", .line = %u, .col = %u},\n", b->args[i]->loc.line, b->args[i]->loc.col);
+			pf(&e, ", .line = %u, .col = %u", b->args[i]->loc.line, b->args[i]->loc.col);
+			if (bits)
+				pf(&e, ", .type = %s", rt_type_names[et]);
+			if (rank)
+				pf(&e, ", .rank = %u, .shape = ptoc_shape%u", rank, i);
+			pf(&e, "},\n");
 		}
 		pf(&e, "};\n\n");
 	}

@@ -86,16 +86,6 @@ static int usage_err(const char *msg, const char *arg)
 	return 2;
 }
 
-static int default_sat(ptort_type f, ptort_type t)
-{
-	if (f == PTORT_F16 && (t == PTORT_U8 || t == PTORT_I8 || t == PTORT_I16))
-		return PTORT_SAT_OFF;
-	if ((f == PTORT_F32 && t == PTORT_I16) || (f == PTORT_I64 && t == PTORT_I32) ||
-	    (f == PTORT_I32 && t == PTORT_I16))
-		return PTORT_SAT_OFF;
-	return PTORT_SAT_ON;
-}
-
 static int hexval(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -331,7 +321,7 @@ int cmd_cvt(int argc, char **argv)
 		free(vals);
 		return rc;
 	}
-	o.sat = sat ? !strcmp(sat, "on") : default_sat(o.from, o.to);
+	o.sat = sat ? !strcmp(sat, "on") : ptort_cvt_default_sat(o.from, o.to);
 	o.in_fmt = !inf ? IN_AUTO : !strcmp(inf, "dec") ? IN_DEC : IN_HEX;
 	o.out = !outf || !strcmp(outf, "hex") ? FMT_HEX : !strcmp(outf, "dec") ? FMT_DEC : FMT_BOTH;
 	if (o.plan && (rc = apply_target(&o, &plan, sat))) {

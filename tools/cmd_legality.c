@@ -149,27 +149,13 @@ static void warn(void *user, const char *msg, size_t len)
 static int verdict(const struct opts *o)
 {
 	ptoc_cvt_result r;
-	char text[512];
-	unsigned i;
+	char text[1024];
+	ptoc_cvt_verdict v = ptoc_cvt_query(o->target, o->from, o->to, o->rmode, o->sat, &r);
 
-	switch (ptoc_cvt_query(o->target, o->from, o->to, o->rmode, o->sat, &r)) {
-	case PTOC_CVT_NATIVE:
-		ptoc_cvt_warnings(&r, warn, NULL);
-		puts("native");
-		return 0;
-	case PTOC_CVT_DECOMPOSED:
-		ptoc_cvt_warnings(&r, warn, NULL);
-		fputs("decomposed via ", stdout);
-		for (i = 1; i < r.nsteps; i++)
-			printf("%s%s", i > 1 ? ", " : "", ptort_type_name(r.chain[i]));
-		ptoc_cvt_chain_str(&r, text, sizeof text);
-		printf(": %s\n", text);
-		return 0;
-	default:
-		ptoc_cvt_reason(&r, text, sizeof text);
-		printf("illegal: %s\n", text);
-		return 1;
-	}
+	ptoc_cvt_warnings(&r, warn, NULL);
+	ptoc_cvt_verdict_str(o->target, o->from, o->to, o->rmode, o->sat, text, sizeof text);
+	puts(text);
+	return v == PTOC_CVT_ILLEGAL;
 }
 
 /* ---- Tables ------------------------------------------------------------ */

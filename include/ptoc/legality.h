@@ -163,6 +163,36 @@ typedef void (*ptoc_msg_fn)(void *user, const char *msg, size_t len);
  * path; explicit saturation OFF overridden). Returns the number of warnings. */
 unsigned ptoc_cvt_warnings(const ptoc_cvt_result *r, ptoc_msg_fn fn, void *user);
 
+/* The one-line verdict `ptoc legality --rmode` prints for `from -> to` with `rm` and
+ * `sat` on `t` (decided as ptoc_cvt_query), without a newline: "native",
+ * "decomposed via f32: f16 -> f32 -> bf16" (every type between the ends, then the
+ * chain) or "illegal: " and the reason of ptoc_cvt_reason. Same buffer contract as
+ * ptoc_cvt_reason (returns the full length). */
+size_t ptoc_cvt_verdict_str(ptoc_target t, ptort_type from, ptort_type to, ptort_rmode rm,
+			    ptoc_sat_request sat, char *buf, size_t cap);
+
+/* ---- Converting arrays ------------------------------------------------- */
+
+/* Converts `n` contiguous elements of type `from` at `src` to `to` at `dst`, in
+ * ptort_cvt_run's layout (little-endian elements, 4-bit types packed two per byte,
+ * element 2k in the low nibble), as `ptoc cvt` converts one value, through the
+ * runtime's fast paths:
+ *   target NULL: the generic semantics with round mode `rm` and saturation `sat`
+ *     (PTORT_SAT_ON, PTORT_SAT_OFF, or -1 for the pair's default,
+ *     ptort_cvt_default_sat); an undefined pair or mode is an error;
+ *   target given: that target's decision (ptoc_cvt_query; `sat` -1 is no request):
+ *     an illegal pair or mode is an error; saturation as the target executes it; a
+ *     decomposition runs its chain (RINT and saturation OFF before the last step); the
+ *     A2A3 deq path converts with scale 1.0. Each warning of the verdict (round mode
+ *     ignored, saturation OFF overridden) goes to `warn` (may be NULL).
+ * n may be 0 (only the checks). src and dst must not overlap. Returns 0, or -1 with
+ * the reason in err (errcap bytes, truncated, NUL-terminated when errcap > 0; the
+ * texts of `ptoc cvt`'s errors, e.g. "no conversion from f32 to f8E8M0FNU") with
+ * nothing written to dst. */
+int ptoc_cvt_array(const ptoc_target *target, ptort_type from, ptort_type to, ptort_rmode rm,
+		   int sat, const void *src, void *dst, size_t n, ptoc_msg_fn warn, void *user,
+		   char *err, size_t errcap);
+
 /* ---- On-chip memories and limits --------------------------------------- */
 
 /* The on-chip memories, once: X(ID, spelling). The spelling is the `loc=` of a

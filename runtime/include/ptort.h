@@ -117,6 +117,11 @@ typedef enum ptort_cvt_status {
  * directions and between themselves, including same-type pairs), plus bf16 <-> e8m0. */
 ptort_cvt_status ptort_cvt_check(ptort_type from, ptort_type to, ptort_rmode rm);
 
+/* The saturation of `from -> to` when none is asked for (docs/semantics.md §3.2):
+ * PTORT_SAT_OFF for f32 -> i16, f16 -> i16, f16 -> i8, f16 -> ui8, i32 -> i16 and
+ * i64 -> i32, PTORT_SAT_ON for every other pair. */
+int ptort_cvt_default_sat(ptort_type from, ptort_type to);
+
 /* Whether every value of `from` is exactly representable in `to` (so the conversion
  * is exact in every round mode). Computed from the format descriptions. */
 int ptort_cvt_is_exact(ptort_type from, ptort_type to);
@@ -731,13 +736,27 @@ int ptort_vred_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, u
  * size for a dynamic buffer, in whole elements); a runtime error is reported at the
  * location ptort_ctx_locate recorded; outputs are written only after an error-free
  * run, all or none. Returns the exit status: 0, 1 (bad input file, runtime error,
- * out of memory), 2 (usage). */
+ * out of memory), 2 (usage).
+ *
+ * A FILE ending in `.npy` is a NumPy array file (docs/runtime.md "NumPy files"): an
+ * --in array must have the dtype of the buffer's element type (float32, float16,
+ * int8..int64, uint8..uint64; the types NumPy lacks as the unsigned integers of their
+ * storage width holding bit patterns: bf16 as uint16, the 8-bit formats as uint8, the
+ * 4-bit ones one per uint8 in its low 4 bits) and the argument's shape (dimensions of
+ * size 1 aside; C or Fortran order); an --out array is written with them, in C order. */
 typedef struct ptort_main_arg {
 	const char *name; /* without % */
 	unsigned bits;    /* GM element bits; 0: a scalar (integer) argument */
 	uint64_t elems;   /* GM elements from the views' static shapes; 0: dynamic */
 	const char *file; /* where the argument is declared (NULL: unknown); messages */
 	unsigned line, col; /* about its file are FILE:LINE:COL: error: ... */
+	/* For .npy files: the GM element type (used when ptort_type_bits(type) == bits;
+	 * else .npy files are refused for the argument) and the shape of the buffer as an
+	 * array, shape[0] outermost: rank dimensions whose product is elems, or rank 0 for
+	 * one dimension of elems elements (any shape when elems is 0). */
+	ptort_type type;
+	unsigned rank;
+	const uint64_t *shape;
 } ptort_main_arg;
 
 typedef struct ptort_main_desc {

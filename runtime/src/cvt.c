@@ -525,6 +525,16 @@ uint64_t ptort_cvt1_generic(ptort_type from, ptort_type to, uint64_t bits, ptort
 			 ptort_cvt_is_exact(from, to));
 }
 
+int ptort_cvt_default_sat(ptort_type from, ptort_type to)
+{
+	if (from == PTORT_F16 && (to == PTORT_U8 || to == PTORT_I8 || to == PTORT_I16))
+		return PTORT_SAT_OFF;
+	if ((from == PTORT_F32 && to == PTORT_I16) || (from == PTORT_I64 && to == PTORT_I32) ||
+	    (from == PTORT_I32 && to == PTORT_I16))
+		return PTORT_SAT_OFF;
+	return PTORT_SAT_ON;
+}
+
 uint64_t ptort_cvt1(ptort_type from, ptort_type to, uint64_t bits, ptort_rmode rm, int sat)
 {
 	return ptort_cvt1_generic(from, to, bits, rm, sat);

@@ -13,7 +13,8 @@
  * then); one that is also an --out buffer, or any other file (pipe, device), is read
  * once straight into its GM buffer. Outputs go to a temporary file beside each
  * destination, renamed once every output is written, so a failed run leaves no
- * partial output. */
+ * partial output. A FILE ending in .npy is a NumPy array, read and written by
+ * harness_npy.c (its dtype and shape checked against the argument). */
 #if defined(__unix__) || defined(__APPLE__)
 #define _POSIX_C_SOURCE 200809L
 #define HARNESS_POSIX 1
@@ -32,6 +33,7 @@
 #include <unistd.h>
 #endif
 
+#include "harness_internal.h"
 #include "ptort.h"
 
 /* A GM buffer: its bytes (mapped or allocated) and elements. */
@@ -289,6 +291,18 @@ static int load(hrun *r, unsigned i)
 #endif
 }
 
+/* Loads the .npy --in FILE of argument i (harness_npy.c); 0, or 1 after a message. */
+static int load_npy(hrun *r, unsigned i)
+{
+	const ptort_main_arg *a = &r->d->args[i];
+	char msg[1024];
+	if (hnpy_load(a, r->in[i], &r->buf[i].p, &r->buf[i].elems, msg, sizeof msg)) {
+		say(r, a, "--in %s: %s", a->name, msg);
+		return 1;
+	}
+	return 0;
+}
+
 static void release(gm_buf *b)
 {
 #if HARNESS_POSIX
@@ -339,7 +353,9 @@ static int store(hrun *r, unsigned i)
 #endif
 		f = fopen(path, "wb");
 	{
-		int bad = !f || (n && fwrite(r->buf[i].p, 1, n, f) != n);
+		int bad = !f || (hnpy_is_npy(path)
+				     ? hnpy_write(f, a, r->buf[i].p, r->buf[i].elems) != 0
+				     : n && fwrite(r->buf[i].p, 1, n, f) != n);
 		int e = errno;
 		if (f && fclose(f))
 			bad = 1, e = errno;
@@ -486,8 +502,14 @@ static int prepare(hrun *r)
 		const ptort_main_arg *g = &r->d->args[i];
 		if (!g->bits)
 			continue;
+		if (r->out[i] && hnpy_is_npy(r->out[i]) && ptort_type_bits(g->type) != g->bits) {
+			say(r, g, "--out %s: '%s': the program has no element type for the argument "
+			    "(build it again with ptoc), so .npy files cannot be written", g->name,
+			    r->out[i]);
+			return 1;
+		}
 		if (r->in[i]) {
-			if (load(r, i))
+			if (hnpy_is_npy(r->in[i]) ? load_npy(r, i) : load(r, i))
 				return 1;
 			continue;
 		}

@@ -3,7 +3,8 @@
 # moves the prefix elsewhere (nothing may point at the first place), then builds the
 # embedder's example (examples/embed) outside the tree against it twice, through the
 # CMake package and through pkg-config, and runs both; also runs the installed `ptoc`
-# on a kernel (`ptoc run` finds the installed runtime beside its binary).
+# on a kernel (`ptoc run` finds the installed runtime beside its binary) and the
+# installed Python package's example.
 # --no-mlir: BUILD was configured without the MLIR bridge. Then the bridge's files
 # must not be installed, the package must say so (ptoc_HAVE_MLIR OFF), and instead of
 # the MLIR example a client of the public C API (ptoc.h, legality.h, ptort.h) is built
@@ -90,4 +91,11 @@ fi
 head -c 2048 /dev/zero > "$T/in.bin"
 "$P/bin/ptoc" run "$S/examples/cvt_kernel.pto" --in src="$T/in.bin" --out f16="$T/h.bin" --out bf16="$T/b.bin"
 test "$(od -An -tx1 -v "$T/h.bin" | tr -d ' \n' | tr -d 0)" = ""
+# 4: the installed Python package, which finds the libraries and the driver from its
+# own place (docs/python.md), through the example run against its numpy golden
+test -e "$P/lib/python3/dist-packages/ptoc/__init__.py" || { echo "not installed: the Python package"; exit 1; }
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+  (cd "$T" && PYTHONPATH="$P/lib/python3/dist-packages" /usr/bin/python3 "$S/examples/python_golden.py") \
+    > "$T/py.log" 2>&1 || { cat "$T/py.log"; exit 1; }
+fi
 echo "install_test${NOMLIR:+ $NOMLIR}: installed, moved, built against both ways, ran"

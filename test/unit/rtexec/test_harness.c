@@ -55,9 +55,18 @@ static void bad_call(ptort_ctx *ctx, void *const buf[], const uint64_t elems[],
 	((uint32_t *)buf[1])[0] = 1;
 }
 
+static const uint64_t dst_shape[2] = {2, 4};
 static const ptort_main_arg add_args[3] = {
-	{.name = "src", .bits = 32, .elems = 8, .file = "k.pto", .line = 2, .col = 14},
-	{.name = "dst", .bits = 32, .elems = 8, .file = "k.pto", .line = 2, .col = 33},
+	{.name = "src", .bits = 32, .elems = 8, .file = "k.pto", .line = 2, .col = 14,
+	 .type = PTORT_U32},
+	{.name = "dst", .bits = 32, .elems = 8, .file = "k.pto", .line = 2, .col = 33,
+	 .type = PTORT_U32, .rank = 2, .shape = dst_shape},
+	{.name = "n", .bits = 0, .elems = 0},
+};
+/* a table written before element types: 16-bit buffers without .type */
+static const ptort_main_arg untyped_args[3] = {
+	{.name = "src", .bits = 16, .elems = 8, .file = "k.pto", .line = 2, .col = 14},
+	{.name = "dst", .bits = 16, .elems = 8},
 	{.name = "n", .bits = 0, .elems = 0},
 };
 static const ptort_main_arg dyn_args[3] = {
@@ -71,6 +80,8 @@ static const ptort_main_arg bad_args[2] = {
 };
 static const ptort_main_desc add_desc = {.nargs = 3, .args = add_args, .ctx_create = mk_ctx,
 					 .call = add_call};
+static const ptort_main_desc untyped_desc = {.nargs = 3, .args = untyped_args,
+					     .ctx_create = mk_ctx, .call = add_call};
 static const ptort_main_desc dyn_desc = {.nargs = 3, .args = dyn_args, .ctx_create = mk_ctx,
 					 .call = add_call};
 static const ptort_main_desc bad_desc = {.nargs = 2, .args = bad_args, .ctx_create = mk_ctx,
@@ -238,6 +249,48 @@ int main(void)
 	rc = run(&add_desc, err, sizeof err, "--arg", "n=99999999999999999999", NULL);
 	EXPECT(rc, 2, err, "not a 64-bit integer");
 
+	/* .npy files (docs/runtime.md "NumPy files"): the output as numpy.save writes it,
+	 * header padded to 64 bytes, the argument's type and shape; read back as an input;
+	 * a table without element types refuses them */
+	{
+		static const char hdr[] = "\x93NUMPY\x01\x00\x76\x00{'descr': '<u4', "
+					  "'fortran_order': False, 'shape': (2, 4), }";
+		unsigned char npy[256];
+		size_t n;
+		snprintf(arg_in, sizeof arg_in, "src=%s", path("src.bin"));
+		snprintf(arg_out, sizeof arg_out, "dst=%s", path("out.npy"));
+		rc = run(&add_desc, err, sizeof err, "--in", arg_in, "--out", arg_out, "--arg", "n=3",
+			 NULL);
+		EXPECT(rc, 0, err, "");
+		n = get_file("out.npy", npy, sizeof npy);
+		CHECK(n == 128 + 32, "out.npy has %zu bytes", n);
+		CHECK(n == 160 && !memcmp(npy, hdr, sizeof hdr - 1) && npy[127] == '\n' &&
+		      npy[126] == ' ', "out.npy's header");
+		for (i = 0; n == 160 && i < 8; i++) {
+			uint32_t v;
+			memcpy(&v, npy + 128 + 4 * i, 4);
+			CHECK(v == src[i] + 3, "out.npy element %u = %#x", i, v);
+		}
+		snprintf(arg_in, sizeof arg_in, "dst=%s", path("out.npy"));
+		snprintf(arg_out, sizeof arg_out, "dst=%s", path("out2.npy"));
+		rc = run(&add_desc, err, sizeof err, "--in", arg_in, "--out", arg_out, "--arg", "n=3",
+			 NULL);
+		EXPECT(rc, 0, err, "");
+		CHECK(get_file("out2.npy", out, sizeof out) == sizeof out, "out2.npy");
+		snprintf(arg_in, sizeof arg_in, "src=%s", path("out.npy"));
+		rc = run(&add_desc, err, sizeof err, "--in", arg_in, "--arg", "n=3", NULL);
+		EXPECT(rc, 1, err, "k.pto:2:14: error: --in src: '");
+		EXPECT(rc, 1, err, "out.npy' has shape (2, 4); the argument's shape is (8,)");
+		rc = run(&untyped_desc, err, sizeof err, "--in", arg_in, "--arg", "n=3", NULL);
+		EXPECT(rc, 1, err, "out.npy': the program has no element type for the argument");
+		snprintf(arg_out, sizeof arg_out, "dst=%s", path("out3.npy"));
+		rc = run(&untyped_desc, err, sizeof err, "--out", arg_out, "--arg", "n=3", NULL);
+		EXPECT(rc, 1, err, "--out dst: '");
+		EXPECT(rc, 1, err, "out3.npy': the program has no element type for the argument "
+		       "(build it again with ptoc), so .npy files cannot be written");
+		CHECK(get_file("out3.npy", out, sizeof out) == (size_t)-1, "out3.npy written");
+	}
+
 	/* a runtime error: reported, status 1, the --out file not written */
 	snprintf(arg_out, sizeof arg_out, "dst=%s", path("rt.bin"));
 	rc = run(&bad_desc, err, sizeof err, "--out", arg_out, NULL);
@@ -246,7 +299,8 @@ int main(void)
 
 	{
 		const char *names[] = {"src.bin", "short.bin", "long.bin", "dyn.bin", "out.bin",
-				       "stderr", "rt.bin", "dyn2.bin", "out2.bin"};
+				       "stderr", "rt.bin", "dyn2.bin", "out2.bin", "out.npy",
+				       "out2.npy"};
 		for (i = 0; i < sizeof names / sizeof names[0]; i++)
 			unlink(path(names[i]));
 		rmdir(dir);
