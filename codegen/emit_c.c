@@ -43,6 +43,8 @@
 
 #define EM_BUF 16384
 
+#define EM_FILES 16
+
 typedef struct em {
 	ir_ctx *ctx;
 	const struct target *t;
@@ -63,6 +65,10 @@ typedef struct em {
 	char buf[EM_BUF];
 	const ir_op *func;  /* the function being emitted */
 	const char *fname;  /* its C name */
+	/* the source files of the module's locations (interned), each written once as
+	 * `static const char ptoc_src_K[]` and named by it (ptoc_src) */
+	const char *files[EM_FILES];
+	unsigned nfiles;
 } em;
 
 /* ---- output ----------------------------------------------------------------------- */
@@ -709,9 +715,13 @@ static int emit_view(em *e, const ir_op *op, const ir_value *pv, const char **gm
 
 /* ---- instructions -------------------------------------------------------------------- */
 
+/* The comment before an instruction: `/* NAME:LINE: op */`, NAME the file's last
+ * component (its whole path is written once, at ptoc_src_K). */
 static void loc_comment(em *e, const ir_op *op)
 {
 	const char *f = op->loc.file ? op->loc.file : "?", *p;
+	if (strrchr(f, '/') && strrchr(f, '/')[1])
+		f = strrchr(f, '/') + 1;
 	ind(e);
 	put(e, "/* ", 3);
 	for (p = f; *p; p++) /* never close the comment early */
@@ -721,6 +731,37 @@ static void loc_comment(em *e, const ir_op *op)
 	put(e, ": ", 2);
 	ps(e, op->name);
 	put(e, " */\n", 4);
+}
+
+static void put_cstr(em *e, const char *s);
+
+/* A source file for ptort_ctx_locate: `ptoc_src_K` when the file is one of the
+ * module's first EM_FILES, else its path as a literal. */
+static void put_src(em *e, const char *file)
+{
+	unsigned k;
+	for (k = 0; k < e->nfiles; k++)
+		if (e->files[k] == file) {
+			pf(e, "ptoc_src_%u", k);
+			return;
+		}
+	put_cstr(e, file);
+}
+
+/* The files of the ops whose C locates them (every level-3 instruction and pto.trap),
+ * so that each ptoc_src_K is used (an unused static array is a warning). */
+static int collect_file(ir_op *op, void *user)
+{
+	em *e = user;
+	unsigned k;
+	if (!op->loc.file || (!ir_insn_get(op->code) && op->code != IR_OP_TRAP))
+		return 0;
+	for (k = 0; k < e->nfiles; k++)
+		if (e->files[k] == op->loc.file)
+			return 0;
+	if (e->nfiles < EM_FILES)
+		e->files[e->nfiles++] = op->loc.file;
+	return 0;
 }
 
 /* `s` as a C string literal (quotes, backslashes and non-printing bytes escaped). */
@@ -907,7 +948,7 @@ static void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 	put(e, ");", 2);
 	if (op->loc.file) {
 		ps(e, " ptort_ctx_locate(ctx, ");
-		put_cstr(e, op->loc.file);
+		put_src(e, op->loc.file);
 		put(e, ", ", 2);
 		pu(e, op->loc.line);
 		put(e, ", ", 2);
@@ -930,7 +971,7 @@ static void locate(em *e, const ir_op *op)
 {
 	if (op->loc.file) {
 		pf(e, " ptort_ctx_locate(ctx, ");
-		put_cstr(e, op->loc.file);
+		put_src(e, op->loc.file);
 		pf(e, ", %u, %u);", op->loc.line, op->loc.col);
 	}
 	pf(e, "\n");
@@ -1301,11 +1342,13 @@ static void declare_var(em *e, const ir_op *user, ir_value *v, const ir_value *i
 	}
 }
 
-/* `(void)R;` for every result (set but maybe unused). */
+/* `(void)R;` for every result no op uses (a C variable set and never read). */
 static void void_results(em *e, ir_op *op)
 {
 	unsigned i;
 	for (i = 0; i < op->num_results; i++) {
+		if (ir_value_num_uses(&op->results[i]))
+			continue;
 		ind(e);
 		pf(e, "(void)%s;\n", e->names[op->results[i].vmark - 1]);
 		if (op->results[i].type->kind == IR_TYPE_PTR) {
@@ -1585,7 +1628,7 @@ static void emit_op(em *e, ir_op *op)
 		pf(e, "ptort_trap(ctx);");
 		if (op->loc.file) {
 			pf(e, " ptort_ctx_locate(ctx, ");
-			put_cstr(e, op->loc.file);
+			put_src(e, op->loc.file);
 			pf(e, ", %u, %u);", op->loc.line, op->loc.col);
 		}
 		pf(e, " return;\n");
@@ -1745,15 +1788,18 @@ static void emit_func(em *e, ir_op *f)
 	ind(e);
 	ps(e, "(void)ctx;\n");
 	for (i = 0; b && i < b->num_args; i++) {
-		ind(e);
-		ps(e, "(void)");
-		ps(e, e->names[b->args[i]->vmark - 1]);
-		ps(e, ";\n");
-		if (b->args[i]->type->kind == IR_TYPE_PTR) {
+		/* an argument no op uses (a pointer's _elems goes with it) */
+		if (!ir_value_num_uses(b->args[i])) {
 			ind(e);
 			ps(e, "(void)");
 			ps(e, e->names[b->args[i]->vmark - 1]);
-			ps(e, "_elems;\n");
+			ps(e, ";\n");
+			if (b->args[i]->type->kind == IR_TYPE_PTR) {
+				ind(e);
+				ps(e, "(void)");
+				ps(e, e->names[b->args[i]->vmark - 1]);
+				ps(e, "_elems;\n");
+			}
 		}
 		/* an argument of N < 64 bits is reduced to them (docs/semantics.md §8.4) */
 		canon_narrow(e, b->args[i]->type, e->names[b->args[i]->vmark - 1]);
@@ -1797,6 +1843,12 @@ unsigned emit_c(ir_ctx *ctx, ir_op *module, const struct target *t, ptoc_write_f
 	for (l = 0; l < PTOC_LOC_COUNT && l < PTORT_MEM_COUNT; l++)
 		pf(&e, "%s%uu", l ? ", " : "", t->mem[l].capacity);
 	pf(&e, "};\n");
+	ir_walk(module, collect_file, &e);
+	for (l = 0; l < e.nfiles; l++) {
+		pf(&e, "static const char ptoc_src_%u[] = ", l);
+		put_cstr(&e, e.files[l]);
+		pf(&e, ";\n");
+	}
 	for (f = module->regions[0].first ? module->regions[0].first->first : NULL; f && !e.errors;
 	     f = f->next) {
 		if (f->code == IR_OP_FUNC)

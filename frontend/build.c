@@ -14,10 +14,7 @@
 void fe_grow(void **a, unsigned *cap, size_t elem)
 {
 	unsigned n = *cap ? *cap * 2 : 16;
-	void *q = realloc(*a, (size_t)n * elem);
-	if (!q)
-		abort(); /* out of memory: nothing sensible left to do */
-	*a = q;
+	*a = ir_xrealloc(*a, (size_t)n * elem); /* fatal when memory runs out */
 	*cap = n;
 }
 
@@ -89,9 +86,7 @@ static void scope_grow(fe_scope *s)
 	fe_sym *old = s->tab;
 	unsigned oldcap = s->cap, i;
 	s->cap = oldcap ? oldcap * 2 : 64;
-	s->tab = calloc(s->cap, sizeof *s->tab);
-	if (!s->tab)
-		abort();
+	s->tab = ir_xcalloc(s->cap, sizeof *s->tab);
 	for (i = 0; i < oldcap; i++)
 		if (old[i].name)
 			*slot(s, old[i].name) = old[i];
@@ -100,9 +95,7 @@ static void scope_grow(fe_scope *s)
 
 static void scope_push(fe_parser *p)
 {
-	fe_scope *s = calloc(1, sizeof *s);
-	if (!s)
-		abort();
+	fe_scope *s = ir_xcalloc(1, sizeof *s);
 	s->outer = p->scope;
 	p->scope = s;
 	scope_grow(s);
@@ -422,9 +415,7 @@ void fe_func_end(fe_parser *p, fe_tok vis, fe_tok sym, unsigned res0, const ir_a
 		entry = NULL;
 	nin = entry ? entry->num_args : 0;
 	if (nin > 256) {
-		inp = malloc(nin * sizeof *inp);
-		if (!inp)
-			abort();
+		inp = ir_xrealloc(NULL, nin * sizeof *inp);
 	}
 	for (i = 0; i < nin; i++)
 		inp[i] = entry->args[i]->type;

@@ -182,9 +182,7 @@ ptoc_module *fe_parse(ir_ctx *ctx, const char *buf, size_t len, const char *file
 		if (entry) {
 			ir_block_append_op(entry, ir_op_create(ctx, "func.return", fe_loc_at(&p, p.len),
 							       NULL, 0, NULL, 0, NULL, 0));
-			in = malloc((entry->num_args + 1) * sizeof *in);
-			if (!in)
-				abort();
+			in = ir_xrealloc(NULL, (entry->num_args + 1) * sizeof *in);
 			for (i = 0; i < entry->num_args; i++)
 				in[i] = entry->args[i]->type;
 			ir_op_set_attr(ctx, kernel, "function_type",

@@ -36,9 +36,7 @@ struct fe_locs {
 static fe_locs *locs(fe_parser *p)
 {
 	if (!p->locs) {
-		p->locs = calloc(1, sizeof *p->locs);
-		if (!p->locs)
-			abort();
+		p->locs = ir_xcalloc(1, sizeof *p->locs);
 	}
 	return p->locs;
 }
@@ -62,9 +60,7 @@ static void grow_index(fe_locs *l)
 	unsigned i, old = l->icap;
 	unsigned *oi = l->index;
 	l->icap = old ? old * 2 : 64;
-	l->index = calloc(l->icap, sizeof *l->index);
-	if (!l->index)
-		abort();
+	l->index = ir_xcalloc(l->icap, sizeof *l->index);
 	for (i = 0; i < l->aliases.n; i++)
 		*slot(l, l->aliases.a[i].name) = i + 1;
 	free(oi);

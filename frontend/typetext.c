@@ -771,9 +771,7 @@ const ir_attr *fe_attr_text(fe_parser *p, fe_tok t)
 					break;
 				}
 				if (n == cap) {
-					int64_t *nv = malloc(sizeof *nv * cap * 2);
-					if (!nv)
-						abort();
+					int64_t *nv = ir_xrealloc(NULL, sizeof *nv * cap * 2);
 					memcpy(nv, vals, sizeof *nv * n);
 					if (vals != buf)
 						free(vals);
@@ -810,7 +808,7 @@ const ir_attr *fe_attr_typed(fe_parser *p, fe_tok t, const ir_type *ty)
 	ptoc_buf_write(&b, " : ", 3);
 	ir_print_type(ty, NULL, ptoc_buf_write, &b);
 	if (b.oom)
-		abort(); /* as ir_alloc does when memory runs out */
+		ir_out_of_memory(); /* as for the IR itself */
 	a = ir_attr_opaque(p->ctx, b.data, b.len);
 	ptoc_buf_free(&b);
 	return a;
@@ -889,9 +887,7 @@ const ir_attr *fe_string_attr(fe_parser *p, fe_tok t)
 	if (t.len < 2)
 		return NULL;
 	if (t.len > sizeof small) {
-		buf = malloc(t.len);
-		if (!buf)
-			abort();
+		buf = ir_xrealloc(NULL, t.len);
 	}
 	for (i = 1; i + 1 < t.len; i++) {
 		char ch = t.s[i];

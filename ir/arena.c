@@ -20,7 +20,7 @@ struct ir_chunk {
 #define CHUNK_MIN ((size_t)64 << 10)
 #define CHUNK_MAX ((size_t)4 << 20)
 
-static void out_of_memory(void)
+void ir_out_of_memory(void)
 {
 	fputs("ptoc: out of memory\n", stderr);
 	abort();
@@ -30,7 +30,7 @@ void *ir_xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	if (!p)
-		out_of_memory();
+		ir_out_of_memory();
 	return p;
 }
 
@@ -38,7 +38,7 @@ void *ir_xrealloc(void *p, size_t size)
 {
 	p = realloc(p, size ? size : 1);
 	if (!p)
-		out_of_memory();
+		ir_out_of_memory();
 	return p;
 }
 

@@ -37,11 +37,13 @@ typedef struct ir_region ir_region;
 /* ---- arena.c: the context's memory and strings ------------------------ */
 
 void *ir_alloc(ir_ctx *ctx, size_t size);   /* zeroed, 16-byte aligned, freed with ctx */
-/* The IR's own memory (the arena's chunks, the printer's name tables) has no failure
- * path: these abort with "ptoc: out of memory" when malloc fails. Every other
- * allocation checks and reports (docs/architecture.md "Allocation failure"). */
+/* The IR's own memory (the arena's chunks, the printer's name tables, the parser's
+ * tables while it builds IR) has no failure path: these abort with "ptoc: out of
+ * memory" when malloc fails (ir_out_of_memory). Every other allocation checks and
+ * reports (docs/architecture.md "Allocation failure"). */
 void *ir_xcalloc(size_t n, size_t size);
 void *ir_xrealloc(void *p, size_t size);
+void ir_out_of_memory(void);
 char *ir_strndup(ir_ctx *ctx, const char *s, size_t len);
 /* Interned NUL-terminated copy: equal strings give the same pointer. */
 const char *ir_intern(ir_ctx *ctx, const char *s, size_t len);

@@ -29,6 +29,7 @@
 
 #include "ptoc/legality.h"
 #include "ptoc/ptoc.h"
+#include "ptort.h"
 #include "tools.h"
 
 #ifndef PTOC_BUILD_RT_INCLUDE
@@ -45,9 +46,9 @@
 #endif
 
 #define MAX_ARGS 4096
-/* the harness's limits (runtime/src/harness.c) */
-#define MAX_BLOCKS (1u << 20)
-#define MAX_THREADS 4096u
+/* the harness's limits (ptort.h section 6) */
+#define MAX_BLOCKS PTORT_MAX_BLOCKS
+#define MAX_THREADS PTORT_MAX_THREADS
 
 /* Whether s is a decimal count from 1 to max. */
 static int count_ok(const char *s, unsigned max)

@@ -736,7 +736,8 @@ int ptort_vred_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, u
  * size for a dynamic buffer, in whole elements); a runtime error is reported at the
  * location ptort_ctx_locate recorded; outputs are written only after an error-free
  * run, all or none. Returns the exit status: 0, 1 (bad input file, runtime error,
- * out of memory), 2 (usage).
+ * out of memory), 2 (usage). --blocks N and --threads T are counts from 1 to the
+ * limits below (the one definition: `ptoc run` checks its options against them).
  *
  * A FILE ending in `.npy` is a NumPy array file (docs/runtime.md "NumPy files"): an
  * --in array must have the dtype of the buffer's element type (float32, float16,
@@ -768,6 +769,8 @@ typedef struct ptort_main_desc {
 		     const int64_t scalar[]);
 } ptort_main_desc;
 
+#define PTORT_MAX_BLOCKS (1u << 20)
+#define PTORT_MAX_THREADS 4096u
 int ptort_main(const ptort_main_desc *d, int argc, char **argv);
 
 /* ==== 7. Many blocks: launches and the GM race check (src/launch.c) ================

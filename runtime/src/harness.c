@@ -56,8 +56,8 @@ typedef struct hrun {
 	uint32_t blocks, threads;
 } hrun;
 
-#define HARNESS_MAX_BLOCKS (1u << 20)
-#define HARNESS_MAX_THREADS 4096u
+#define HARNESS_MAX_BLOCKS PTORT_MAX_BLOCKS
+#define HARNESS_MAX_THREADS PTORT_MAX_THREADS
 
 static void vsay(const hrun *r, const ptort_main_arg *a, const char *fmt, va_list ap)
 {

@@ -36,7 +36,7 @@
 #include "mem_internal.h"
 #include "ptort.h"
 
-#define LAUNCH_MAX_THREADS 4096u
+#define LAUNCH_MAX_THREADS PTORT_MAX_THREADS
 
 /* What one block left behind. */
 typedef struct blk {
