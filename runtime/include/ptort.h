@@ -256,7 +256,7 @@ int ptort_trap(ptort_ctx *ctx);
 
 /* ---- 3.1a tprint (docs/runtime.md "tprint") --------------------------------------
  *
- * ptort_tprint writes tile t's valid region as text: a line `tile TYPE RxC` (the
+ * ptort_tprint writes tile src's valid region as text: a line `tile TYPE RxC` (the
  * type's .pto name, the valid rows and columns), then one line per valid row, its
  * elements separated by one space. Integers in decimal; floats in the fewest
  * significant digits (%g) that name every value of their type (f32 9, f16 5, bf16 4,
@@ -267,7 +267,7 @@ int ptort_trap(ptort_ctx *ctx);
  * written. */
 typedef void (*ptort_print_fn)(void *user, const char *s, size_t n);
 void ptort_ctx_set_print(ptort_ctx *ctx, ptort_print_fn fn, void *user);
-int ptort_tprint(ptort_ctx *ctx, const ptort_tile *t);
+int ptort_tprint(ptort_ctx *ctx, const ptort_tile *src);
 /* ptort_print_value writes `prefix`, one value of `type` (its low bits in `bits`) as
  * tprint writes an element, and a newline to the print sink: `ptoc run`'s harness
  * prints an entry function's results with it ("result #0 i32 -5"). */
@@ -286,7 +286,7 @@ void ptort_print_value(ptort_ctx *ctx, const char *prefix, ptort_type type, uint
  *
  * i.e. the repeat stride counts 32-byte units on both sides, the block stride counts
  * that operand's own blocks (1 = blocks back to back on both sides; the vendor's
- * f32->f16 example has dst_rep_stride 4, src_rep_stride 8, block strides 1).
+ * f32->f16 example has dst_rep 4, src_rep 8, block strides 1).
  * Mask: lane l (< 64) is selected by bit l of mask_lo, lane 64 + l by bit l of
  * mask_hi; with 64 or 32 lanes mask_hi is ignored (and bits >= 32 of mask_lo with
  * 32 lanes). Unselected destination lanes are left untouched. Each repeat reads all
@@ -298,37 +298,37 @@ void ptort_print_value(ptort_ctx *ctx, const char *prefix, ptort_type type, uint
  * ptort_cvt_check rejects, both types 8 bits or narrower, a footprint (from the
  * first byte of the operand to the last byte of its last selected lane) leaving
  * `mem`. A contiguous full-mask instruction runs as one ptort_cvt_run. */
-int ptort_vconv(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
-		ptort_type from, ptort_type to, uint32_t repeat, uint16_t dst_blk_stride,
-		uint16_t src_blk_stride, uint16_t dst_rep_stride, uint16_t src_rep_stride,
-		uint64_t mask_hi, uint64_t mask_lo, ptort_rmode rm, int sat);
+int ptort_vconv(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src,
+		ptort_type from, ptort_type to, uint32_t repeat, uint16_t dst_blk,
+		uint16_t src_blk, uint16_t dst_rep, uint16_t src_rep,
+		uint64_t mask_hi, uint64_t mask_lo, ptort_rmode rmode, int sat_mode);
 
 /* The deq form (A2A3 i32 -> f16): same geometry as ptort_vconv with from = i32,
- * to = f16 (64 lanes, mask_lo only); each lane is ptort_deq1_i32_f16(x, scale_f16)
+ * to = f16 (64 lanes, mask_lo only); each lane is ptort_deq1_i32_f16(x, scale)
  * (exact product rounded once, RINT, saturation ON). scale 0x3C00 = 1.0. */
-int ptort_vconv_deq(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
-		    uint32_t repeat, uint16_t dst_blk_stride, uint16_t src_blk_stride,
-		    uint16_t dst_rep_stride, uint16_t src_rep_stride, uint64_t mask_hi,
-		    uint64_t mask_lo, uint16_t scale_f16);
+int ptort_vconv_deq(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src,
+		    uint32_t repeat, uint16_t dst_blk, uint16_t src_blk,
+		    uint16_t dst_rep, uint16_t src_rep, uint64_t mask_hi,
+		    uint64_t mask_lo, uint16_t scale);
 
 /* ---- 3.3 Vector conversion, A5 vector-register form --------------------------
  *
  * Converts `count` contiguous elements: ceil(count / L) steps on 256-byte registers
  * (L = 2048 / W lanes as above), the last one predicated to the remaining elements.
- * Element i of the source (at src_addr) goes to element i of the destination (at
- * dst_addr); nothing beyond `count` elements is touched (for a 4-bit destination
+ * Element i of the source (at src) goes to element i of the destination (at
+ * dst); nothing beyond `count` elements is touched (for a 4-bit destination
  * with odd count, the other nibble of the last byte is kept). Each step reads its
  * source register before writing, steps run in order. Reported: count 0, an
  * undefined pair or mode, a footprint leaving `mem`. */
-int ptort_vconv_v(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
-		  ptort_type from, ptort_type to, uint32_t count, ptort_rmode rm, int sat);
+int ptort_vconv_v(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src,
+		  ptort_type from, ptort_type to, uint32_t count, ptort_rmode rmode, int sat_mode);
 
 /* The per-row form: `rows` rows of `cols` elements; row r starts at
- * src_addr + r * src_pitch and dst_addr + r * dst_pitch (pitches in bytes). Rows are
+ * src + r * src_pitch and dst + r * dst_pitch (pitches in bytes). Rows are
  * processed in order, each exactly as ptort_vconv_v on that row. */
-int ptort_vconv_v2d(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
+int ptort_vconv_v2d(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src,
 		    ptort_type from, ptort_type to, uint32_t rows, uint32_t cols,
-		    uint32_t dst_pitch, uint32_t src_pitch, ptort_rmode rm, int sat);
+		    uint32_t dst_pitch, uint32_t src_pitch, ptort_rmode rmode, int sat_mode);
 
 /* ---- 3.4 DMA between GM and on-chip memories (docs/semantics.md §6.2) ------------
  *
@@ -374,15 +374,16 @@ int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const p
 		    int convert_to, int relu);
 
 /* tload then vconv_v fused (the compiler's fuse-dma pass, docs/lowered.md): the
- * result is that of ptort_dma_load(gm, view, src) followed by ptort_vconv_v(ctx,
- * src->mem, dst_addr, src->addr, src->type, to, count, rm, sat), errors included,
- * except that the bytes of `src` are left unspecified: the compiler calls it only
- * when no instruction reads them afterwards. When both would succeed, `src` is a
- * whole row-major ND tile of count elements (8 bits or wider) and its bytes do not
- * overlap the destination's, the elements convert from GM straight to dst_addr. */
+ * result is that of ptort_dma_load(gm, view, dst) followed by ptort_vconv_v(ctx,
+ * dst->mem, cvt_dst, dst->addr, dst->type, to, count, rmode, sat_mode), errors
+ * included, except that the bytes of the loaded tile `dst` are left unspecified: the
+ * compiler calls it only when no instruction reads them afterwards. When both would
+ * succeed, `dst` is a whole row-major ND tile of count elements (8 bits or wider) and
+ * its bytes do not overlap the conversion's destination, the elements convert from GM
+ * straight to cvt_dst. */
 int ptort_dma_load_cvt(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
-		       const ptort_tile *src, uint32_t dst_addr, ptort_type to, uint32_t count,
-		       ptort_rmode rm, int sat);
+		       const ptort_tile *dst, uint32_t cvt_dst, ptort_type to, uint32_t count,
+		       ptort_rmode rmode, int sat_mode);
 
 /* ---- 3.5 tmov between tiles (docs/semantics.md §6.2) ------------------------------
  *
@@ -520,12 +521,14 @@ const char *ptort_layout_status_text(ptort_layout_status s);
  * c_in.rows), k <= a.cols and b.rows, n <= b.cols and c.cols (and bias/c_in cols),
  * the type triple, init. The runtime knows no target: location and layout rules of a
  * target are the compiler's job. Returns 0, or -1 when reported. */
+/* The call's tiles: c is c_out; `bias` is the bias tile or c_in (by init), NULL for
+ * zero. */
 #define PTORT_MMAD_INIT_ZERO 0
 #define PTORT_MMAD_INIT_BIAS 1
 #define PTORT_MMAD_INIT_C 2
-int ptort_mmad(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
+int ptort_mmad(ptort_ctx *ctx, const ptort_tile *c, const ptort_tile *a,
 	       const ptort_tile *b, uint32_t m, uint32_t k, uint32_t n, int init,
-	       const ptort_tile *bias_or_c_in);
+	       const ptort_tile *bias);
 
 /* MX (A5 tmatmul.mx*): as ptort_mmad with each product scaled,
  *     a(i, q) * 2^(sa(i, q/32) - 127) * b(q, j) * 2^(sb(q/32, j) - 127),
@@ -534,9 +537,9 @@ int ptort_mmad(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
  * e8m0 of 0xFF makes the scaled product NaN). Operands: both fp8 (f8E4M3FN|f8E5M2)
  * or both fp4 (f4E2M1FN|f4E1M2); c_out and bias/c_in f32. k need not be a multiple
  * of 64 here (the compiler enforces the target's rule). */
-int ptort_mmad_mx(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
+int ptort_mmad_mx(ptort_ctx *ctx, const ptort_tile *c, const ptort_tile *a,
 		  const ptort_tile *a_scale, const ptort_tile *b, const ptort_tile *b_scale,
-		  uint32_t m, uint32_t k, uint32_t n, int init, const ptort_tile *bias_or_c_in);
+		  uint32_t m, uint32_t k, uint32_t n, int init, const ptort_tile *bias);
 
 /* ==== 5. Vector operations: elementwise, compare/select, reductions ========
  *
