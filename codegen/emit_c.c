@@ -715,8 +715,8 @@ static int emit_view(em *e, const ir_op *op, const ir_value *pv, const char **gm
 
 /* ---- instructions -------------------------------------------------------------------- */
 
-/* The comment before an instruction: `/* NAME:LINE: op */`, NAME the file's last
- * component (its whole path is written once, at ptoc_src_K). */
+/* The comment before an instruction: NAME:LINE and the op's name, NAME the file's
+ * last component (its whole path is written once, at ptoc_src_K). */
 static void loc_comment(em *e, const ir_op *op)
 {
 	const char *f = op->loc.file ? op->loc.file : "?", *p;
