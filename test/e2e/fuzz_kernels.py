@@ -62,12 +62,14 @@ def reference(ptoc, target, text, case, work):
     return {case.gm[k][0]: gm[k].tobytes() for k in range(len(case.gm)) if case.gm[k][4] == "out"}
 
 
-def run_cmd(ptoc, target, src, cases, d):
+def run_cmd(ptoc, target, src, cases, d, write=True):
+    """the `ptoc run` command line (write: also write the input files into d)"""
     cmd = [ptoc, "run", src, "--target", target]
     for c in cases:
         for (a, t, rows, cols, role), x in zip(c.gm, c.inputs):
             p = os.path.join(d, "in_%s.bin" % a[1:])
-            x.tofile(p)
+            if write:
+                x.tofile(p)
             cmd += ["--in", "%s=%s" % (a[1:], p)]
             if role == "out":
                 cmd += ["--out", "%s=%s" % (a[1:], os.path.join(d, "got_%s.bin" % a[1:]))]
@@ -84,7 +86,8 @@ def run_ptoc(ptoc, target, cases, d):
     cmd = run_cmd(ptoc, target, src, cases, d)
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode:
-        return False, r.stderr.strip()[-3000:], {}
+        errs = [ln for ln in r.stderr.splitlines() if "error" in ln]
+        return False, "\n".join(errs[:3] + [r.stderr.strip()[-2000:]]), {}
     got = {}
     for c in cases:
         for (a, t, rows, cols, role) in c.gm:
@@ -108,12 +111,10 @@ def first_diffs(want, got, t, limit=4):
 def save(outdir, target, case, what, expected, got, ptoc):
     d = os.path.join(outdir, "%s-%d" % (target, case.seed))
     os.makedirs(d, exist_ok=True)
-    case.cid = 0
-    # regenerate names for a one-kernel module: the case keeps its own names (k<cid>_)
     text = kg.module_text(target, [case])
     with open(os.path.join(d, "kernel.pto"), "w") as f:
         f.write(text)
-    cmd = run_cmd("${PTOC:-%s}" % ptoc, target, "kernel.pto", [case], ".")
+    cmd = run_cmd("${PTOC:-%s}" % ptoc, target, "kernel.pto", [case], ".", write=False)
     for (a, t, rows, cols, role), x in zip(case.gm, case.inputs):
         x.tofile(os.path.join(d, "in_%s.bin" % a[1:]))
     for a, b in (expected or {}).items():
@@ -167,6 +168,7 @@ def check_batch(args, target, table, cvts, seeds, work, stats):
                 why = "ptoc refused or failed: " + (msg1 if not ok1 else str(ref))
                 d = save(args.out, target, c, why, None if isinstance(ref, RuntimeError) else ref, {}, args.ptoc)
                 print("DISAGREE %s seed %d: %s (%s)" % (target, c.seed, why.splitlines()[0][:300], d))
+                sys.stdout.flush()
                 continue
             if ref is None:
                 stats.unsup += 1
@@ -206,6 +208,8 @@ def main():
     stats = {t: Stats() for t in targets}
     work = args.work or tempfile.mkdtemp(prefix="fuzzk-")
     os.makedirs(work, exist_ok=True)
+    print("fuzz_kernels: seed %d, targets %s, %d kernels per run" % (args.seed, ",".join(targets), args.per_run))
+    sys.stdout.flush()
     t0 = time.time()
     batch = 0
     try:
