@@ -114,7 +114,7 @@ def save(outdir, target, case, what, expected, got, ptoc):
     text = kg.module_text(target, [case])
     with open(os.path.join(d, "kernel.pto"), "w") as f:
         f.write(text)
-    cmd = run_cmd("${PTOC:-%s}" % ptoc, target, "kernel.pto", [case], ".", write=False)
+    cmd = run_cmd("${PTOC:-%s}" % os.path.abspath(ptoc), target, "kernel.pto", [case], ".", write=False)
     for (a, t, rows, cols, role), x in zip(case.gm, case.inputs):
         x.tofile(os.path.join(d, "in_%s.bin" % a[1:]))
     for a, b in (expected or {}).items():

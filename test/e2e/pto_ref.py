@@ -25,6 +25,17 @@ docs/semantics.md alone, never from ptoc's passes, lowering or runtime:
   * tcvt (§3): round_float below rounds a float64 value onto any binary float format
     with each round mode, then §3's overflow, infinity, NaN and saturation rules, and
     the per-target saturation defaults of §3.2;
+  * the other vector ops (for test/e2e/fuzz_kernels.py): and/or/xor/shifts/fmod/rem/prelu
+    and their scalar forms, tdivs either way, neg/abs (the sign bit), relu, exp/ln/sqrt/
+    rsqrt/recip (float64, rounded once), not; texpands; row/column expands (expdif: the
+    difference rounded, then exp) and broadcasts; taddc/tsubc/taddsc/tsubsc left to
+    right; tcmp/tcmps into predicate bits (only the valid columns' bits written) and
+    tsel/tsels; trowsum/trowprod/tcolsum/tcolprod in each target's order (§7.6), the
+    max/min reductions in any; integer element ops by §7.2 (wrapping, x / 0 all ones,
+    shifts of N or more); integer-source tcvt; a pair that cannot overflow (f32
+    destination, exact pairs) ignores saturation (§2);
+  * tiles placed by hand, with Interp(target, manual=True), as their own arrays when no
+    two overlap;
   * scf.for / scf.if / scf.while, arith on 64-bit wrapping integers (§8.1).
 
 Anything outside this list raises Unsupported with the op's name, so a kernel using an
