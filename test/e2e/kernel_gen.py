@@ -77,6 +77,14 @@ EXCLUDED = {
     # A2A3 tcvt i32 -> f16 (the deq path) with a run-time valid shape ("a dynamic valid
     # shape with deq_scale is not supported")
     "a2a3_deq_dynamic": "limit: lower_vec.c deq path, A2A3, run-time valid shape",
+    # taxpy with a run-time valid shape ("not supported by taxpy yet")
+    "taxpy_dynamic": "limit: lower_vec.c lower_axpy, run-time valid shape",
+    # tci / ttri with a run-time valid shape ("tci with a valid shape known only at run
+    # time is not supported"; ttri likewise)
+    "tci_ttri_dynamic": "limit: lower_vec.c tci/ttri, run-time valid shape",
+    # A2A3 tfillpad / tfillpad_expand on i8/ui8, any shape ("the repeat form (A2A3) takes
+    # 16- and 32-bit elements only"): the §7.7 table lists i8/ui8 for them
+    "a2a3_8bit_tfillpad": "limit: lower_vec.c tfillpad, A2A3, 8-bit elements",
     "a2a3_8bit_bitwise_odd_cols": "limit: lower_vec.c 8-bit bitwise ops, A2A3, odd valid columns",
 }
 
@@ -311,7 +319,10 @@ def layout_tile(c, rng, t, rows, cols, vr, vc, dyn, loc="vec", bl="row_major", s
     c.emit("%s = pto.alloc_tile%s : %s" % (x, kw, ty))
     if tassign:
         c.emit("pto.tassign %s, %s : %s, i64" % (x, c.const(addr, "i64"), ty))
-    return Tile(x, ty, t, rows, cols, vr, vc)
+    tile = Tile(x, ty, t, rows, cols, vr, vc)
+    if getattr(c, "new_tiles", None) is not None:
+        c.new_tiles.append(tile)
+    return tile
 
 
 def view(c, buf, t, rows, cols, r0, c0, pr, pc):
@@ -349,7 +360,7 @@ def store(c, rng, tile):
 # ---- vec cases -------------------------------------------------------------------------
 
 GEN_KINDS = ("BIN", "BINS", "UN", "DUP", "ROWRED", "COLRED", "ROWEXP", "COLEXP", "ROWBC",
-             "COLBC", "CMP", "CMPS", "TER", "TERS")
+             "COLBC", "CMP", "CMPS", "TER", "TERS", "PART", "AXPY", "PAD", "TRANS", "SEQ", "TRI")
 CMP_MODES = ("eq", "ne", "lt", "le", "gt", "ge")
 
 
@@ -424,6 +435,19 @@ class VecGen:
                 continue
             if kind in ("TER", "TERS") and dyn and excluded("ter_dynamic"):
                 continue
+            if kind == "PART" and dyn:
+                continue  # the verifier asks for static valid shapes (semantics.md §7.3)
+            if kind == "AXPY" and dyn and excluded("taxpy_dynamic"):
+                continue
+            if kind in ("SEQ", "TRI") and dyn and excluded("tci_ttri_dynamic"):
+                continue
+            if kind == "TRANS" and dyn:
+                continue  # the generator writes static transposes only
+            if (self.target == "a2a3" and kind == "PAD" and ESZ[t] == 1
+                    and excluded("a2a3_8bit_tfillpad")):
+                continue
+            if op == "tfillpad_inplace":
+                continue  # not generated (needs one buffer seen as two tiles)
             if kind == "COLRED" and self.dyn[1] and excluded("colred_dynamic_cols"):
                 continue
             if (self.target == "a2a3" and op in ("tshl", "tshr", "tshls", "tshrs")
@@ -439,11 +463,11 @@ class VecGen:
             out.append((op, kind))
         return out
 
-    def scalar(self, t):
+    def scalar(self, t, same=False):
         """a scalar operand: usually of t, sometimes of another type (§7.3)"""
         rng = self.rng
         st = t
-        if rng.random() < 0.25:
+        if not same and rng.random() < 0.25:
             st = str(rng.choice(["f32", "f16", "i32", "i16"] + (["bf16"] if rng.random() < 0.2 else [])))
             if t in FLOATS and st == "bf16":
                 st = "f32"
@@ -539,6 +563,51 @@ class VecGen:
             load(c, rng, r)
             d = dst()
             line(op, [T(r)], d)
+        elif kind == "PART":
+            svr, svc = int(rng.integers(1, self.vr + 1)), int(rng.integers(1, self.vc + 1))
+            small = layout_tile(c, rng, t, self.rows, self.cols, svr, svc, (None, None),
+                                manual=self.manual)
+            load(c, rng, small)
+            pair = [T(pick()), T(small)]
+            if rng.random() < 0.5:
+                pair.reverse()
+            d = self.fresh(t)
+            line(op, pair, d)
+        elif kind == "AXPY":
+            d = pick()
+            line(op, [T(pick()), self.scalar(t, same=True)], d)
+        elif kind == "PAD":
+            pad = int(rng.integers(0, 4))
+            rows, cols = self.rows, self.cols
+            if op == "tfillpad_expand":
+                rows = min(16, rows * int(rng.integers(1, 3)) + int(rng.integers(0, 2)))
+            d = layout_tile(c, rng, t, rows, cols, rows, cols, (None, None), pad=pad,
+                            manual=self.manual)
+            line(op, [T(pick())], d)
+            outs.append(d)
+            return
+        elif kind == "TRANS":
+            src = pick()
+            g = 32 // ESZ[t]
+            d = layout_tile(c, rng, t, self.cols, (self.rows + g - 1) // g * g, self.vc, self.vr,
+                            (None, None), manual=self.manual)
+            operands = [T(src)]
+            if rng.random() < 0.5:
+                operands.append(T(self.fresh(t)))
+            line(op, operands, d)
+            outs.append(d)
+            return
+        elif kind == "SEQ":
+            st = {"ui16": "i16", "ui32": "i32"}.get(t, t)
+            start = c.const(scalar_literal(rng, st), st)
+            d = pick()
+            line(op, [(start, st)], d, "{descending = %s}" % ("true" if rng.random() < 0.5 else "false"),
+                 ins_attrs=True)
+        elif kind == "TRI":
+            diag = c.const(str(int(rng.integers(-4, 9))), "i32")
+            d = pick()
+            line(op, [(diag, "i32")], d, "{upperOrLower = %d : i32}" % int(rng.integers(0, 2)),
+                 ins_attrs=True)
         elif kind in ("CMP", "CMPS"):
             mode = str(rng.choice(CMP_MODES))
             if self.target == "a2a3" and t == "i32" and kind == "CMP":
@@ -629,12 +698,21 @@ def scf_block(c, rng, g, t, pool, outs):
     run-time flag; tiles and constants the body makes are hoisted before the op (a tile
     allocated in a region does not exist after it)"""
     start = len(c.lines)
+    c.new_tiles = []
     _scf_body(c, rng, g, t, pool, outs)
     body = c.lines[start:]
     hoist = [ln for ln in body[1:] if re.search(r"= arith\.constant|= pto\.alloc_tile|pto\.tassign", ln)]
     rest = [ln for ln in body if ln not in hoist]
+    # a tile the body makes may not be written (the other branch, no trip): it starts
+    # with GM contents, as the reference's zeros would not match stale UB bytes
+    del c.lines[start:]
+    for x in c.new_tiles:
+        load(c, rng, x)
+    init = c.lines[start:]
+    del c.lines[start:]
+    c.new_tiles = None
     pad = c.indent
-    c.lines[start:] = [pad + ln.strip() for ln in hoist] + rest
+    c.lines[start:] = [pad + ln.strip() for ln in hoist] + init + rest
 
 
 def _scf_body(c, rng, g, t, pool, outs):

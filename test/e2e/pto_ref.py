@@ -244,6 +244,48 @@ def cannot_overflow(src, dst):
     return False
 
 
+# §4's native pairs of A2A3 (types the reference models), in the table's order
+A2A3_NATIVE = {"f32": ["f16", "f32", "bf16", "i16", "i32", "i64"],
+               "f16": ["f32", "i32", "i16", "i8", "ui8"], "bf16": ["f32", "i32"],
+               "i16": ["f16", "f32"], "i32": ["f32", "i16", "i64", "f16"],
+               "i64": ["f32", "i32"], "ui8": ["f16"], "i8": ["f16"]}
+
+
+def exact_pair(a, b):
+    """every value of a (range, precision, -0, inf, NaN) is one of b"""
+    if a == b:
+        return False
+    if a in FLOATS and b in FLOATS:
+        return (FLOATS[a][0] <= FLOATS[b][0] and FLOATS[a][1] >= FLOATS[b][1]
+                and FLOATS[a][2] <= FLOATS[b][2])
+    if a in FLOATS:
+        return False
+    lo, hi, bits = int_range(a)
+    if b in FLOATS:
+        return bits - (lo < 0) <= FLOATS[b][0]
+    lo2, hi2, _ = int_range(b)
+    return lo2 <= lo and hi <= hi2
+
+
+def a2a3_rule_pair(src, dst):
+    """the pair whose saturation rule applies on A2A3: the pair itself when native, else
+    the last step of its shortest chain of exact steps (§4 "Exact decompositions")"""
+    if dst in A2A3_NATIVE.get(src, []):
+        return (src, dst)
+    frontier = [[src]]
+    for _ in range(8):
+        nxt = []
+        for chain in frontier:
+            a = chain[-1]
+            for b in A2A3_NATIVE.get(a, []):
+                if b == dst and len(chain) > 1:
+                    return (a, b)
+                if b not in chain and b != dst and exact_pair(a, b):
+                    nxt.append(chain + [b])
+        frontier = nxt
+    return (src, dst)
+
+
 def int_convert(bits, src, dst, mode, sat):
     """§3 integer source: toward a float, the value rounded once (exactly: Python
     integers through round_float on float64 only when exact, else by Fraction-free
@@ -917,8 +959,9 @@ class Interp:
         sat = pair not in SAT_OFF_PAIRS
         if "sat_mode" in op.attrs:
             asked = op.attrs["sat_mode"].endswith("ON>")
-            # §3.2: A2A3 honours an explicit setting only on the six pairs; A5 everywhere
-            if self.target == "a5" or pair in SAT_OFF_PAIRS:
+            # §3.2: A2A3 honours an explicit setting only on the six pairs (for a pair
+            # decomposed into a chain, §4: the rule of its last step); A5 everywhere
+            if self.target == "a5" or a2a3_rule_pair(*pair) in SAT_OFF_PAIRS:
                 sat = asked
         if self.target == "a2a3" and pair == ("i32", "f16"):
             mode, sat = "RINT", True     # §3.4: the deq path, scale 1.0
@@ -1057,7 +1100,64 @@ class Interp:
         src, dst = ins[0], ins[-1]
         dst.data[0:1, :dst.vc] = col_reduce(self.col_rows(src), "min", src.t, "a2a3", False)
 
+    def part(self, name, ins):
+        s0, s1, dst = ins
+        vr, vc = dst.vr, dst.vc
+        full = s0 if (s0.vr, s0.vc) == (vr, vc) else s1
+        res = full.data[:vr, :vc].copy()
+        r, c = min(s0.vr, s1.vr), min(s0.vc, s1.vc)
+        res[:r, :c] = elem_op(name, s0.data[:r, :c], s1.data[:r, :c], dst.t)
+        dst.data[:vr, :vc] = res
 
+    def op_pto_taxpy(self, op, ins, env):
+        src, s, dst = ins
+        if src.t != dst.t:
+            raise Unsupported("taxpy %s -> %s" % (src.t, dst.t))
+        vr, vc = dst.vr, dst.vc
+        prod = elem_op("mul", src.data[:vr, :vc], self.scalar(s, src.t), dst.t)
+        dst.data[:vr, :vc] = elem_op("add", dst.data[:vr, :vc], prod, dst.t)
+
+    def op_pto_tfillpad(self, op, ins, env):
+        src, dst = ins
+        t = dst.t
+        if t in FLOATS:
+            v = {0: 0.0, 1: 0.0, 2: np.inf, 3: -np.inf}[dst.pad]
+            pv = encode_float(np.array([v]), t)[0]
+        else:
+            lo, hi, _ = int_range(t)
+            pv = storage(t)({0: 0, 1: 0, 2: hi, 3: lo}[dst.pad])
+        dst.data[:dst.vr, :dst.vc] = pv
+        dst.data[:src.vr, :src.vc] = src.data[:src.vr, :src.vc]
+
+    op_pto_tfillpad_expand = op_pto_tfillpad
+
+    def op_pto_ttrans(self, op, ins, env):
+        src, dst = ins[0], ins[-1]
+        dst.data[:dst.vr, :dst.vc] = src.data[:dst.vc, :dst.vr].T
+
+    def op_pto_tci(self, op, ins, env):
+        s, dst = ins
+        if not isinstance(s, int):
+            raise Unsupported("tci start %r" % (s,))
+        desc = str(op.attrs.get("descending", "false")).startswith("true")
+        k = np.arange(dst.vc, dtype=object)
+        vals = [s - int(x) if desc else s + int(x) for x in k]
+        dst.data[0, :dst.vc] = [scalar_to(v, dst.t) for v in vals]
+
+    def op_pto_ttri(self, op, ins, env):
+        d, dst = ins
+        upper = int(re.match(r"\s*(-?\d+)", str(op.attrs.get("upperOrLower", "0"))).group(1))
+        i = np.arange(dst.vr)[:, None]
+        j = np.arange(dst.vc)[None, :]
+        m = (j >= i + d) if upper else (j <= i + d)
+        one = scalar_to(1, dst.t)
+        zero = scalar_to(0, dst.t)
+        dst.data[:dst.vr, :dst.vc] = np.where(m, one, zero)
+
+
+for _name in ("add", "mul", "max", "min"):
+    setattr(Interp, "op_pto_tpart" + _name,
+            (lambda n: lambda self, op, ins, env: self.part(n, ins))(_name))
 for _name, _el in (("tand", "and"), ("tor", "or"), ("txor", "xor"), ("tshl", "shl"),
                    ("tshr", "shr"), ("tfmod", "fmod"), ("trem", "rem"), ("tprelu", "prelu")):
     BINARY[_name] = _el
