@@ -526,7 +526,11 @@ class VecGen:
             line(op, [T(pick()), self.scalar(t), T(pick())], d)
         elif kind == "ROWRED":
             d = self.row_tile(t)
-            line(op, [T(pick()), T(self.fresh(t))], d)
+            tmp = self.fresh(t)
+            if self.rows * self.cols * ESZ[t] < 96:   # trowprod's f16 tmp: 96 bytes (§7.6)
+                tmp = layout_tile(c, rng, t, 96 // (self.cols * ESZ[t]) + 1, self.cols, self.vr,
+                                  self.vc, self.dyn, manual=self.manual)
+            line(op, [T(pick()), T(tmp)], d)
             outs.append(d)
             return
         elif kind == "COLRED":
@@ -662,7 +666,8 @@ class VecGen:
 def gen_vec(c, rng, target, table, cvts):
     g = VecGen(c, rng, target, table, cvts)
     types = sorted({t for _, (k, ts) in table.items() for t in ts[target]})
-    t = str(rng.choice(types))
+    floats = [x for x in types if x in FLOATS]
+    t = str(rng.choice(floats if rng.random() < 0.5 else types))   # floats half the time
     g.setup(t)
     pool, outs = [], []
     for _ in range(int(rng.integers(1, 3))):
@@ -786,7 +791,20 @@ def gen_cube(c, rng, target):
             c.emit("pto.tload ins(%s : %s) outs(%s : %s)" % (p, pt, tile, ty))
         c.emit("pto.tmov ins(%s : %s) outs(%s : %s)" % (am, ta_m, al, ta_l))
         c.emit("pto.tmov ins(%s : %s) outs(%s : %s)" % (bm, tb_m, br, tb_r))
-        if first:
+        if first and acc_t == "f32" and rng.random() < 0.3:
+            bm_ty = tb("mat", "f32", 1, np_, 1, n, "row_major", "none_box")
+            bb_ty = tb("bias", "f32", 1, np_, 1, n, "row_major", "none_box")
+            bmat, bias = c.name("t"), c.name("t")
+            c.emit("%s = pto.alloc_tile : %s" % (bmat, bm_ty))
+            c.emit("%s = pto.alloc_tile : %s" % (bias, bb_ty))
+            buf = c.gm_buf("f32", 1, n, "in")
+            p, pt = view(c, buf, "f32", 1, n, 0, 0, 1, n)
+            c.emit("pto.tload ins(%s : %s) outs(%s : %s)" % (p, pt, bmat, bm_ty))
+            c.emit("pto.tmov ins(%s : %s) outs(%s : %s)" % (bmat, bm_ty, bias, bb_ty))
+            c.emit("pto.tmatmul.bias ins(%s, %s, %s : %s, %s, %s) outs(%s : %s)"
+                   % (al, br, bias, ta_l, tb_r, bb_ty, acc, acc_ty))
+            c.ops.append("tmatmul.bias")
+        elif first:
             c.emit("pto.tmatmul ins(%s, %s : %s, %s) outs(%s : %s)" % (al, br, ta_l, tb_r, acc, acc_ty))
             c.ops.append("tmatmul")
         else:
