@@ -399,14 +399,21 @@ class VecGen:
         return layout_tile(self.c, self.rng, t, self.rows, self.cols, self.vr, self.vc, self.dyn,
                            manual=self.manual)
 
-    def row_tile(self, t, for_expand=False):
-        """a rows x 1 tile of per-row values: DN rows x 1, or ND rows x (32 / size) with one
-        valid column"""
+    def row_tile(self, t, for_expand=None):
+        """a tile of per-row values: DN rows x 1, or ND rows x (32 / size) with one valid
+        column; for_expand "ROWEXP": the operand of trowexpand<op> (DN, or the vendor's
+        mode 2: ND with 32 / size valid columns), "ROWBC": trowexpand's source"""
         nd = self.rng.random() < 0.5
-        if for_expand:
-            nd = False  # issue25#2 (mode-2 operand), issue25#7 (ND source of trowexpand)
+        ncols = 1
+        if for_expand == "ROWEXP":
+            if nd and excluded("rowexp_mode2_operand"):
+                nd = False
+            ncols = 32 // ESZ[t]
+        if (for_expand == "ROWBC" and self.target == "a2a3"
+                and excluded("a2a3_trowexpand_nd_source")):
+            nd = False
         if nd:
-            return layout_tile(self.c, self.rng, t, self.rows, 32 // ESZ[t], self.vr, 1,
+            return layout_tile(self.c, self.rng, t, self.rows, 32 // ESZ[t], self.vr, ncols,
                                (self.dyn[0], None), manual=self.manual)
         rows = (self.rows * ESZ[t] + 31) // 32 * 32 // ESZ[t]
         return layout_tile(self.c, self.rng, t, rows, 1, self.vr, 1, (self.dyn[0], None),
@@ -545,7 +552,7 @@ class VecGen:
             outs.append(d)
             return
         elif kind == "ROWEXP":
-            r = self.row_tile(t, for_expand=True)
+            r = self.row_tile(t, for_expand="ROWEXP")
             load(c, rng, r)
             d = dst()
             operands = [T(pick()), T(r)]
@@ -558,7 +565,7 @@ class VecGen:
             d = dst()
             line(op, [T(pick()), T(r)], d)
         elif kind == "ROWBC":
-            r = self.row_tile(t, for_expand=True)
+            r = self.row_tile(t, for_expand="ROWBC")
             load(c, rng, r)
             d = dst()
             line(op, [T(r)], d)

@@ -998,7 +998,13 @@ class Interp:
     def expand(self, name, ins, rows):
         src0, src1, dst = ins[0], ins[1], ins[-1]
         vr, vc = dst.vr, dst.vc
-        b = src1.data[:vr, 0:1] if rows else src1.data[0:1, :vc]
+        if rows and src1.vc > 1:
+            # the vendor's mode 2 (issue 25 item 2, TROWEXPANDSUB.md): an ND operand of
+            # one 32-byte block per row gives src1(r, c mod block)
+            e = src1.vc
+            b = src1.data[:vr, [c % e for c in range(vc)]]
+        else:
+            b = src1.data[:vr, 0:1] if rows else src1.data[0:1, :vc]
         b = np.broadcast_to(b, (vr, vc))
         a = src0.data[:vr, :vc]
         if name == "expdif":
