@@ -15,12 +15,13 @@ What a case can be (`gen_case`):
     from the target's row of passes/vec_types.def (element ops tile-tile, tile-scalar
     with scalars of any type, unary ops, texpands, compare + select, taddc-like ternary
     ops, row/column reductions into their documented destination forms, row/column
-    expands and broadcasts, in-place ops) and tcvt with the pairs, round modes and
+    expands and broadcasts, tpart*, taxpy, tfillpad(_expand), ttrans, tci, ttri,
+    in-place ops) and tcvt with the pairs, round modes and
     saturation settings that `ptoc legality --target T` lists, all optionally inside
     scf.for (iterating an in-place op) or scf.if (on a run-time flag);
-  * cube: tload A (m x k) and B (k x n) to mat, tmov to left / right, tmatmul
-    (then optionally tmatmul.acc on a second pair), tstore from acc (f32, or f16/bf16
-    through the fixpipe conversion).
+  * cube: tload A (m x k) and B (k x n) to mat, tmov to left / right, tmatmul or
+    tmatmul.bias (then optionally tmatmul.acc on a second pair), tstore from acc (f32,
+    i32, or f16/bf16 through the fixpipe conversion).
 
 Inputs (`gen_input`) mix random values with NaN (payloads, both signs), +-inf, +-0,
 subnormals, the extremes of the type and rounding ties.
@@ -184,7 +185,7 @@ def gen_input(rng, t, n, special=0.25, finite=False):
         else:
             b = (x.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
         b = b.astype(dt)
-        sp = [s for s in float_specials(t)]
+        sp = float_specials(t)
         if finite:
             sp = [s for s in sp if not _is_nonfinite(s, t)]
         pick = rng.random(n) < special
