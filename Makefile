@@ -13,6 +13,10 @@
 #                         no bridge), in build-nomlir/: the tests that differ there (label
 #                         nomlir: the install, the driver, the C API, ptoc-irdl)
 #   make fuzz     a bounded libFuzzer run on the frontend (clang-19), in build-fuzz/
+#   make fuzz-kernels SECONDS=N   random differential testing for N seconds (default 300):
+#                 generated kernels through `ptoc run` against test/e2e/pto_ref.py;
+#                 reproducers in fuzz-kernels-out/ (FUZZ_PTOC=build-asan/bin/ptoc: under
+#                 the sanitizers; FUZZ_SEED=S another seed)
 #   make check-exhaustive  sweep all 2^32 f32 inputs for the f32 conversions and the
 #                          f32 vector ops, all 2^32 f16/bf16 operand pairs (EXHAUSTIVE_JOBS)
 BUILD ?= build
@@ -25,7 +29,7 @@ LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_C_COMPILER
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all build setup check demo bench bench-qwen3 check-sanitize check-nomlir fuzz check-exhaustive clean
+.PHONY: all build setup check demo bench bench-qwen3 check-sanitize check-nomlir fuzz fuzz-kernels check-exhaustive clean
 
 all: build
 
@@ -74,6 +78,11 @@ fuzz: setup
 	cmake -S . -B build-fuzz $(LAUNCHER) -DCMAKE_C_COMPILER=clang-19 -DPTOC_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build build-fuzz -j $(JOBS) --target ptoc-fuzz-frontend
 	bash scripts/fuzz.sh build-fuzz $${FUZZ_SECONDS:-120}
+
+fuzz-kernels: build
+	/usr/bin/python3 test/e2e/fuzz_kernels.py --ptoc $(or $(FUZZ_PTOC),$(BUILD)/bin/ptoc) \
+		--seconds $(or $(SECONDS),300) --seed $(or $(FUZZ_SEED),$(shell date +%s)) \
+		--per-run 25 --out fuzz-kernels-out
 
 check-exhaustive: setup build
 	cmake --build $(BUILD) -j $(JOBS) --target test_cvt_exhaustive test_vop_exhaustive

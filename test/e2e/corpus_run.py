@@ -226,7 +226,7 @@ def run_func(ptoc, path, rel, target, func, work, stats):
         if rc:
             return runs, "%s: ptoc run failed: %s" % (label, err.strip()[:800])
         try:
-            pto_ref.Interp(target).run(func, gm, scal)
+            pto_ref.Interp(target, manual=True).run(func, gm, scal)
         except pto_ref.Unsupported as e:
             return runs, "%s: the reference does not model %s" % (label, e)
         for i, et, fout in outs:

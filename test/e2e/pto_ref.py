@@ -25,6 +25,17 @@ docs/semantics.md alone, never from ptoc's passes, lowering or runtime:
   * tcvt (§3): round_float below rounds a float64 value onto any binary float format
     with each round mode, then §3's overflow, infinity, NaN and saturation rules, and
     the per-target saturation defaults of §3.2;
+  * the other vector ops (for test/e2e/fuzz_kernels.py): and/or/xor/shifts/fmod/rem/prelu
+    and their scalar forms, tdivs either way, neg/abs (the sign bit), relu, exp/ln/sqrt/
+    rsqrt/recip (float64, rounded once), not; texpands; row/column expands (expdif: the
+    difference rounded, then exp) and broadcasts; taddc/tsubc/taddsc/tsubsc left to
+    right; tcmp/tcmps into predicate bits (only the valid columns' bits written) and
+    tsel/tsels; trowsum/trowprod/tcolsum/tcolprod in each target's order (§7.6), the
+    max/min reductions in any; integer element ops by §7.2 (wrapping, x / 0 all ones,
+    shifts of N or more); integer-source tcvt; a pair that cannot overflow (f32
+    destination, exact pairs) ignores saturation (§2);
+  * tiles placed by hand, with Interp(target, manual=True), as their own arrays when no
+    two overlap;
   * scf.for / scf.if / scf.while, arith on 64-bit wrapping integers (§8.1).
 
 Anything outside this list raises Unsupported with the op's name, so a kernel using an
@@ -206,8 +217,10 @@ SAT_OFF_PAIRS = {("f32", "i16"), ("f16", "i16"), ("f16", "i8"), ("f16", "ui8"),
 
 def convert(bits, src, dst, mode, sat):
     """tcvt of stored values (§3): mode RINT..ODD, sat True/False"""
+    if cannot_overflow(src, dst):
+        sat = False      # §2: an f32 destination or an exact pair ignores saturation
     if src not in FLOATS:
-        raise Unsupported("tcvt from %s" % src)
+        return int_convert(bits, src, dst, mode, sat)
     x = decode(bits, src)
     if dst == "f32" and src == "f32":  # f32 -> f32 rounds to an integral value
         r = np.where(np.isfinite(x), to_int_float(x, mode), x)
@@ -217,15 +230,100 @@ def convert(bits, src, dst, mode, sat):
     return to_int_dst(x, dst, mode, sat)
 
 
+def cannot_overflow(src, dst):
+    """§2: an f32 destination, or an exact pair (every source value is one of dst)"""
+    if dst == "f32":
+        return True
+    if src in FLOATS and dst in FLOATS:
+        return FLOATS[src][0] <= FLOATS[dst][0] and FLOATS[src][1] >= FLOATS[dst][1]
+    if src not in FLOATS and dst in FLOATS:
+        return int_range(src)[2] - (int_range(src)[0] < 0) <= FLOATS[dst][0]
+    if src not in FLOATS and dst not in FLOATS:
+        (a, b, _), (c, d, _) = int_range(src), int_range(dst)
+        return c <= a and b <= d
+    return False
+
+
+# §4's native pairs of A2A3 (types the reference models), in the table's order
+A2A3_NATIVE = {"f32": ["f16", "f32", "bf16", "i16", "i32", "i64"],
+               "f16": ["f32", "i32", "i16", "i8", "ui8"], "bf16": ["f32", "i32"],
+               "i16": ["f16", "f32"], "i32": ["f32", "i16", "i64", "f16"],
+               "i64": ["f32", "i32"], "ui8": ["f16"], "i8": ["f16"]}
+
+
+def exact_pair(a, b):
+    """every value of a (range, precision, -0, inf, NaN) is one of b"""
+    if a == b:
+        return False
+    if a in FLOATS and b in FLOATS:
+        return (FLOATS[a][0] <= FLOATS[b][0] and FLOATS[a][1] >= FLOATS[b][1]
+                and FLOATS[a][2] <= FLOATS[b][2])
+    if a in FLOATS:
+        return False
+    lo, hi, bits = int_range(a)
+    if b in FLOATS:
+        return bits - (lo < 0) <= FLOATS[b][0]
+    lo2, hi2, _ = int_range(b)
+    return lo2 <= lo and hi <= hi2
+
+
+def a2a3_rule_pair(src, dst):
+    """the pair whose saturation rule applies on A2A3: the pair itself when native, else
+    the last step of its shortest chain of exact steps (§4 "Exact decompositions")"""
+    if dst in A2A3_NATIVE.get(src, []):
+        return (src, dst)
+    frontier = [[src]]
+    for _ in range(8):
+        nxt = []
+        for chain in frontier:
+            a = chain[-1]
+            for b in A2A3_NATIVE.get(a, []):
+                if b == dst and len(chain) > 1:
+                    return (a, b)
+                if b not in chain and b != dst and exact_pair(a, b):
+                    nxt.append(chain + [b])
+        frontier = nxt
+    return (src, dst)
+
+
+def int_convert(bits, src, dst, mode, sat):
+    """§3 integer source: toward a float, the value rounded once (exactly: Python
+    integers through round_float on float64 only when exact, else by Fraction-free
+    integer rounding); toward an integer, exact, clamped or wrapped"""
+    vals = [int(v) for v in decode(bits, src).reshape(-1).tolist()]
+    shape = np.asarray(bits).shape
+    if dst in FLOATS:
+        if any(abs(v) >= 1 << 53 for v in vals):
+            raise Unsupported("tcvt %s -> %s of values beyond 2^53" % (src, dst))
+        return to_float_dst(np.array(vals, dtype=np.float64).reshape(shape), dst, mode, sat)
+    lo, hi, nb = int_range(dst)
+    slo, shi, sb = int_range(src)
+    if slo < 0 and lo == 0 and nb > sb:
+        sat = True                       # signed toward a wider unsigned: saturation only
+    out = []
+    for v in vals:
+        if lo <= v <= hi:
+            out.append(v)
+        elif sat:
+            out.append(min(max(v, lo), hi))
+        else:
+            v &= (1 << nb) - 1
+            out.append(v - (1 << nb) if lo < 0 and v > hi else v)
+    return np.array(out, dtype=object).astype(storage(dst)).reshape(shape)
+
+
 def to_int_float(x, mode):
     return {"RINT": np.rint, "NONE": np.rint, "FLOOR": np.floor, "CEIL": np.ceil,
             "TRUNC": np.trunc, "ROUND": lambda v: np.copysign(np.floor(np.abs(v) + 0.5), v)}[mode](x)
 
 
 def scalar_to(value, t):
-    """a scalar operand converted to the element type t (§7.3: RINT, saturation off)"""
+    """a scalar operand converted to the element type t (§7.3: RINT, saturation off); value
+    a Python int or float"""
     if t in FLOATS:
         return to_float_dst(np.array([float(value)]), t, "RINT", False)[0]
+    if isinstance(value, float) or isinstance(value, np.floating):
+        return to_int_dst(np.array([float(value)]), t, "RINT", False)[0]
     lo, hi, bits = int_range(t)
     v = int(value) & ((1 << bits) - 1)
     if lo < 0 and v > hi:
@@ -283,9 +381,7 @@ def int_op(op, a, b, t):
 
 def elementwise(op, x, y, t):
     """one element op on stored values of type t"""
-    if t in FLOATS:
-        return arith_round(float_op(op, decode(x, t), decode(y, t)), t)
-    return int_op(op, decode(x, t), decode(y, t), t)
+    return elem_op(op, x, y, t)
 
 
 def round_to_odd_sum(acc, p):
@@ -506,8 +602,10 @@ class View:
 class Interp:
     """run(func, gm, scalars): gm {arg index: uint8 array}, changed in place"""
 
-    def __init__(self, target):
-        self.target = target
+    def __init__(self, target, manual=False):
+        """manual: model tiles placed by hand (alloc_tile addr, tassign) as their own
+        arrays when no two of them overlap; otherwise they are refused"""
+        self.target, self.manual = target, manual
 
     def run(self, func, gm, scalars):
         args, body = func.regions[0]
@@ -570,7 +668,7 @@ class Interp:
         if v in ("true", "false"):
             return int(v == "true")
         lit, ty = [x.strip() for x in v.rsplit(":", 1)]
-        if ty in ("index",) or re.fullmatch(r"i\d+", ty):
+        if ty in ("index",) or re.fullmatch(r"u?i\d+", ty):
             return int(lit, 0)
         if ty in FLOATS:  # §8.2: a hex literal is the bit pattern, a decimal one rounded once
             if lit.lower().lstrip("-").startswith("0x"):
@@ -753,26 +851,33 @@ class Interp:
     def op_pto_alloc_tile(self, op, ins, env):
         seg = [int(x) for x in re.findall(r"\d+", op.attrs["operandSegmentSizes"].split(":")[1])]
         vals = self.ints(ins)
-        if seg[0]:
-            # a tile at an address is modelled like any other while its bytes overlap no
-            # other addressed tile of its memory (aliasing would need layouts)
-            d = tile_type(op.rtypes[0])
-            size = int(d["rows"]) * int(d["cols"]) * np.dtype(storage(d["dtype"])).itemsize
-            lo = vals[0]
-            for loc, a, b in getattr(self, "placed", []):
-                if loc == d["loc"] and lo < b and a < lo + size:
-                    raise Unsupported("alloc_tile at an address overlapping another (aliasing needs layouts)")
-            self.placed = getattr(self, "placed", []) + [(d["loc"], lo, lo + size)]
-            vals = vals[1:]
-        vr = vals[0] if seg[1] else None
-        vc = vals[seg[1]] if seg[2] else None
+        vr = vals[seg[0]] if seg[1] else None
+        vc = vals[seg[0] + seg[1]] if seg[2] else None
         t = Tile(op.rtypes[0], vr, vc)
         d = tile_type(op.rtypes[0])
         t.blayout, t.slayout = d.get("blayout", "row_major"), d.get("slayout", "none_box")
+        t.pad = int(d.get("pad", 0))
+        if seg[0]:
+            self.place(t, vals[0], op)
         return t
 
+    def place(self, tile, addr, who):
+        """a tile written at an address by hand: modelled as its own array as long as no
+        other tile (another alloc or tassign) overlaps its bytes, since aliasing would need
+        the layouts"""
+        if not self.manual:
+            raise Unsupported("tiles placed by hand (aliasing needs layouts)")
+        size = tile.rows * tile.cols * np.dtype(storage(tile.t)).itemsize
+        placed = self.__dict__.setdefault("placed", [])
+        for (loc, a, b, w) in placed:
+            if loc == tile.loc and a < addr + size and addr < b and w is not who:
+                raise Unsupported("tiles placed by hand overlap (aliasing needs layouts)")
+        placed.append((tile.loc, addr, addr + size, who))
+
     def op_pto_tassign(self, op, ins, env):
-        raise Unsupported("tassign (aliasing needs layouts)")
+        tile, addr = ins
+        self.place(tile, self.ints([addr])[0], op)
+        return tile if op.results else None
 
     def op_pto_tmov(self, op, ins, env):
         src, dst = ins[0], ins[-1]
@@ -856,8 +961,467 @@ class Interp:
         sat = pair not in SAT_OFF_PAIRS
         if "sat_mode" in op.attrs:
             asked = op.attrs["sat_mode"].endswith("ON>")
-            # §3.2: A2A3 honours an explicit setting only on the six pairs; A5 everywhere
-            if self.target == "a5" or pair in SAT_OFF_PAIRS:
+            # §3.2: A2A3 honours an explicit setting only on the six pairs (for a pair
+            # decomposed into a chain, §4: the rule of its last step); A5 everywhere
+            if self.target == "a5" or a2a3_rule_pair(*pair) in SAT_OFF_PAIRS:
                 sat = asked
+        if self.target == "a2a3" and pair == ("i32", "f16"):
+            mode, sat = "RINT", True     # §3.4: the deq path, scale 1.0
         vr, vc = dst.vr, dst.vc
         dst.data[:vr, :vc] = convert(src.data[:vr, :vc], src.t, dst.t, mode, sat)
+
+    # -- the rest of the vector ops (§7.1-7.6), in the forms kernel_gen.py writes --
+    def region_of(self, tile):
+        return tile.data[:tile.vr, :tile.vc]
+
+    def op_pto_tdivs(self, op, ins, env):
+        if isinstance(ins[0], Tile):
+            return self.with_scalar("div", op, ins)
+        s, src, dst = ins   # scalar / tile
+        sv = np.full((dst.vr, dst.vc), self.scalar(s, dst.t), dtype=storage(dst.t))
+        dst.data[:dst.vr, :dst.vc] = elem_op("div", sv, src.data[:dst.vr, :dst.vc], dst.t)
+
+    def unary(self, name, op, ins):
+        src, dst = ins[0], ins[-1]
+        dst.data[:dst.vr, :dst.vc] = unary_op(name, src.data[:dst.vr, :dst.vc], dst.t)
+
+    def op_pto_texpands(self, op, ins, env):
+        s, dst = ins
+        dst.data[:dst.vr, :dst.vc] = self.scalar(s, dst.t)
+
+    def op_pto_trowexpand(self, op, ins, env):
+        src, dst = ins
+        dst.data[:dst.vr, :dst.vc] = src.data[:dst.vr, 0:1]
+
+    def op_pto_tcolexpand(self, op, ins, env):
+        src, dst = ins
+        dst.data[:dst.vr, :dst.vc] = src.data[0:1, :dst.vc]
+
+    def expand(self, name, ins, rows):
+        src0, src1, dst = ins[0], ins[1], ins[-1]
+        vr, vc = dst.vr, dst.vc
+        if rows and src1.vc > 1:
+            # the vendor's mode 2 (issue 25 item 2, TROWEXPANDSUB.md): an ND operand of
+            # one 32-byte block per row gives src1(r, c mod block)
+            e = src1.vc
+            b = src1.data[:vr, [c % e for c in range(vc)]]
+        else:
+            b = src1.data[:vr, 0:1] if rows else src1.data[0:1, :vc]
+        b = np.broadcast_to(b, (vr, vc))
+        a = src0.data[:vr, :vc]
+        if name == "expdif":
+            d = elem_op("sub", a, b, dst.t)
+            dst.data[:vr, :vc] = unary_op("exp", d, dst.t)
+        else:
+            dst.data[:vr, :vc] = elem_op(name, a, b, dst.t)
+
+    def ternary(self, first, ins, scalar):
+        if scalar:
+            src0, s, src2, dst = ins
+            vr, vc = dst.vr, dst.vc
+            b = np.full((vr, vc), self.scalar(s, dst.t), dtype=storage(dst.t))
+        else:
+            src0, src1, src2, dst = ins
+            vr, vc = dst.vr, dst.vc
+            b = src1.data[:vr, :vc]
+        step = elem_op(first, src0.data[:vr, :vc], b, dst.t)
+        dst.data[:vr, :vc] = elem_op("add", step, src2.data[:vr, :vc], dst.t)
+
+    def op_pto_tcmp(self, op, ins, env):
+        self.compare(op, ins[0], ins[1].data, ins[2])
+
+    def op_pto_tcmps(self, op, ins, env):
+        src, s, dst = ins
+        self.compare(op, src, np.full(src.data.shape, self.scalar(s, src.t), dtype=storage(src.t)), dst)
+
+    def compare(self, op, src, other, dst):
+        mode = re.search(r"cmp (\w+)>", op.attrs.get("cmpMode", "#pto<cmp eq>")).group(1)
+        vr, vc = src.vr, src.vc
+        a, b = decode(src.data[:vr, :vc], src.t), decode(other[:vr, :vc], src.t)
+        with np.errstate(invalid="ignore"):
+            r = {"eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b, "gt": a > b,
+                 "ge": a >= b}[mode]
+        if src.t in FLOATS and mode == "ne":
+            r = r | np.isnan(a) | np.isnan(b)
+        for i in range(vr):
+            for j in range(vc):
+                byte = int(dst.data[i, j // 8])
+                byte = (byte | (1 << (j % 8))) if r[i, j] else (byte & ~(1 << (j % 8)))
+                dst.data[i, j // 8] = byte & 0xFF
+
+    def select(self, mask, a, b, dst):
+        vr, vc = dst.vr, dst.vc
+        for i in range(vr):
+            for j in range(vc):
+                bit = (int(mask.data[i, j // 8]) >> (j % 8)) & 1
+                dst.data[i, j] = a[i, j] if bit else b[i, j]
+
+    def op_pto_tsel(self, op, ins, env):
+        mask, s0, s1, _tmp, dst = ins
+        self.select(mask, s0.data, s1.data, dst)
+
+    def op_pto_tsels(self, op, ins, env):
+        mask, s0, _tmp, s, dst = ins
+        self.select(mask, s0.data, np.full(s0.data.shape, self.scalar(s, dst.t), dtype=storage(dst.t)), dst)
+
+    def op_pto_trowsum(self, op, ins, env):
+        src, dst = ins[0], ins[-1]
+        for i in range(dst.vr):
+            dst.data[i, 0] = row_sum(src.data[i, :src.vc], src.t, self.target)
+
+    def op_pto_trowmax(self, op, ins, env):
+        self.row_fold(ins, "max")
+
+    def op_pto_trowmin(self, op, ins, env):
+        self.row_fold(ins, "min")
+
+    def row_fold(self, ins, name):
+        src, dst = ins[0], ins[-1]
+        for i in range(dst.vr):
+            acc = src.data[i, 0:1]
+            for j in range(1, src.vc):
+                acc = elem_op(name, acc, src.data[i, j:j + 1], src.t)
+            dst.data[i, 0] = acc[0]
+
+    def op_pto_trowprod(self, op, ins, env):
+        src, dst = ins[0], ins[-1]
+        for i in range(dst.vr):
+            dst.data[i, 0] = row_prod(src.data[i, :src.vc], src.t, self.target)
+
+    def col_rows(self, src):
+        return [src.data[i:i + 1, :src.vc] for i in range(src.vr)]
+
+    def op_pto_tcolsum(self, op, ins, env):
+        src, dst = ins[0], ins[-1]
+        binary = "isBinary" in op.attrs and str(op.attrs["isBinary"]).startswith("true")
+        dst.data[0:1, :dst.vc] = col_reduce(self.col_rows(src), "add", src.t, self.target, binary)
+
+    def op_pto_tcolprod(self, op, ins, env):
+        src, dst = ins[0], ins[-1]
+        dst.data[0:1, :dst.vc] = col_reduce(self.col_rows(src), "mul", src.t, self.target, False)
+
+    def op_pto_tcolmax(self, op, ins, env):
+        src, dst = ins[0], ins[-1]
+        dst.data[0:1, :dst.vc] = col_reduce(self.col_rows(src), "max", src.t, "a2a3", False)
+
+    def op_pto_tcolmin(self, op, ins, env):
+        src, dst = ins[0], ins[-1]
+        dst.data[0:1, :dst.vc] = col_reduce(self.col_rows(src), "min", src.t, "a2a3", False)
+
+    def part(self, name, ins):
+        s0, s1, dst = ins
+        vr, vc = dst.vr, dst.vc
+        full = s0 if (s0.vr, s0.vc) == (vr, vc) else s1
+        res = full.data[:vr, :vc].copy()
+        r, c = min(s0.vr, s1.vr), min(s0.vc, s1.vc)
+        res[:r, :c] = elem_op(name, s0.data[:r, :c], s1.data[:r, :c], dst.t)
+        dst.data[:vr, :vc] = res
+
+    def op_pto_taxpy(self, op, ins, env):
+        src, s, dst = ins
+        if src.t != dst.t:
+            raise Unsupported("taxpy %s -> %s" % (src.t, dst.t))
+        vr, vc = dst.vr, dst.vc
+        prod = elem_op("mul", src.data[:vr, :vc], self.scalar(s, src.t), dst.t)
+        dst.data[:vr, :vc] = elem_op("add", dst.data[:vr, :vc], prod, dst.t)
+
+    def op_pto_tfillpad(self, op, ins, env):
+        src, dst = ins
+        t = dst.t
+        if t in FLOATS:
+            v = {0: 0.0, 1: 0.0, 2: np.inf, 3: -np.inf}[dst.pad]
+            pv = encode_float(np.array([v]), t)[0]
+        else:
+            lo, hi, _ = int_range(t)
+            pv = storage(t)({0: 0, 1: 0, 2: hi, 3: lo}[dst.pad])
+        dst.data[:dst.vr, :dst.vc] = pv
+        dst.data[:src.vr, :src.vc] = src.data[:src.vr, :src.vc]
+
+    op_pto_tfillpad_expand = op_pto_tfillpad
+
+    def op_pto_ttrans(self, op, ins, env):
+        src, dst = ins[0], ins[-1]
+        dst.data[:dst.vr, :dst.vc] = src.data[:dst.vc, :dst.vr].T
+
+    def op_pto_tci(self, op, ins, env):
+        s, dst = ins
+        if not isinstance(s, int):
+            raise Unsupported("tci start %r" % (s,))
+        desc = str(op.attrs.get("descending", "false")).startswith("true")
+        k = np.arange(dst.vc, dtype=object)
+        vals = [s - int(x) if desc else s + int(x) for x in k]
+        dst.data[0, :dst.vc] = [scalar_to(v, dst.t) for v in vals]
+
+    def op_pto_ttri(self, op, ins, env):
+        d, dst = ins
+        upper = int(re.match(r"\s*(-?\d+)", str(op.attrs.get("upperOrLower", "0"))).group(1))
+        i = np.arange(dst.vr)[:, None]
+        j = np.arange(dst.vc)[None, :]
+        m = (j >= i + d) if upper else (j <= i + d)
+        one = scalar_to(1, dst.t)
+        zero = scalar_to(0, dst.t)
+        dst.data[:dst.vr, :dst.vc] = np.where(m, one, zero)
+
+
+for _name in ("add", "mul", "max", "min"):
+    setattr(Interp, "op_pto_tpart" + _name,
+            (lambda n: lambda self, op, ins, env: self.part(n, ins))(_name))
+for _name, _el in (("tand", "and"), ("tor", "or"), ("txor", "xor"), ("tshl", "shl"),
+                   ("tshr", "shr"), ("tfmod", "fmod"), ("trem", "rem"), ("tprelu", "prelu")):
+    BINARY[_name] = _el
+for _name, _el in (("tands", "and"), ("tors", "or"), ("txors", "xor"), ("tshls", "shl"),
+                   ("tshrs", "shr"), ("tfmods", "fmod"), ("trems", "rem"), ("tlrelu", "prelu")):
+    WITH_SCALAR[_name] = _el
+del WITH_SCALAR["tdivs"]  # op_pto_tdivs: either order
+for _name in ("neg", "abs", "relu", "exp", "log", "sqrt", "rsqrt", "recip", "not"):
+    setattr(Interp, "op_pto_t" + _name,
+            (lambda n: lambda self, op, ins, env: self.unary(n, op, ins))(_name))
+for _name in ("add", "sub", "mul", "div", "max", "min", "expdif"):
+    setattr(Interp, "op_pto_trowexpand" + _name,
+            (lambda n: lambda self, op, ins, env: self.expand(n, ins, True))(_name))
+    setattr(Interp, "op_pto_tcolexpand" + _name,
+            (lambda n: lambda self, op, ins, env: self.expand(n, ins, False))(_name))
+Interp.op_pto_taddc = lambda self, op, ins, env: self.ternary("add", ins, False)
+Interp.op_pto_tsubc = lambda self, op, ins, env: self.ternary("sub", ins, False)
+Interp.op_pto_taddsc = lambda self, op, ins, env: self.ternary("add", ins, True)
+Interp.op_pto_tsubsc = lambda self, op, ins, env: self.ternary("sub", ins, True)
+
+
+# ---- element operations beyond + - * / max min (§7.1, §7.2) -----------------------------
+
+def elem_op(op, x, y, t):
+    """one binary element op on stored values of type t (arrays of one shape)"""
+    x, y = np.broadcast_arrays(np.asarray(x, dtype=storage(t)), np.asarray(y, dtype=storage(t)))
+    if t in FLOATS:
+        a, b = decode(x, t), decode(y, t)
+        if op in ("add", "sub", "mul", "div", "max", "min"):
+            return arith_round(float_op(op, a, b), t)
+        with np.errstate(all="ignore"):
+            if op == "fmod":
+                r = np.fmod(a, b)           # exact; x's sign; NaN for y = 0 or x = inf
+                return arith_round(r, t)
+            if op == "rem":
+                r = np.fmod(a, b)
+                fix = (r != 0) & (np.signbit(r) != np.signbit(b)) & np.isfinite(r)
+                out = arith_round(r, t)
+                out = np.where(fix, arith_round(r + b, t), out)
+                zero = (r == 0)
+                out = np.where(zero, encode_float(np.copysign(0.0, b), t), out)
+                return out.astype(storage(t))
+            if op == "prelu":
+                prod = arith_round(a * b, t)
+                return np.where(a > 0, x, prod).astype(storage(t))
+        raise Unsupported("float element op %s" % op)
+    return int_elem(op, x, y, t)
+
+
+def int_elem(op, x, y, t):
+    lo, hi, bits = int_range(t)
+    mask = (1 << bits) - 1
+    out = []
+    for a, b in zip(decode(x, t).reshape(-1).tolist(), decode(y, t).reshape(-1).tolist()):
+        a, b = int(a), int(b)
+        if op == "add":
+            r = a + b
+        elif op == "sub":
+            r = a - b
+        elif op == "mul":
+            r = a * b
+        elif op == "max":
+            r = max(a, b)
+        elif op == "min":
+            r = min(a, b)
+        elif op == "and":
+            r = a & b
+        elif op == "or":
+            r = a | b
+        elif op == "xor":
+            r = a ^ b
+        elif op in ("shl", "shr"):
+            n = b & mask
+            if op == "shl":
+                r = a << n if n < bits else 0
+            else:
+                r = a >> min(n, bits)       # Python: arithmetic on signed, logical on >= 0
+        elif op == "div":
+            if b == 0:
+                r = -1 if lo < 0 else hi
+            else:
+                q = abs(a) // abs(b)
+                r = q if (a < 0) == (b < 0) else -q
+        elif op in ("fmod", "rem"):
+            if b == 0:
+                r = a
+            else:
+                q = abs(a) // abs(b)
+                q = q if (a < 0) == (b < 0) else -q
+                r = a - b * q
+                if op == "rem" and r != 0 and (r < 0) != (b < 0):
+                    r += b
+        else:
+            raise Unsupported("integer element op %s" % op)
+        r &= mask
+        if lo < 0 and r > hi:
+            r -= 1 << bits
+        out.append(r)
+    return np.array(out, dtype=object).astype(storage(t)).reshape(x.shape)
+
+
+def unary_op(op, x, t):
+    x = np.asarray(x, dtype=storage(t))
+    if t in FLOATS:
+        sign = {"f32": 0x80000000, "f16": 0x8000, "bf16": 0x8000}[t]
+        u = x.view(storage(t))
+        if op == "neg":
+            return (u ^ storage(t)(sign)).astype(storage(t))
+        if op == "abs":
+            return (u & storage(t)(sign - 1)).astype(storage(t))
+        a = decode(x, t)
+        if op == "relu":
+            return np.where(np.isnan(a), u, np.where(np.signbit(a), storage(t)(0), u)).astype(storage(t))
+        with np.errstate(all="ignore"):
+            r = {"exp": np.exp, "log": np.log, "sqrt": np.sqrt, "rsqrt": lambda v: 1.0 / np.sqrt(v),
+                 "recip": lambda v: 1.0 / v}[op](a)
+        return arith_round(r, t)
+    lo, hi, bits = int_range(t)
+    if op == "neg":
+        return int_elem("sub", np.zeros_like(x), x, t)
+    if op == "abs":
+        return np.where(decode(x, t) < 0, int_elem("sub", np.zeros_like(x), x, t), x).astype(storage(t))
+    if op == "relu":
+        return int_elem("max", x, np.zeros_like(x), t)
+    if op == "not":
+        return int_elem("xor", x, np.full_like(x, -1 if lo < 0 else hi), t)
+    raise Unsupported("integer unary op %s" % op)
+
+
+# ---- reductions in each target's order (§7.6) --------------------------------------------
+
+def tree_sum(v, t):
+    """pairwise tree over a power-of-two list of stored values, one rounding per step"""
+    v = list(v)
+    while len(v) > 1:
+        v = [elem_op("add", v[i], v[i + 1], t) for i in range(0, len(v), 2)]
+    return v[0]
+
+
+def row_sum(row, t, target):
+    """trowsum of one row's valid elements (stored values of t)"""
+    esz = np.dtype(storage(t)).itemsize
+    zero = np.zeros(1, dtype=storage(t))
+    row = [row[j:j + 1] for j in range(len(row))]
+    if t not in FLOATS:
+        acc = zero
+        for x in row:
+            acc = elem_op("add", acc, x, t)
+        return acc[0]
+    if target == "a5":
+        L = 256 // esz
+        acc = zero
+        for k in range(0, len(row), L):
+            chunk = row[k:k + L]
+            acc = elem_op("add", acc, tree_sum(chunk + [zero] * (L - len(chunk)), t), t)
+        return acc[0]
+    L = 256 // esz                      # lanes of one repeat (2048 / W)
+    C = len(row)
+    if C <= L:
+        return tree_sum(row + [zero] * (L - C), t)[0]
+    n, tail = C // L, row[(C // L) * L:]
+    chunks = [np.concatenate(row[i * L:(i + 1) * L]) for i in range(n)]
+    if n == 1:                          # L < C < 2L
+        p0 = chunks[0].copy()
+        p0[:len(tail)] = elem_op("add", p0[:len(tail)], np.concatenate(tail), t)
+        return tree_sum([p0[j:j + 1] for j in range(L)], t)[0]
+    p = [elem_op("add", chunks[2 * i], chunks[2 * i + 1], t) for i in range(n // 2)]
+    if n % 2:
+        p[0] = elem_op("add", p[0], chunks[n - 1], t)
+    if tail:
+        p[0] = p[0].copy()
+        p[0][:len(tail)] = elem_op("add", p[0][:len(tail)], np.concatenate(tail), t)
+    m = n // 2
+    while m > 1:
+        q = [elem_op("add", p[2 * i], p[2 * i + 1], t) for i in range(m // 2)]
+        if m % 2:
+            q[m // 2 - 1] = elem_op("add", q[m // 2 - 1], p[m - 1], t)
+        p, m = q, m // 2
+    return tree_sum([p[0][j:j + 1] for j in range(L)], t)[0]
+
+
+def row_prod(row, t, target):
+    """trowprod of one row's valid elements (§7.6)"""
+    esz = np.dtype(storage(t)).itemsize
+    one = scalar_to(1, t)
+    if t not in FLOATS:
+        acc = np.array([one], dtype=storage(t))
+        for j in range(len(row)):
+            acc = elem_op("mul", acc, row[j:j + 1], t)
+        return acc[0]
+    if target == "a2a3":
+        E = 32 // esz
+        lanes = np.full(E, one, dtype=storage(t))
+        for b in range(0, len(row), E):
+            blk = row[b:b + E]
+            lanes[:len(blk)] = elem_op("mul", lanes[:len(blk)], blk, t)
+        if t == "f16":                  # the final chain in f32, rounded once to f16
+            acc = convert(lanes[0:1], "f16", "f32", "RINT", False)
+            for k in range(1, E):
+                acc = elem_op("mul", acc, convert(lanes[k:k + 1], "f16", "f32", "RINT", False), "f32")
+            return to_float_dst(decode(acc, "f32"), "f16", "RINT", False)[0]
+        acc = lanes[0:1]
+        for k in range(1, E):
+            acc = elem_op("mul", acc, lanes[k:k + 1], t)
+        return acc[0]
+    L = 256 // esz
+    lanes = np.full(L, one, dtype=storage(t))
+    for j in range(0, len(row), L):
+        reg = row[j:j + L]
+        lanes[:len(reg)] = elem_op("mul", lanes[:len(reg)], reg, t)
+    h = L // 2
+    while h >= 1:
+        lanes[:h] = elem_op("mul", lanes[:h], lanes[h:2 * h], t)
+        h //= 2
+    return lanes[0]
+
+
+def col_reduce(rows, op, t, target, binary):
+    """tcolsum / tcolprod / tcolmax / tcolmin over the valid rows (each a 1 x C array)"""
+    R = len(rows)
+    f = lambda a, b: elem_op(op, a, b, t)  # noqa: E731
+    if target == "a2a3" or t not in FLOATS or op in ("max", "min"):
+        if not binary or R == 1:
+            acc = rows[0]
+            for r in rows[1:]:
+                acc = f(acc, r)
+            return acc
+        p = [f(rows[2 * i], rows[2 * i + 1]) for i in range(R // 2)]
+        if R % 2:
+            p[0] = f(p[0], rows[R - 1])
+        m = R // 2
+        while m > 1:
+            q = [f(p[2 * i], p[2 * i + 1]) for i in range(m // 2)]
+            if m % 2:
+                q[0] = f(q[0], p[m - 1])
+            p, m = q, m // 2
+        return p[0]
+    # A5
+    if not binary:
+        acc = rows[0]
+        i = 1
+        while i + 1 < R:
+            acc = f(acc, f(rows[i], rows[i + 1]))
+            i += 2
+        if i < R:
+            acc = f(acc, rows[i])
+        return acc
+    if R == 1:
+        return f(np.zeros_like(rows[0]), rows[0])
+    p = [f(rows[2 * i], rows[2 * i + 1]) for i in range(R // 2)]
+    if R % 2:
+        p[R // 2 - 1] = f(rows[R - 1], p[R // 2 - 1])
+    m = R // 2
+    while m > 1:
+        q = [f(p[2 * i], p[2 * i + 1]) for i in range(m // 2)]
+        if m % 2:
+            q[m // 2 - 1] = f(p[m - 1], q[m // 2 - 1])
+        p, m = q, m // 2
+    return p[0]
