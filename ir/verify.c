@@ -867,6 +867,46 @@ static void pred_tile(vctx *v, const ir_op *op, const tinfo *p, const char *role
 			 "valid columns)", role, (long long)((of->vc + 7) / 8), (long long)of->vc);
 }
 
+/* The row values of a row expand (docs/semantics.md §7.3): one value per row (one
+ * valid column, or a tile of one column) or one 32-byte block per row (32 / element
+ * bytes valid columns, pto-isa's mode 2); which one is decided statically. */
+static void row_values(vctx *v, const ir_op *op, const tinfo *s)
+{
+	ptort_type e;
+	int64_t blk;
+	if (!s->buf || s->cols == 1 || ir_type_to_elem(s->elem, &e))
+		return;
+	blk = 256 / (int64_t)ptort_type_bits(e);
+	if (dyn(s->vc))
+		op_error(v, op, "expects src1 to have static valid columns (1: one value per row, "
+			 "or %lld: one 32-byte block per row)", (long long)blk);
+	else if (s->vc != 1 && s->vc != blk)
+		op_error(v, op, "expects src1 to have 1 valid column (one value per row) or %lld "
+			 "(one 32-byte block per row), but got %lld", (long long)blk, (long long)s->vc);
+}
+
+/* tcolsum with isBinary (docs/semantics.md §7.6): the pair sums live in tmp, which
+ * needs the source's element type, rows / 2 rows and room for its valid columns. */
+static void colsum_tmp(vctx *v, const ir_op *op, const tinfo *t, unsigned nin)
+{
+	const ir_attr *bin = ir_op_get_attr(op, "isBinary");
+	int64_t need;
+	if (!bin || bin->kind != IR_ATTR_BOOL || !bin->u.i.v || t[0].vr < 2)
+		return;
+	if (nin != 2) {
+		op_error(v, op, "expects a tmp operand with isBinary (the pair sums are kept there)");
+		return;
+	}
+	need = dyn(t[0].vc) ? t[0].cols : t[0].vc;
+	if (t[1].elem != t[0].elem)
+		same_elem(v, op, &t[0], "src", &t[1], "tmp");
+	else if (t[1].buf && (dyn(t[1].rows) || dyn(t[1].cols) || t[1].rows < t[0].vr / 2 ||
+			      t[1].cols < need))
+		op_error(v, op, "expects tmp to have at least %lld rows and %lld columns with "
+			 "isBinary (src valid rows / 2, and its %s columns)", (long long)(t[0].vr / 2),
+			 (long long)need, dyn(t[0].vc) ? "physical" : "valid");
+}
+
 static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 {
 	const ir_opdef *d = ir_opdef_get(op->code);
@@ -916,6 +956,8 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 		else if (vd->kind == IR_VK_ROWEXP && !same_extent(t[1].vr, dt.vr))
 			op_error(v, op, "expects src1 valid rows (%lld) to equal dst valid rows (%lld)",
 				 (long long)t[1].vr, (long long)dt.vr);
+		else if (vd->kind == IR_VK_ROWEXP)
+			row_values(v, op, &t[1]);
 		else if (vd->kind == IR_VK_COLEXP && !same_extent(t[1].vc, dt.vc))
 			op_error(v, op, "expects src1 valid columns (%lld) to equal dst valid columns (%lld)",
 				 (long long)t[1].vc, (long long)dt.vc);
@@ -968,6 +1010,11 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 		else if (!same_extent(dt.vr, 1))
 			op_error(v, op, "expects dst to have one valid row, but got %lld",
 				 (long long)dt.vr);
+		else if (dyn(t[0].vr))
+			op_error(v, op, "expects src to have static valid rows (the reduction order of "
+				 "docs/semantics.md §7.6 is unrolled over them)");
+		else
+			colsum_tmp(v, op, t, nin);
 		break;
 	case IR_VK_CMP:
 		same_elem(v, op, &t[0], "src0", &t[1], "src1");
@@ -1863,7 +1910,7 @@ static void verify_ifield(vctx *v, const ir_op *op, const char *name, unsigned k
 	}
 	case IR_IF_CMP: ok = ir_attr_cmp(a) >= 0; break;
 	case IR_IF_SCALAR: ok = a->kind == IR_ATTR_INT; break;
-	case IR_IF_FLAGS: ok = int_in(a, 0, 7); break;
+	case IR_IF_FLAGS: ok = int_in(a, 0, 15); break;
 	case IR_IF_BOOL: ok = a->kind == IR_ATTR_BOOL; break;
 	case IR_IF_INT: ok = a->kind == IR_ATTR_INT; break;
 	default: break;
