@@ -907,12 +907,40 @@ static void colsum_tmp(vctx *v, const ir_op *op, const tinfo *t, unsigned nin)
 			 (long long)need, dyn(t[0].vc) ? "physical" : "valid");
 }
 
+/* Why op `vd` needs the static valid shape it lacks here (NULL: it does not): forms
+ * whose instructions are unrolled over the valid rows or columns (passes/lower_vec.c;
+ * docs/semantics.md §7.6, §7.3). */
+static const char *needs_static(const vctx *v, const ir_vecdef *vd, const tinfo *t,
+				const tinfo *dt)
+{
+	switch (vd->kind) {
+	case IR_VK_ROWRED:
+		if (!dyn(dt->vr) && !dyn(t[0].vc))
+			return NULL;
+		if (vd->vop == PTORT_VOP_MUL)
+			return "trowprod's order (docs/semantics.md §7.6) is unrolled over them";
+		return v->t->vec.predicated ? NULL
+			: "the A2/A3 reduction order (docs/semantics.md §7.6) depends on the valid "
+			  "columns and is unrolled over the rows";
+	case IR_VK_TER: case IR_VK_TERS: case IR_VK_AXPY: case IR_VK_TRI:
+		return dyn(dt->vr) || dyn(dt->vc) ? "its steps are unrolled over them" : NULL;
+	case IR_VK_SEQ:
+		return dyn(dt->vc) ? "its doubling steps are unrolled over the columns" : NULL;
+	case IR_VK_PADIN:
+		return dyn(dt->vr) || dyn(dt->vc) || dyn(t[0].vr) || dyn(t[0].vc)
+			? "the padded rectangles are unrolled from them" : NULL;
+	default:
+		return NULL;
+	}
+}
+
 static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 {
 	const ir_opdef *d = ir_opdef_get(op->code);
-	unsigned nin = num_ins(op), i;
+	unsigned nin = num_ins(op), i, errors = v->errors;
 	tinfo t[6], dt;
 	const ir_type *ty;
+	const char *why;
 	int bad = 0, scalar_first = 0;
 	/* every operand a tile except the scalar ones */
 	for (i = 0; i < nin && i < 5; i++) {
@@ -1138,6 +1166,8 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 			op_error(v, op, "expects cmpMode eq or ne for i32 on %s (the vector unit "
 				 "compares i32 for equality only)", v->t->title);
 	}
+	if (v->errors == errors && (why = needs_static(v, vd, t, &dt)))
+		op_error(v, op, "expects static valid shapes on %s: %s", v->t->title, why);
 }
 
 static void verify_set_validshape(vctx *v, const ir_op *op)

@@ -4,8 +4,9 @@
  * Requires: a level-2 op with placed tiles (lower_tile_of), verified (ir/verify.c
  *   verify_vec: element types, valid shapes, row-major tiles).
  * Produces: instructions inserted before the op (the caller erases it); errors at the
- *   op for what cannot be lowered (a scalar that is not a constant, a dynamic valid
- *   shape of a reduction on the repeat form, tcolsum's isBinary).
+ *   op for what cannot be lowered yet (a scalar that is not a constant, an overlap
+ *   that only placement reveals); the valid shapes each form needs static and the
+ *   operands of tcolsum's isBinary and of the row expands are the verifier's rules.
  *
  * Every op covers the valid region of its destination (docs/semantics.md §7): R rows
  * of C columns; row pitches are the tiles' physical columns. Register form (A5,
@@ -23,10 +24,11 @@
  * (lower_rowprod); taddc/tsubc/taddsc/tsubsc and taxpy are two steps each
  * (lower_ter, lower_axpy), through the UB scratch where a step must not overwrite an
  * operand the next one reads.
- * **[decision]** An op with a valid shape known only at run time is lowered to the
- * register form on A2A3 too (rows and columns as operands): for elementwise ops,
- * copies and fills it computes the same bits as repeats under run-time masks;
- * reductions with such a shape are rejected on A2A3 (their order depends on C). */
+ * **[decision]** An op with a valid shape known only at run time, 8-bit elements
+ * (other than byte pairs) or row values that are not one contiguous column is lowered
+ * to the register form on A2A3 too (reg_form; rows and columns as operands): it
+ * computes the same bits element by element (docs/semantics.md §7.4); row reductions
+ * with such a shape are rejected on A2A3 by the verifier (their order depends on C). */
 #include <stdio.h>
 #include <string.h>
 
