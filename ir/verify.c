@@ -934,6 +934,31 @@ static const char *needs_static(const vctx *v, const ir_vecdef *vd, const tinfo 
 	}
 }
 
+/* A5 tcolsum / tcolprod (docs/semantics.md §7.6) hold their pair sums in tcolsum's tmp
+ * tile when it has room for them, else in the UB scratch (the reserved top of vec), in
+ * column chunks when the valid columns are
+ * static; a row of run-time columns must fit it whole (passes/lower_vec.c). */
+static void colred_pairs(vctx *v, const ir_op *op, const ir_vecdef *vd, const tinfo *t,
+			 unsigned nin)
+{
+	const ir_attr *bin = ir_op_get_attr(op, "isBinary");
+	int64_t pairs = (t[0].vr - 1) / 2, row, scratch = v->t->mem[PTOC_LOC_VEC].reserved_top;
+	ptort_type e;
+	if (!v->t->vec.predicated || (vd->vop != PTORT_VOP_ADD && vd->vop != PTORT_VOP_MUL) ||
+	    (bin && bin->kind == IR_ATTR_BOOL && bin->u.i.v) || t[0].vr <= 2 || !dyn(t[0].vc) ||
+	    !t[0].buf || dyn(t[0].cols) || ir_type_to_elem(t[0].elem, &e))
+		return;
+	row = t[0].cols * (int64_t)ptort_type_bits(e) / 8;
+	if (row <= scratch || (nin == 2 && t[1].buf && t[1].elem == t[0].elem && !dyn(t[1].rows) &&
+			       !dyn(t[1].cols) && t[1].cols >= t[0].cols && t[1].rows >= pairs))
+		return;
+	op_error(v, op, "expects %s on %s: a source row of %lld bytes with valid columns known only "
+		 "at run time does not fit the UB scratch (%lld bytes) its pairs go through",
+		 vd->vop == PTORT_VOP_ADD ? "a tmp tile of at least (rows - 1) / 2 rows and the "
+		 "source's columns" : "static valid columns or rows of at most the UB scratch",
+		 v->t->title, (long long)row, (long long)scratch);
+}
+
 static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 {
 	const ir_opdef *d = ir_opdef_get(op->code);
@@ -1042,7 +1067,7 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 			op_error(v, op, "expects src to have static valid rows (the reduction order of "
 				 "docs/semantics.md §7.6 is unrolled over them)");
 		else
-			colsum_tmp(v, op, t, nin);
+			colsum_tmp(v, op, t, nin), colred_pairs(v, op, vd, t, nin);
 		break;
 	case IR_VK_CMP:
 		same_elem(v, op, &t[0], "src0", &t[1], "src1");

@@ -1041,8 +1041,8 @@ static int colred_pairs(vl *v, vops *p, uint32_t R)
 	} else {
 		base = ub_scratch(v, &bytes);
 		if (base < 0 || (v->cols_v && need > bytes)) {
-			verr(v, "a row of a run-time valid column count larger than the UB scratch "
-				"needs a tmp tile holding (rows - 1) / 2 rows%s", "");
+			verr(v, "internal: a row of run-time valid columns larger than the UB "
+				"scratch (the verifier's rule)%s", "");
 			return -1;
 		}
 		memset(&scr, 0, sizeof scr);

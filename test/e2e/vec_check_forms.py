@@ -10,7 +10,8 @@ numpy reference written from docs/semantics.md (never from ptoc's code):
                whose valid columns are known only at run time (set by alloc_tile
                valid_col = %v), for v = 16 and 5 (§7.6; columns >= v stay 0)
   rowexp_blk   trowexpand<op> whose src1 holds one 32-byte block per row (pto-isa's
-               mode 2): dst(i, j) = src0(i, j) op src1(i, j mod E), E = 32 / bytes (§7.3)
+               mode 2): dst(i, j) = src0(i, j) op src1(i, j mod E), E = 32 / bytes (§7.3);
+               also in a tile of 2E columns, and with run-time valid rows
   rowexp_nd    trowexpandsub and trowexpand whose row values sit in column 0 of a
                row-major (ND) tile rows x E (§7.3)
   nan_const    texpands of hex NaN constants: an f16 / f32 tile keeps every bit of
@@ -251,21 +252,30 @@ def case_colred_dyn(target, rng, v, dts="f32"):
     return k, {"a": x}, {"v": v}, ref
 
 
-def case_rowexp_blk(target, rng, dts, R, C):
+def case_rowexp_blk(target, rng, dts, R, C, wide=1, rows=None):
+    """src1: the blocks in an R x (wide * E) tile; rows: run-time valid rows of src0
+    and dst (the rows below stay 0)"""
     E = 32 // np.dtype(DT[dts]).itemsize
     k = Kernel(target)
     a, b = k.gm("a", dts, R, C), k.gm("b", dts, R, E)
-    T, TB = tb(dts, R, C), tb(dts, R, E)
+    vr = k.index_arg("r") if rows else None
+    T, TB = tb(dts, R, C, "?" if rows else R, C), tb(dts, R, wide * E, R, E)
     ops = ["add", "sub", "mul", "div", "max", "min"]
     outs = {o: k.gm("o_" + o, dts, R, C) for o in ops}
-    ta, tbb = k.load(a, T), k.load(b, TB)
+    ta, tbb = k.load(a, T, vr=vr), k.load(b, TB)
     for o in ops:
-        d = k.tile(T)
+        d = k.tile(T, vr=vr)
         k.op("pto.trowexpand%s ins(%s, %s : %s, %s) outs(%s : %s)" % (o, ta, tbb, T, TB, d, T))
         k.store(d, T, outs[o])
     x, y = special_floats(rng, (R, C), dts), special_floats(rng, (R, E), dts)
     yy = y[:, np.arange(C) % E]
-    return k, {"a": x, "b": y}, {}, {"o_" + o: fop(o, x, yy, dts) for o in ops}
+    ref = {}
+    for o in ops:
+        want = fop(o, x, yy, dts)
+        if rows:
+            want[rows:] = 0
+        ref["o_" + o] = want
+    return k, {"a": x, "b": y}, {"r": rows} if rows else {}, ref
 
 
 def case_rowexp_nd(target, rng, dts, R, C):
@@ -416,6 +426,8 @@ def cases(target):
     out.append(("colred_dyn f16 v=11", case_colred_dyn(target, rng, 11, "f16")))
     for dts, R, C in (("f32", 2, 16), ("f32", 16, 200), ("f16", 8, 160)):
         out.append(("rowexp_blk %s %dx%d" % (dts, R, C), case_rowexp_blk(target, rng, dts, R, C)))
+    out.append(("rowexp_blk f32 16x72 wide", case_rowexp_blk(target, rng, "f32", 16, 72, wide=2)))
+    out.append(("rowexp_blk f16 8x64 r=5", case_rowexp_blk(target, rng, "f16", 8, 64, rows=5)))
     for dts, R, C in (("f32", 16, 72), ("f16", 5, 48)):
         out.append(("rowexp_nd %s %dx%d" % (dts, R, C), case_rowexp_nd(target, rng, dts, R, C)))
     out.append(("nan_const", case_nan_const(target, rng)))
