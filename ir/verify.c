@@ -959,6 +959,36 @@ static void colred_pairs(vctx *v, const ir_op *op, const ir_vecdef *vd, const ti
 		 v->t->title, (long long)row, (long long)scratch);
 }
 
+/* Scratch a form keeps whole (passes/lower_vec.c): taxpy's product, a row at a time,
+ * in the UB scratch (the reserved top of vec); A2A3 trowprod's block lanes (and the
+ * f32 chain for f16) in its tmp tile (docs/semantics.md §7.3, §7.6). */
+static void scratch_room(vctx *v, const ir_op *op, const ir_vecdef *vd, const tinfo *t,
+			 const tinfo *dt, unsigned nin)
+{
+	ptort_type e;
+	int64_t need, have;
+	if (ir_type_to_elem(dt->elem, &e))
+		return;
+	if (vd->kind == IR_VK_AXPY && !dyn(dt->vc)) {
+		need = (dt->vc * (int64_t)ptort_type_bits(e) / 8 + 31) / 32 * 32;
+		have = v->t->mem[PTOC_LOC_VEC].reserved_top;
+		if (need > have)
+			op_error(v, op, "expects dst rows of at most %lld bytes on %s (%lld valid columns "
+				 "take %lld): the product goes through the UB scratch a row at a time",
+				 (long long)have, v->t->title, (long long)dt->vc, (long long)need);
+	}
+	need = e == PTORT_F16 ? 96 : 32; /* the destination's type decides */
+	if (vd->kind == IR_VK_ROWRED && vd->vop == PTORT_VOP_MUL && !v->t->vec.predicated &&
+	    nin == 2 && t[1].buf && !dyn(t[1].rows) && !dyn(t[1].cols) &&
+	    !ir_type_to_elem(t[1].elem, &e)) {
+		have = t[1].rows * t[1].cols * (int64_t)ptort_type_bits(e) / 8;
+		if (have < need)
+			op_error(v, op, "expects tmp to hold at least %lld bytes on %s (the block lanes%s "
+				 "of trowprod, docs/semantics.md §7.6), but it has %lld", (long long)need,
+				 v->t->title, need == 96 ? " and the f32 chain" : "", (long long)have);
+	}
+}
+
 static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 {
 	const ir_opdef *d = ir_opdef_get(op->code);
@@ -1193,6 +1223,8 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 	}
 	if (v->errors == errors && (why = needs_static(v, vd, t, &dt)))
 		op_error(v, op, "expects static valid shapes on %s: %s", v->t->title, why);
+	if (v->errors == errors)
+		scratch_room(v, op, vd, t, &dt, nin);
 }
 
 static void verify_set_validshape(vctx *v, const ir_op *op)
