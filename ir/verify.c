@@ -874,7 +874,7 @@ static void row_values(vctx *v, const ir_op *op, const tinfo *s)
 {
 	ptort_type e;
 	int64_t blk;
-	if (!s->buf || s->cols == 1 || ir_type_to_elem(s->elem, &e))
+	if (s->cols == 1 || ir_type_to_elem(s->elem, &e))
 		return;
 	blk = 256 / (int64_t)ptort_type_bits(e);
 	if (dyn(s->vc))
