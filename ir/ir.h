@@ -502,7 +502,7 @@ typedef enum ir_ifield_kind {
 	IR_IF_VOP,     /* an element operation: a string, a name of PTORT_VOP_LIST ("add") */
 	IR_IF_CMP,     /* a compare predicate: #pto<cmp lt> (PTORT_CMP_LIST) */
 	IR_IF_SCALAR,  /* a bit pattern of the element type, as an i64 */
-	IR_IF_FLAGS,   /* PTORT_V_* flags, [0, 7] */
+	IR_IF_FLAGS,   /* PTORT_V_* flags, [0, 15] */
 	IR_IF_BOOL,    /* true / false (an op attribute: tcolsum's isBinary) */
 	/* op attributes of the synchronisation ops (docs/semantics.md §8.5) */
 	IR_IF_SYNCOP,  /* #pto.pipe_event_type<TLOAD> (or the legacy #pto.sync_op_type<...>) */

@@ -867,12 +867,135 @@ static void pred_tile(vctx *v, const ir_op *op, const tinfo *p, const char *role
 			 "valid columns)", role, (long long)((of->vc + 7) / 8), (long long)of->vc);
 }
 
+/* The row values of a row expand (docs/semantics.md §7.3): one value per row (one
+ * valid column, or a tile of one column) or one 32-byte block per row (32 / element
+ * bytes valid columns, pto-isa's mode 2); which one is decided statically. */
+static void row_values(vctx *v, const ir_op *op, const tinfo *s)
+{
+	ptort_type e;
+	int64_t blk;
+	if (s->cols == 1 || ir_type_to_elem(s->elem, &e))
+		return;
+	blk = 256 / (int64_t)ptort_type_bits(e);
+	if (dyn(s->vc))
+		op_error(v, op, "expects src1 to have static valid columns (1: one value per row, "
+			 "or %lld: one 32-byte block per row)", (long long)blk);
+	else if (s->vc != 1 && s->vc != blk)
+		op_error(v, op, "expects src1 to have 1 valid column (one value per row) or %lld "
+			 "(one 32-byte block per row), but got %lld", (long long)blk, (long long)s->vc);
+}
+
+/* tcolsum with isBinary (docs/semantics.md §7.6): the pair sums live in tmp, which
+ * needs the source's element type, rows / 2 rows and room for its valid columns. */
+static void colsum_tmp(vctx *v, const ir_op *op, const tinfo *t, unsigned nin)
+{
+	const ir_attr *bin = ir_op_get_attr(op, "isBinary");
+	int64_t need;
+	if (!bin || bin->kind != IR_ATTR_BOOL || !bin->u.i.v || t[0].vr < 2)
+		return;
+	if (nin != 2) {
+		op_error(v, op, "expects a tmp operand with isBinary (the pair sums are kept there)");
+		return;
+	}
+	need = dyn(t[0].vc) ? t[0].cols : t[0].vc;
+	if (t[1].elem != t[0].elem)
+		same_elem(v, op, &t[0], "src", &t[1], "tmp");
+	else if (t[1].buf && (dyn(t[1].rows) || dyn(t[1].cols) || t[1].rows < t[0].vr / 2 ||
+			      t[1].cols < need))
+		op_error(v, op, "expects tmp to have at least %lld rows and %lld columns with "
+			 "isBinary (src valid rows / 2, and its %s columns)", (long long)(t[0].vr / 2),
+			 (long long)need, dyn(t[0].vc) ? "physical" : "valid");
+}
+
+/* Why op `vd` needs the static valid shape it lacks here (NULL: it does not): forms
+ * whose instructions are unrolled over the valid rows or columns (passes/lower_vec.c;
+ * docs/semantics.md §7.6, §7.3). */
+static const char *needs_static(const vctx *v, const ir_vecdef *vd, const tinfo *t,
+				const tinfo *dt)
+{
+	switch (vd->kind) {
+	case IR_VK_ROWRED:
+		if (!dyn(dt->vr) && !dyn(t[0].vc))
+			return NULL;
+		if (vd->vop == PTORT_VOP_MUL)
+			return "trowprod's order (docs/semantics.md §7.6) is unrolled over them";
+		return v->t->vec.predicated ? NULL
+			: "the A2/A3 reduction order (docs/semantics.md §7.6) depends on the valid "
+			  "columns and is unrolled over the rows";
+	case IR_VK_TER: case IR_VK_TERS: case IR_VK_AXPY: case IR_VK_TRI:
+		return dyn(dt->vr) || dyn(dt->vc) ? "its steps are unrolled over them" : NULL;
+	case IR_VK_SEQ:
+		return dyn(dt->vc) ? "its doubling steps are unrolled over the columns" : NULL;
+	case IR_VK_PADIN:
+		return dyn(dt->vr) || dyn(dt->vc) || dyn(t[0].vr) || dyn(t[0].vc)
+			? "the padded rectangles are unrolled from them" : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* A5 tcolsum / tcolprod (docs/semantics.md §7.6) hold their pair sums in tcolsum's tmp
+ * tile when it has room for them, else in the UB scratch (the reserved top of vec), in
+ * column chunks when the valid columns are
+ * static; a row of run-time columns must fit it whole (passes/lower_vec.c). */
+static void colred_pairs(vctx *v, const ir_op *op, const ir_vecdef *vd, const tinfo *t,
+			 unsigned nin)
+{
+	const ir_attr *bin = ir_op_get_attr(op, "isBinary");
+	int64_t pairs = (t[0].vr - 1) / 2, row, scratch = v->t->mem[PTOC_LOC_VEC].reserved_top;
+	ptort_type e;
+	if (!v->t->vec.predicated || (vd->vop != PTORT_VOP_ADD && vd->vop != PTORT_VOP_MUL) ||
+	    (bin && bin->kind == IR_ATTR_BOOL && bin->u.i.v) || t[0].vr <= 2 || !dyn(t[0].vc) ||
+	    !t[0].buf || dyn(t[0].cols) || ir_type_to_elem(t[0].elem, &e))
+		return;
+	row = t[0].cols * (int64_t)ptort_type_bits(e) / 8;
+	if (row <= scratch || (nin == 2 && t[1].buf && t[1].elem == t[0].elem && !dyn(t[1].rows) &&
+			       !dyn(t[1].cols) && t[1].cols >= t[0].cols && t[1].rows >= pairs))
+		return;
+	op_error(v, op, "expects %s on %s: a source row of %lld bytes with valid columns known only "
+		 "at run time does not fit the UB scratch (%lld bytes) its pairs go through",
+		 vd->vop == PTORT_VOP_ADD ? "a tmp tile of at least (rows - 1) / 2 rows and the "
+		 "source's columns" : "static valid columns or rows of at most the UB scratch",
+		 v->t->title, (long long)row, (long long)scratch);
+}
+
+/* Scratch a form keeps whole (passes/lower_vec.c): taxpy's product, a row at a time,
+ * in the UB scratch (the reserved top of vec); A2A3 trowprod's block lanes (and the
+ * f32 chain for f16) in its tmp tile (docs/semantics.md §7.3, §7.6). */
+static void scratch_room(vctx *v, const ir_op *op, const ir_vecdef *vd, const tinfo *t,
+			 const tinfo *dt, unsigned nin)
+{
+	ptort_type e;
+	int64_t need, have;
+	if (ir_type_to_elem(dt->elem, &e))
+		return;
+	if (vd->kind == IR_VK_AXPY && !dyn(dt->vc)) {
+		need = (dt->vc * (int64_t)ptort_type_bits(e) / 8 + 31) / 32 * 32;
+		have = v->t->mem[PTOC_LOC_VEC].reserved_top;
+		if (need > have)
+			op_error(v, op, "expects dst rows of at most %lld bytes on %s (%lld valid columns "
+				 "take %lld): the product goes through the UB scratch a row at a time",
+				 (long long)have, v->t->title, (long long)dt->vc, (long long)need);
+	}
+	need = e == PTORT_F16 ? 96 : 32; /* the destination's type decides */
+	if (vd->kind == IR_VK_ROWRED && vd->vop == PTORT_VOP_MUL && !v->t->vec.predicated &&
+	    nin == 2 && t[1].buf && !dyn(t[1].rows) && !dyn(t[1].cols) &&
+	    !ir_type_to_elem(t[1].elem, &e)) {
+		have = t[1].rows * t[1].cols * (int64_t)ptort_type_bits(e) / 8;
+		if (have < need)
+			op_error(v, op, "expects tmp to hold at least %lld bytes on %s (the block lanes%s "
+				 "of trowprod, docs/semantics.md §7.6), but it has %lld", (long long)need,
+				 v->t->title, need == 96 ? " and the f32 chain" : "", (long long)have);
+	}
+}
+
 static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 {
 	const ir_opdef *d = ir_opdef_get(op->code);
-	unsigned nin = num_ins(op), i;
+	unsigned nin = num_ins(op), i, errors = v->errors;
 	tinfo t[6], dt;
 	const ir_type *ty;
+	const char *why;
 	int bad = 0, scalar_first = 0;
 	/* every operand a tile except the scalar ones */
 	for (i = 0; i < nin && i < 5; i++) {
@@ -916,6 +1039,8 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 		else if (vd->kind == IR_VK_ROWEXP && !same_extent(t[1].vr, dt.vr))
 			op_error(v, op, "expects src1 valid rows (%lld) to equal dst valid rows (%lld)",
 				 (long long)t[1].vr, (long long)dt.vr);
+		else if (vd->kind == IR_VK_ROWEXP)
+			row_values(v, op, &t[1]);
 		else if (vd->kind == IR_VK_COLEXP && !same_extent(t[1].vc, dt.vc))
 			op_error(v, op, "expects src1 valid columns (%lld) to equal dst valid columns (%lld)",
 				 (long long)t[1].vc, (long long)dt.vc);
@@ -968,6 +1093,11 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 		else if (!same_extent(dt.vr, 1))
 			op_error(v, op, "expects dst to have one valid row, but got %lld",
 				 (long long)dt.vr);
+		else if (dyn(t[0].vr))
+			op_error(v, op, "expects src to have static valid rows (the reduction order of "
+				 "docs/semantics.md §7.6 is unrolled over them)");
+		else
+			colsum_tmp(v, op, t, nin), colred_pairs(v, op, vd, t, nin);
 		break;
 	case IR_VK_CMP:
 		same_elem(v, op, &t[0], "src0", &t[1], "src1");
@@ -1091,6 +1221,10 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 			op_error(v, op, "expects cmpMode eq or ne for i32 on %s (the vector unit "
 				 "compares i32 for equality only)", v->t->title);
 	}
+	if (v->errors == errors && (why = needs_static(v, vd, t, &dt)))
+		op_error(v, op, "expects static valid shapes on %s: %s", v->t->title, why);
+	if (v->errors == errors)
+		scratch_room(v, op, vd, t, &dt, nin);
 }
 
 static void verify_set_validshape(vctx *v, const ir_op *op)
@@ -1863,7 +1997,7 @@ static void verify_ifield(vctx *v, const ir_op *op, const char *name, unsigned k
 	}
 	case IR_IF_CMP: ok = ir_attr_cmp(a) >= 0; break;
 	case IR_IF_SCALAR: ok = a->kind == IR_ATTR_INT; break;
-	case IR_IF_FLAGS: ok = int_in(a, 0, 7); break;
+	case IR_IF_FLAGS: ok = int_in(a, 0, 15); break;
 	case IR_IF_BOOL: ok = a->kind == IR_ATTR_BOOL; break;
 	case IR_IF_INT: ok = a->kind == IR_ATTR_INT; break;
 	default: break;

@@ -4,8 +4,9 @@
  * Requires: a level-2 op with placed tiles (lower_tile_of), verified (ir/verify.c
  *   verify_vec: element types, valid shapes, row-major tiles).
  * Produces: instructions inserted before the op (the caller erases it); errors at the
- *   op for what cannot be lowered (a scalar that is not a constant, a dynamic valid
- *   shape of a reduction on the repeat form, tcolsum's isBinary).
+ *   op for what cannot be lowered yet (a scalar that is not a constant, an overlap
+ *   that only placement reveals); the valid shapes each form needs static and the
+ *   operands of tcolsum's isBinary and of the row expands are the verifier's rules.
  *
  * Every op covers the valid region of its destination (docs/semantics.md §7): R rows
  * of C columns; row pitches are the tiles' physical columns. Register form (A5,
@@ -23,10 +24,11 @@
  * (lower_rowprod); taddc/tsubc/taddsc/tsubsc and taxpy are two steps each
  * (lower_ter, lower_axpy), through the UB scratch where a step must not overwrite an
  * operand the next one reads.
- * **[decision]** An op with a valid shape known only at run time is lowered to the
- * register form on A2A3 too (rows and columns as operands): for elementwise ops,
- * copies and fills it computes the same bits as repeats under run-time masks;
- * reductions with such a shape are rejected on A2A3 (their order depends on C). */
+ * **[decision]** An op with a valid shape known only at run time, 8-bit elements
+ * (other than byte pairs) or row values that are not one contiguous column is lowered
+ * to the register form on A2A3 too (reg_form; rows and columns as operands): it
+ * computes the same bits element by element (docs/semantics.md §7.4); row reductions
+ * with such a shape are rejected on A2A3 by the verifier (their order depends on C). */
 #include <stdio.h>
 #include <string.h>
 
@@ -124,17 +126,25 @@ static int scalar_bits(vl *v, ir_value *s, uint64_t *out)
 		return 0;
 	}
 	if (a->u.f.type && a->u.f.type->kind == IR_TYPE_FLOAT && a->u.f.type->u.f.kind != IR_F64) {
-		/* an f32/f16/bf16 constant: its value is an f32 exactly; converted as tcvt */
-		float f = (float)a->u.f.v;
-		uint32_t b;
-		memcpy(&b, &f, 4);
-		/* (f32 -> f32 with a round mode would round to an integral value: §3) */
-		*out = from_f32(v->scalar_et, b);
+		/* an f32/f16/bf16 constant: its exact bits (a NaN keeps sign, payload and quiet
+		 * bit, docs/semantics.md §8.2), used as they are by an element of its own type
+		 * and converted as tcvt to another (a same-type tcvt would round to an
+		 * integral value: §3) */
+		ptort_type ct = (ptort_type)a->u.f.type->u.f.kind;
+		uint64_t b;
+		if (ir_float_attr_bits(a, a->u.f.type, &b))
+			return verr(v, "cannot convert the scalar constant%s", ""), -1;
+		*out = ct == v->scalar_et ? b : ptort_cvt1(ct, v->scalar_et, b, PTORT_RINT, PTORT_SAT_OFF);
 		if (v->pair8)
 			*out = (*out & 0xFF) * 0x0101;
 		return 0;
 	}
-	/* an f64: its exact decimal value, rounded once to the element type */
+	/* an f64: its exact decimal value, rounded once to the element type (a NaN: the
+	 * conversion's NaN, §3) */
+	if (a->u.f.v != a->u.f.v) {
+		*out = ptort_cvt1(PTORT_F32, v->scalar_et, 0x7FC00000u, PTORT_RINT, PTORT_SAT_OFF);
+		return 0;
+	}
 	n = snprintf(buf, sizeof buf, "%.1100g", a->u.f.v);
 	if (n <= 0 || (size_t)n >= sizeof buf) {
 		verr(v, "cannot convert the scalar constant%s", "");
@@ -159,6 +169,15 @@ static int scalar_bits(vl *v, ir_value *s, uint64_t *out)
 			*out = (*out & 0xFF) * 0x0101;
 	}
 	return 0;
+}
+
+/* Whether a row-expand's src1 holds one 32-byte block per row (32 / element bytes
+ * valid columns in a tile of more than one column: pto-isa's mode 2), whose element
+ * c mod (32 / bytes) each column c takes, rather than one value per row (its column
+ * 0, mode 1); docs/semantics.md §7.3, checked by the verifier. */
+static int row_block(const vl *v, const lower_tile *t)
+{
+	return t->type->u.tb.cols > 1 && t->type->u.tb.v_col == 256 / v->w;
 }
 
 /* ---- building one instruction ------------------------------------------------------ */
@@ -189,17 +208,27 @@ static int emit(vl *v, lower_insn *li)
 	return 0;
 }
 
-/* rows / cols fields of the register form: the static count, or the dyn value */
+/* rows / cols fields of the register form: the static count, or the dyn value (rows:
+ * with `dyn`, the region's; cols: the region's columns whenever they are dynamic, as
+ * every caller covers all of them) */
 static void li_rc(vl *v, lower_insn *li, uint32_t rows, uint32_t cols, int dyn)
 {
 	if (dyn && v->rows_v)
 		li_dyn(v->ctx, li, "rows", v->rows_v);
 	else
 		li_int(v->ctx, li, "rows", rows);
-	if (dyn && v->cols_v)
+	if (v->cols_v)
 		li_dyn(v->ctx, li, "cols", v->cols_v);
 	else
 		li_int(v->ctx, li, "cols", cols);
+}
+
+/* Whether the op's instructions take the register form: always on A5; on A2A3 for a
+ * valid shape known only at run time and for 8-bit elements, which the repeat form
+ * does not take (docs/semantics.md §7.4; the same bits, element by element). */
+static int reg_form(const vl *v)
+{
+	return v->o->target->vec.predicated || v->rows_v || v->cols_v || v->w == 8;
 }
 
 /* ---- the repeat form: splitting an elementwise region ------------------------------- */
@@ -305,6 +334,10 @@ static int vs_split(vs *s, uint32_t rows, uint32_t cols)
 	unsigned i;
 	uint32_t r, j, chunk;
 	int contiguous = !s->per_row, strided = !s->per_row;
+	if (v->w != 16 && v->w != 32) { /* reg_form takes the others */
+		verr(v, "internal: the repeat form takes 16- and 32-bit elements only%s", "");
+		return -1;
+	}
 	for (i = 0; i < s->n; i++) {
 		if (s->o[i].pitch != row_bytes || s->o[i].per_rep != 256)
 			contiguous = 0;
@@ -428,7 +461,8 @@ static int lower_v_elementwise(vl *v, vops *p)
 		li_int(v->ctx, &li, "dst_pitch", tile_pitch(p->dst));
 		li_int(v->ctx, &li, "src0_pitch", tile_pitch(&p->t[0]));
 		li_int(v->ctx, &li, "src1_pitch", vd->kind == IR_VK_COLEXP ? 0 : tile_pitch(&p->t[1]));
-		li_int(v->ctx, &li, "flags", vd->kind == IR_VK_ROWEXP ? PTORT_V_BRC1 : 0);
+		li_int(v->ctx, &li, "flags", vd->kind != IR_VK_ROWEXP ? 0
+					     : row_block(v, &p->t[1]) ? PTORT_V_BLK1 : PTORT_V_BRC1);
 		return emit(v, &li);
 	case IR_VK_BINS:
 		si = p->is_tile[0] ? 0 : 1;
@@ -549,16 +583,26 @@ static int lower_r_elementwise(vl *v, vops *p)
 	case IR_VK_ROWEXP: case IR_VK_ROWBC: {
 		/* vbrcb of src1's column into the UB scratch, one 32-byte block per row, then
 		 * the op reading that block in every lane of the row (block stride 0);
-		 * trowexpand: a copy of that block (src's column) */
+		 * trowexpand: a copy of that block (src's column). src1 holding the blocks
+		 * itself (row_block): the op reads them in place. Row values that are not one
+		 * contiguous column (an ND source, rows 32 bytes apart): the register form,
+		 * as pto-isa's kernel reads each row's value with the scalar unit and fills the
+		 * row with it (the same bits, element by element). */
 		const lower_tile *col = vd->kind == IR_VK_ROWBC ? &p->t[0] : &p->t[1];
 		uint32_t bytes, r0, n, maxr = repeat_limit(v);
 		int64_t base = ub_scratch(v, &bytes);
 		lower_insn li;
-		if (base < 0 || tile_pitch(col) != v->w / 8) {
-			verr(v, "the repeat form needs the row values as one column (rows x 1) and "
-				"UB scratch%s", "");
-			return -1;
+		if (vd->kind == IR_VK_ROWEXP && row_block(v, col)) {
+			vs_init(&s, v, IR_OP_I_VBIN, 1);
+			vs_add(&s, p->dst, "dst", "dst_blk", "dst_rep", 0, tile_pitch(p->dst));
+			vs_add(&s, &p->t[0], "src0", "src0_blk", "src0_rep", 0, tile_pitch(&p->t[0]));
+			vs_add(&s, col, "src1", "src1_blk", "src1_rep", 0, tile_pitch(col));
+			s.o[2].per_rep = 0;
+			s.o[2].blk_stride = 0;
+			return vs_split(&s, v->rows, v->cols);
 		}
+		if (base < 0 || tile_pitch(col) != v->w / 8)
+			return lower_v_elementwise(v, p);
 		memset(&scr, 0, sizeof scr);
 		scr.type = col->type;
 		for (r0 = 0; r0 < v->rows; r0 += n) {
@@ -817,7 +861,7 @@ static int bin_rows_op(vl *v, int vop, const lower_tile *d, uint32_t doff, uint3
 		       uint32_t boff, uint32_t bp, uint32_t rows)
 {
 	vs s;
-	if (v->o->target->vec.predicated) {
+	if (reg_form(v)) {
 		lower_insn li;
 		start(v, &li, IR_OP_I_VBIN_V, vop);
 		li_addr(v->ctx, &li, "dst", d, doff, v->op);
@@ -851,7 +895,7 @@ static int bins_rows(vl *v, int vop, const lower_tile *d, uint32_t doff, uint32_
 		     const lower_tile *a, uint32_t aoff, uint32_t ap, uint64_t sc, uint32_t rows)
 {
 	vs s;
-	if (v->o->target->vec.predicated) {
+	if (reg_form(v)) {
 		lower_insn li;
 		start(v, &li, IR_OP_I_VBINS_V, vop);
 		li_addr(v->ctx, &li, "dst", d, doff, v->op);
@@ -878,7 +922,7 @@ static int dup_rows(vl *v, const lower_tile *d, uint32_t doff, uint32_t dp, uint
 		    uint32_t rows)
 {
 	vs s;
-	if (v->o->target->vec.predicated) {
+	if (reg_form(v)) {
 		lower_insn li;
 		common(v, &li, IR_OP_I_VDUP_V, 0);
 		li_addr(v->ctx, &li, "dst", d, doff, v->op);
@@ -900,7 +944,7 @@ static int copy_rows_p(vl *v, const lower_tile *d, uint32_t doff, uint32_t dp,
 		       const lower_tile *a, uint32_t aoff, uint32_t ap, uint32_t rows)
 {
 	vs s;
-	if (v->o->target->vec.predicated) {
+	if (reg_form(v)) {
 		lower_insn li;
 		start(v, &li, IR_OP_I_VUN_V, PTORT_VOP_MOV);
 		li_addr(v->ctx, &li, "dst", d, doff, v->op);
@@ -936,7 +980,7 @@ static int copy_row(vl *v, const lower_tile *d, const lower_tile *a, uint32_t ao
 static int colsum_binary(vl *v, vops *p, uint32_t R)
 {
 	const lower_tile *src = &p->t[0], *dst = p->dst, *tmp = p->nin == 2 ? &p->t[1] : NULL;
-	uint32_t sp = tile_pitch(src), m = R / 2, k;
+	uint32_t sp = tile_pitch(src), m = R / 2, k, tp = tmp ? tile_pitch(tmp) : 0;
 	int a5 = v->o->target->vec.predicated;
 	if (R == 1) {
 		lower_insn li;
@@ -952,28 +996,73 @@ static int colsum_binary(vl *v, vops *p, uint32_t R)
 		li_int(v->ctx, &li, "src_pitch", sp);
 		return emit(v, &li);
 	}
-	if (!tmp || tile_pitch(tmp) != sp || tile_buf_bytes(tmp->type) < (uint64_t)m * sp) {
-		verr(v, "tcolsum with isBinary needs a tmp tile of the source's columns and at "
-			"least rows / 2 rows%s", "");
+	if (!tmp || tile_buf_bytes(tmp->type) < (uint64_t)m * tp) { /* the verifier's rule */
+		verr(v, "internal: tcolsum with isBinary without a tmp tile of rows / 2 rows%s", "");
 		return -1;
 	}
-	if (bin_rows(v, tmp, 0, sp, src, 0, 2 * sp, src, sp, 2 * sp, m))
+	if (bin_rows(v, tmp, 0, tp, src, 0, 2 * sp, src, sp, 2 * sp, m))
 		return -1;
 	if (R % 2) {
 		k = a5 ? m - 1 : 0;
-		if (bin_rows(v, tmp, k * sp, sp, tmp, k * sp, sp, src, (R - 1) * sp, sp, 1))
+		if (bin_rows(v, tmp, k * tp, tp, tmp, k * tp, tp, src, (R - 1) * sp, sp, 1))
 			return -1;
 	}
 	for (; m > 1; m /= 2) {
-		if (bin_rows(v, tmp, 0, sp, tmp, 0, 2 * sp, tmp, sp, 2 * sp, m / 2))
+		if (bin_rows(v, tmp, 0, tp, tmp, 0, 2 * tp, tmp, tp, 2 * tp, m / 2))
 			return -1;
 		if (m % 2) {
 			k = a5 ? m / 2 - 1 : 0;
-			if (bin_rows(v, tmp, k * sp, sp, tmp, k * sp, sp, tmp, (m - 1) * sp, sp, 1))
+			if (bin_rows(v, tmp, k * tp, tp, tmp, k * tp, tp, tmp, (m - 1) * tp, tp, 1))
 				return -1;
 		}
 	}
 	return copy_row(v, dst, tmp, 0);
+}
+
+/* A5 tcolsum / tcolprod after the copy of row 0 (docs/semantics.md §7.6):
+ * dst = r_0 op (r_1 op r_2) op (r_3 op r_4) ... (op r_R-1 when R-1 is odd). The pairs go
+ * to tcolsum's tmp tile when it holds them all (pto-isa's kernel keeps them in a
+ * register and leaves tmp alone; tmp is optional), else through the UB scratch one
+ * pair at a time, in column chunks of the scratch's size. */
+static int colred_pairs(vl *v, vops *p, uint32_t R)
+{
+	const lower_tile *src = &p->t[0], *dst = p->dst;
+	const lower_tile *tmp = v->vd->vop == PTORT_VOP_ADD && p->nin == 2 ? &p->t[1] : NULL;
+	uint32_t sp = tile_pitch(src), pairs = (R - 1) / 2, eb = v->w / 8, C = v->cols;
+	uint32_t bytes, k, c0, n, need = v->cols_v ? sp : C * eb;
+	int64_t base;
+	lower_tile scr;
+	if (tmp && tmp->type->u.tb.elem == src->type->u.tb.elem && tile_pitch(tmp) >= need &&
+	    tile_buf_bytes(tmp->type) >= (uint64_t)pairs * tile_pitch(tmp)) {
+		uint32_t tp = tile_pitch(tmp);
+		if (bin_rows(v, tmp, 0, tp, src, sp, 2 * sp, src, 2 * sp, 2 * sp, pairs) ||
+		    bin_rows(v, dst, 0, 0, dst, 0, 0, tmp, 0, tp, pairs))
+			return -1;
+	} else {
+		base = ub_scratch(v, &bytes);
+		if (base < 0 || (v->cols_v && need > bytes)) {
+			verr(v, "internal: a row of run-time valid columns larger than the UB "
+				"scratch (the verifier's rule)%s", "");
+			return -1;
+		}
+		memset(&scr, 0, sizeof scr);
+		scr.type = dst->type;
+		scr.addr = base;
+		/* (run-time columns: one pass, v->cols unused) */
+		for (c0 = 0; c0 < (v->cols_v ? 1 : C); c0 += n) {
+			n = v->cols_v ? 1 : C - c0 <= bytes / eb ? C - c0 : bytes / eb;
+			v->cols = v->cols_v ? 0 : n;
+			for (k = 0; k < pairs; k++)
+				if (bin_rows(v, &scr, 0, 0, src, (2 * k + 1) * sp + c0 * eb, 0, src,
+					     (2 * k + 2) * sp + c0 * eb, 0, 1) ||
+				    bin_rows(v, dst, c0 * eb, 0, dst, c0 * eb, 0, &scr, 0, 0, 1))
+					return v->cols = C, -1;
+		}
+		v->cols = C;
+	}
+	if ((R - 1) % 2)
+		return bin_rows(v, dst, 0, 0, dst, 0, 0, src, (R - 1) * sp, sp, 1);
+	return 0;
 }
 
 /* tcolsum/prod/max/min: dst = r_0, then dst = dst op r_i in order (A2A3; max/min on
@@ -984,8 +1073,8 @@ static int lower_colred(vl *v, vops *p)
 	const lower_tile *src = &p->t[0], *dst = p->dst;
 	const ir_attr *bin = ir_op_get_attr(v->op, "isBinary");
 	uint32_t R, sp = tile_pitch(src);
-	if (v->rows_v || src->type->u.tb.v_row == IR_DYN || src->v_row) {
-		verr(v, "a column reduction with a dynamic number of rows is not supported yet%s", "");
+	if (v->rows_v || src->type->u.tb.v_row == IR_DYN || src->v_row) { /* the verifier's rule */
+		verr(v, "internal: a column reduction with a dynamic number of rows%s", "");
 		return -1;
 	}
 	R = (uint32_t)src->type->u.tb.v_row;
@@ -993,49 +1082,9 @@ static int lower_colred(vl *v, vops *p)
 		return colsum_binary(v, p, R);
 	if (copy_row(v, dst, src, 0))
 		return -1;
-	if (v->o->target->vec.predicated) {
-		if (v->vd->vop == PTORT_VOP_MUL && R > 2) {
-			/* A5 tcolprod: dst = r_0 * (r_1 * r_2) * (r_3 * r_4) ... (* r_R-1 when
-			 * R-1 is odd), each pair's product in the UB scratch (a register on
-			 * the hardware) */
-			uint32_t bytes, pairs = (R - 1) / 2, k;
-			int64_t base = ub_scratch(v, &bytes);
-			lower_tile scr;
-			if (base < 0 || (uint64_t)v->cols * (v->w / 8) > bytes) {
-				verr(v, "tcolprod on A5: the row is larger than the UB scratch%s", "");
-				return -1;
-			}
-			memset(&scr, 0, sizeof scr);
-			scr.type = dst->type;
-			scr.addr = base;
-			for (k = 0; k < pairs; k++)
-				if (bin_rows(v, &scr, 0, 0, src, (2 * k + 1) * sp, 0, src,
-					     (2 * k + 2) * sp, 0, 1) ||
-				    bin_rows(v, dst, 0, 0, dst, 0, 0, &scr, 0, 0, 1))
-					return -1;
-			if ((R - 1) % 2)
-				return bin_rows(v, dst, 0, 0, dst, 0, 0, src, (R - 1) * sp, sp, 1);
-			return 0;
-		}
-		if (v->vd->vop == PTORT_VOP_ADD && R > 1) {
-			/* A5: dst = r_0 + (r_1 + r_2) + (r_3 + r_4) + ... (+ r_R-1 when R-1 is odd) */
-			const lower_tile *tmp = p->nin == 2 ? &p->t[1] : NULL;
-			uint32_t pairs = (R - 1) / 2;
-			if (pairs) {
-				if (!tmp || tile_pitch(tmp) != sp ||
-				    tile_buf_bytes(tmp->type) < (uint64_t)pairs * sp) {
-					verr(v, "tcolsum on A5 needs a tmp tile of the source's columns and (rows - 1) / 2 rows%s", "");
-					return -1;
-				}
-				if (bin_rows(v, tmp, 0, sp, src, sp, 2 * sp, src, 2 * sp, 2 * sp, pairs) ||
-				    bin_rows(v, dst, 0, 0, dst, 0, 0, tmp, 0, sp, pairs))
-					return -1;
-			}
-			if ((R - 1) % 2)
-				return bin_rows(v, dst, 0, 0, dst, 0, 0, src, (R - 1) * sp, sp, 1);
-			return 0;
-		}
-	}
+	if (v->o->target->vec.predicated && R > 2 &&
+	    (v->vd->vop == PTORT_VOP_MUL || v->vd->vop == PTORT_VOP_ADD))
+		return colred_pairs(v, p, R);
 	/* copy row 0, then accumulate rows 1 .. R-1 in order (the repeats or rows of one
 	 * instruction run in order, each reading dst before writing it) */
 	return R < 2 ? 0 : bin_rows(v, dst, 0, 0, dst, 0, 0, src, sp, sp, R - 1);
@@ -1146,7 +1195,7 @@ static int lower_pad(vl *v, vops *p)
 	if (src->type->u.tb.v_col == IR_DYN)
 		scols = src->v_col;
 	dyn = srows || scols || v->rows_v || v->cols_v;
-	if (v->o->target->vec.predicated || dyn) {
+	if (reg_form(v) || dyn) {
 		common(v, &li, IR_OP_I_VDUP_V, 0);
 		li_addr(v->ctx, &li, "dst", dst, 0, v->op);
 		li_int(v->ctx, &li, "scalar", (int64_t)pv);
@@ -1606,12 +1655,6 @@ unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 		v.w = 16;
 		v.cols /= 2;
 	}
-	if (!o->target->vec.predicated && v.w != 16 && v.w != 32 && v.vd->kind != IR_VK_PAD &&
-	    v.vd->kind != IR_VK_PADIN) {
-		verr(&v, "the repeat form (A2A3) takes 16- and 32-bit elements only (8-bit: and, or, "
-			"xor of an even column count)%s", "");
-		return v.errors;
-	}
 	switch (v.vd->kind) {
 	case IR_VK_ROWRED:
 		if (v.vd->vop == PTORT_VOP_MUL)
@@ -1634,10 +1677,6 @@ unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 		break;
 	case IR_VK_PAD:
 	case IR_VK_PADIN:
-		if (!o->target->vec.predicated && v.w != 16 && v.w != 32) {
-			verr(&v, "the repeat form (A2A3) takes 16- and 32-bit elements only%s", "");
-			break;
-		}
 		if (v.vd->kind == IR_VK_PAD)
 			lower_pad(&v, &p);
 		else
@@ -1650,7 +1689,7 @@ unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 		lower_tri(&v, &p);
 		break;
 	default:
-		if (o->target->vec.predicated || v.rows_v || v.cols_v)
+		if (reg_form(&v))
 			lower_v_elementwise(&v, &p);
 		else
 			lower_r_elementwise(&v, &p);

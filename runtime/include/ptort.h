@@ -632,6 +632,7 @@ int ptort_cmp1(ptort_cmp c, ptort_type t, uint64_t a, uint64_t b);
 #define PTORT_V_SCALAR_FIRST 1u /* scalar forms: the scalar is the first operand */
 #define PTORT_V_BRC0 2u		/* A5 forms: src0 gives one element per row, broadcast */
 #define PTORT_V_BRC1 4u		/* A5 forms: src1 gives one element per row, broadcast */
+#define PTORT_V_BLK1 8u		/* A5 forms: src1 gives one 32-byte block per row, repeated */
 
 /* vadd, vmul, vmax, vand, ... : dst = op(src0, src1) */
 int ptort_vbin(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
@@ -694,7 +695,10 @@ int ptort_vred(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uin
  * nothing beyond `cols` elements of a row is written. Rows and registers run in
  * order, each register read before its results are written. PTORT_V_BRC0/1: that
  * source holds one element per row (at addr + r * pitch), broadcast to every column
- * (trowexpand*; a pitch of 0 repeats one row: tcolexpand*). Predicate bits: column c
+ * (trowexpand*; a pitch of 0 repeats one row: tcolexpand*). PTORT_V_BLK1: src1 holds
+ * one 32-byte block of E = 32 / (W/8) elements per row (at addr + r * pitch), column c
+ * taking its element c mod E (the register load's block mode: trowexpand* with a block
+ * per row). Predicate bits: column c
  * of row r is bit c of the bytes at dst_bits/sel_bits + r * bits_pitch. Reported:
  * as in 5.2, with rows or cols 0 instead of repeat 0 and no width limit. */
 int ptort_vbin_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,

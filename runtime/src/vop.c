@@ -24,7 +24,7 @@ struct opnd {
 	uint32_t addr;
 	uint32_t blk, rep; /* A2A3: blocks of 32 bytes, repeats in 32-byte units */
 	uint32_t pitch;	   /* A5: bytes between rows */
-	int brc;	   /* A5: one element per row */
+	int brc;	   /* A5: one element per row (1), one 32-byte block per row (2) */
 };
 
 /* What an instruction computes. */
@@ -658,7 +658,8 @@ int ptort_vbrcb(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, ui
 
 static uint64_t row_extent(const struct opnd *o, uint32_t rows, uint32_t cols, unsigned eb)
 {
-	return (uint64_t)(rows - 1) * o->pitch + (uint64_t)(o->brc ? 1 : cols) * eb;
+	uint32_t n = o->brc == 1 ? 1 : o->brc == 2 && cols > 32 / eb ? 32 / eb : cols;
+	return (uint64_t)(rows - 1) * o->pitch + (uint64_t)n * eb;
 }
 
 static int reg_check(ptort_ctx *ctx, const struct vins *v, unsigned mem, uint32_t rows,
@@ -690,7 +691,8 @@ static int reg_check(ptort_ctx *ctx, const struct vins *v, unsigned mem, uint32_
 	return 0;
 }
 
-/* loads n elements of a source row from column c0 (or its one broadcast element) */
+/* loads n elements of a source row from column c0 (or its one broadcast element, or
+ * its block's elements c mod 32/eb) */
 static const uint8_t *src_chunk(const uint8_t *base, const struct opnd *o, uint32_t r, uint32_t c0,
 				unsigned n, unsigned eb, uint8_t *buf)
 {
@@ -698,7 +700,7 @@ static const uint8_t *src_chunk(const uint8_t *base, const struct opnd *o, uint3
 	unsigned i;
 	if (o->brc) {
 		for (i = 0; i < n; i++)
-			memcpy(buf + (size_t)i * eb, p, eb);
+			memcpy(buf + (size_t)i * eb, o->brc == 2 ? p + (c0 + i) % (32 / eb) * eb : p, eb);
 		return buf;
 	}
 	return memcpy(buf, p + (uint64_t)c0 * eb, (size_t)n * eb);
@@ -722,7 +724,7 @@ static void reg_elementwise(uint8_t *base, const struct vins *v, uint32_t rows, 
 		const uint8_t *pb = v->s1.used ? base + v->s1.addr + (uint64_t)r * v->s1.pitch : NULL;
 		/* the whole row at once: sources untouched by the writes or exactly in place;
 		 * a broadcast source becomes the scalar operand */
-		if (ok0 && ok1 && !(v->s0.brc && v->s1.brc)) {
+		if (ok0 && ok1 && !(v->s0.brc && v->s1.brc) && v->s0.brc != 2 && v->s1.brc != 2) {
 			if (v->kind == K_BIN && v->s1.brc) {
 				uint64_t s = ldx(pb, eb);
 				ptort_vop_run(v->op, v->t, pd, pa, NULL, &s, 0, cols);
@@ -835,7 +837,7 @@ int ptort_vbin_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, u
 	vins_init(&v, K_BIN, op, type, name, sizeof name, "v%s_v");
 	v.d = opv(dst, dst_pitch, 0);
 	v.s0 = opv(src0, src0_pitch, (flags & PTORT_V_BRC0) != 0);
-	v.s1 = opv(src1, src1_pitch, (flags & PTORT_V_BRC1) != 0);
+	v.s1 = opv(src1, src1_pitch, flags & PTORT_V_BLK1 ? 2 : (flags & PTORT_V_BRC1) != 0);
 	return reg_exec(ctx, &v, (unsigned)mem, rows, cols);
 }
 

@@ -357,8 +357,10 @@ static void reg_random(unsigned long n)
 			a = d; /* in place */
 		if (rnd(3) == 0)
 			pa = rnd(3) * eb + cols * eb;
-		if (kind <= 1 && rnd(3) == 0)
-			flags = rnd(2) ? PTORT_V_BRC1 : PTORT_V_BRC0;
+		if (kind <= 1 && rnd(3) == 0) {
+			static const unsigned fl[] = {PTORT_V_BRC1, PTORT_V_BRC0, PTORT_V_BLK1};
+			flags = fl[rnd(3)];
+		}
 		if (kind <= 2 || kind == 3)
 			op = pick_op(t, kind == 3 ? 1 : 2);
 		if (kind == 7) {
@@ -377,8 +379,11 @@ static void reg_random(unsigned long n)
 					x[i] = get(want, (flags & PTORT_V_BRC0) ? a + (uint64_t)r * pa
 										: a + (uint64_t)r * pa + (uint64_t)(c + i) * eb,
 						   eb);
+					/* BLK1: element (c + i) mod 32/eb of the row's 32-byte block */
 					y[i] = get(want, (flags & PTORT_V_BRC1) ? b + (uint64_t)r * pb
-										: b + (uint64_t)r * pb + (uint64_t)(c + i) * eb,
+							 : (flags & PTORT_V_BLK1)
+								 ? b + (uint64_t)r * pb + (uint64_t)((c + i) % (32 / eb)) * eb
+								 : b + (uint64_t)r * pb + (uint64_t)(c + i) * eb,
 						   eb);
 				}
 				for (i = 0; i < nn; i++) /* a select reads its mask bits first */
