@@ -26,8 +26,9 @@ What a case can be (`gen_case`):
 Inputs (`gen_input`) mix random values with NaN (payloads, both signs), +-inf, +-0,
 subnormals, the extremes of the type and rounding ties.
 
-EXCLUDED below is the one list of forms left out because of known bugs being fixed
-elsewhere; each entry names its issue item. Delete an entry once its fix is merged.
+EXCLUDED below is the one list of forms left out: forms the verifier refuses on
+purpose, each named with the limit it is; an entry for a bug being fixed names its
+issue item and is deleted once the fix is merged.
 """
 import json
 import os
@@ -39,27 +40,9 @@ import numpy as np
 # ---- known bugs kept out of the generated forms ----------------------------------------
 
 EXCLUDED = {
-    # issue 25 item 1: tcolmax/tcolmin/tcolsum of a source with a run-time valid column
-    # count write nothing (A2A3) or fail inside the compiler (A5)
-    "colred_dynamic_cols": "issue25#1",
-    # issue 25 item 2: trowexpand<op> whose expanded operand is RowMajor with 32/sizeof(T)
-    # columns per row (the vendor's mode 2): wrong on A5, rejected on A2A3
-    "rowexp_mode2_operand": "issue25#2",
-    # issue 25 item 3: float hex constants that are NaN lose sign/payload (f16) or gain
-    # the quiet bit (f32): no NaN scalar constants
-    "nan_hex_constant": "issue25#3",
-    # issue 25 item 4: A5 tcolsum without a tmp tile is rejected
-    "a5_tcolsum_without_tmp": "issue25#4",
-    # issue 25 item 5: A2A3 shifts on i8/ui8 fail in split-repeats
-    "a2a3_8bit_shifts": "issue25#5",
-    # issue 25 item 6: A2A3 8-bit tors with run-time valid rows is rejected (message about
-    # the column count); the generator sees the same for tand/tor/txor/tands/txors
-    "a2a3_8bit_bitwise_dynamic_rows": "issue25#6",
-    # issue 25 item 7: A2A3 trowexpand of an ND (row_major) rows x 1 source is rejected
-    "a2a3_trowexpand_nd_source": "issue25#7",
-    # Found by this generator, not items of issue 25: split-repeats (passes/lower_vec.c),
-    # not the verifier, refuses these valid forms with a run-time valid shape (the issue's
-    # rule: what the verifier accepts must not fail in a pass). Limitations, reported.
+    # Forms the verifier refuses (with the reason, at the op): the lowering takes no
+    # run-time valid shape there (docs/semantics.md §7). Issue 25's seven items were
+    # fixed and their entries deleted; so were A2A3's 8-bit tfillpad and bitwise ops.
     # A2A3 trowsum/trowmax/trowmin ("a row reduction with a valid shape known only at run
     # time is not supported by the repeat form (A2A3)")
     "a2a3_rowred_dynamic": "limit: lower_vec.c row reduction, A2A3, run-time valid shape",
@@ -72,9 +55,6 @@ EXCLUDED = {
     # trowprod with any run-time valid dimension (semantics.md §7.6 documents the refusal;
     # it comes from split-repeats, not the verifier)
     "trowprod_dynamic": "limit: lower_vec.c lower_rowprod, run-time valid shape",
-    # A2A3 tand/tor/txor and tands/tors/txors on i8/ui8 with an odd valid column count
-    # ("the repeat form (A2A3) takes 16- and 32-bit elements only (8-bit: and, or, xor of
-    # an even column count)"): the §7.7 table lists i8/ui8 for them
     # A2A3 tcvt i32 -> f16 (the deq path) with a run-time valid shape ("a dynamic valid
     # shape with deq_scale is not supported")
     "a2a3_deq_dynamic": "limit: lower_vec.c deq path, A2A3, run-time valid shape",
@@ -83,10 +63,6 @@ EXCLUDED = {
     # tci / ttri with a run-time valid shape ("tci with a valid shape known only at run
     # time is not supported"; ttri likewise)
     "tci_ttri_dynamic": "limit: lower_vec.c tci/ttri, run-time valid shape",
-    # A2A3 tfillpad / tfillpad_expand on i8/ui8, any shape ("the repeat form (A2A3) takes
-    # 16- and 32-bit elements only"): the §7.7 table lists i8/ui8 for them
-    "a2a3_8bit_tfillpad": "limit: lower_vec.c tfillpad, A2A3, 8-bit elements",
-    "a2a3_8bit_bitwise_odd_cols": "limit: lower_vec.c 8-bit bitwise ops, A2A3, odd valid columns",
 }
 
 
