@@ -139,7 +139,7 @@ static void insns(void)
 	printf("|---|---|---|\n");
 #define F(name, kind, req) doc_field(#name, #req, 0);
 #define T(name, req, cvar) doc_field(#name, #req, 1);
-#define INSN(id, name, call, fixed, fields)                                       \
+#define INSN(id, name, call, fixed, pipe, fields)                                       \
 	printf("| `%s` | `%s` | %s`", name, call, fixed ? "the GM partition view, " : ""); \
 	doc_first = 1;                                                                \
 	fields printf("` |\n");
