@@ -30,4 +30,8 @@ int ir_pipe_pair_valid(const struct target *t, int core, int src, int dst);
 /* The core kind of a func.func: its pto.kernel_kind (vector, cube), else IR_CORE_ANY. */
 int ir_func_core(const ir_op *func);
 
+/* verify_sync.c: the rules on the sync ops and the event-id arrays (docs/semantics.md
+ * §8.8), reported at `op`; returns the number of errors. */
+unsigned ir_verify_sync(ir_ctx *ctx, const ir_op *op, const struct target *t);
+
 #endif
