@@ -41,4 +41,8 @@ int ptort_sync_wait(ptort_ctx *ctx, ptort_pipe src, ptort_pipe dst, int64_t even
 int ptort_sync_barrier(ptort_ctx *ctx, ptort_pipe pipe, const char *file, uint32_t line,
 		       uint32_t col);
 
+/* An index into an event-id array of n elements (pto.eventid_array_get / _set): i when
+ * it lies in [0, n), else 0 after reporting the error (the caller locates it). */
+int64_t ptort_sync_index(ptort_ctx *ctx, int64_t i, int64_t n);
+
 #endif

@@ -58,3 +58,11 @@ int ptort_sync_barrier(ptort_ctx *ctx, ptort_pipe pipe, const char *file, uint32
 	ptort_ctx_locate(ctx, file, line, col);
 	return -1;
 }
+
+int64_t ptort_sync_index(ptort_ctx *ctx, int64_t i, int64_t n)
+{
+	if (i >= 0 && i < n)
+		return i;
+	ptort_report(ctx, "eventid_array: index %lld outside [0, %lld)", (long long)i, (long long)n);
+	return 0;
+}
