@@ -8,6 +8,5 @@ int ptoc_module_print(ptoc_module *m, ptoc_print_form form, ptoc_write_fn out, v
 	ir_printer_opts o = {0};
 	o.generic = (form & ~PTOC_PRINT_LOCATIONS) == PTOC_PRINT_GENERIC;
 	o.locs = (form & PTOC_PRINT_LOCATIONS) != 0;
-	o.target = m->target;
 	return ir_print_op(m->ctx, m->op, &o, out, user);
 }

@@ -1,11 +1,11 @@
-/* ptort_sync.h: pipes, flags and barriers (docs/semantics.md §8.7-§8.9, docs/runtime.md
+/* ptort_sync.h: pipes, flags and barriers (docs/semantics.md §8.5, §8.7-§8.8, docs/runtime.md
  * "Sync calls"). Included by ptort.h; not a header of its own.
  *
  * An AI core issues every instruction to one of its pipes; the pipes run concurrently
  * and set_flag / wait_flag / pipe_barrier order them. The runtime executes a kernel's
  * instructions one after the other, so these calls change no data; they give the pipe
- * of each instruction and each sync op to the context, which checks the event ids and,
- * under the sync check, records them. */
+ * of each sync op to the context, which checks the run-time event ids (file: a string
+ * literal naming the op's source, or NULL). */
 #ifndef PTORT_SYNC_H
 #define PTORT_SYNC_H
 
@@ -26,10 +26,6 @@ typedef enum ptort_pipe {
 /* "PIPE_S", "PIPE_V", ..., "PIPE_ALL" ("PIPE_?" when out of range). */
 const char *ptort_pipe_name(ptort_pipe p);
 
-/* The next instruction's pipe and source location, called by generated code before
- * each instruction (file: a string literal, or NULL). */
-void ptort_sync_insn(ptort_ctx *ctx, ptort_pipe pipe, const char *file, uint32_t line,
-		     uint32_t col);
 /* set_flag(src, dst, event) and wait_flag(src, dst, event). An event id outside
  * [0, PTORT_EVENT_IDS) (a run-time id of set_flag_dyn / wait_flag_dyn) is a runtime error
  * located at the op; returns 0, or -1 after reporting. */

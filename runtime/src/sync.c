@@ -1,4 +1,4 @@
-/* sync.c: the sync calls of generated code (ptort_sync.h; docs/semantics.md §8.7-§8.9,
+/* sync.c: the sync calls of generated code (ptort_sync.h; docs/semantics.md §8.5, §8.7-§8.8,
  * docs/runtime.md "Sync calls"). The instructions run one after the other, so the
  * calls order nothing; they check the run-time event ids of set_flag_dyn and
  * wait_flag_dyn. */
@@ -12,12 +12,6 @@ const char *ptort_pipe_name(ptort_pipe p)
 #undef PTORT_PIPE_NAME_
 		"PIPE_ALL"};
 	return (unsigned)p <= PTORT_PIPE_ALL ? names[p] : "PIPE_?";
-}
-
-void ptort_sync_insn(ptort_ctx *ctx, ptort_pipe pipe, const char *file, uint32_t line,
-		     uint32_t col)
-{
-	(void)ctx, (void)pipe, (void)file, (void)line, (void)col;
 }
 
 static int flag(ptort_ctx *ctx, const char *op, ptort_pipe src, ptort_pipe dst, int64_t event,
