@@ -28,7 +28,8 @@ endif()
 install(TARGETS ptoc RUNTIME DESTINATION bin)
 install(TARGETS ${_ptoc_targets} EXPORT ptocTargets
         ARCHIVE DESTINATION lib LIBRARY DESTINATION lib RUNTIME DESTINATION bin)
-install(FILES ${CMAKE_SOURCE_DIR}/runtime/include/ptort.h DESTINATION include)
+install(FILES ${CMAKE_SOURCE_DIR}/runtime/include/ptort.h ${CMAKE_SOURCE_DIR}/runtime/include/ptort_sync.h
+        DESTINATION include)
 install(FILES ${CMAKE_SOURCE_DIR}/include/ptoc/ptoc.h ${CMAKE_SOURCE_DIR}/include/ptoc/legality.h
         DESTINATION include/ptoc)
 if(PTOC_HAVE_MLIR)

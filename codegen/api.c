@@ -26,11 +26,12 @@ int ptoc_module_compile(ptoc_module *m, const ptoc_compile_opts *o, ptoc_write_f
 	case PTOC_OUTPUT_NONE:
 		return 0;
 	case PTOC_OUTPUT_IR:
-	case PTOC_OUTPUT_GENERIC:
-		return ptoc_module_print(m, (o->output == PTOC_OUTPUT_GENERIC ? PTOC_PRINT_GENERIC
-									     : PTOC_PRINT_CUSTOM) |
-					 (o->print_locations ? PTOC_PRINT_LOCATIONS : 0),
-					 out, user) ? -1 : 0;
+	case PTOC_OUTPUT_GENERIC: {
+		/* after a pipeline, each instruction's pipe as a comment (--emit=lowered) */
+		ir_printer_opts po = {o->output == PTOC_OUTPUT_GENERIC, o->print_locations,
+				      pipeline ? m->target : NULL};
+		return ir_print_op(m->ctx, m->op, &po, out, user) ? -1 : 0;
+	}
 	case PTOC_OUTPUT_C:
 		return emit_c(m->ctx, m->op, m->target, out, user) ? -1 : 0;
 	case PTOC_OUTPUT_MAIN:

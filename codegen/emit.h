@@ -41,4 +41,18 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
  * `elems`. Returns the rank, or 0 (no such shape: the buffer is one dimension). */
 unsigned emit_arg_shape(const ir_value *arg, uint64_t elems, uint64_t *shape, unsigned max);
 
+/* emit_sync.c: the runtime call of a sync op (docs/semantics.md §8.7): `call`
+ * (ptort_sync_set, _wait, _barrier) with pipes src, dst (ptort_pipe; a barrier's pipe
+ * in both), the event id (-1 for a barrier; dyn: the op's operand gives it), and the
+ * device intrinsic it stands for as a comment (`set_flag(PIPE_MTE2, PIPE_V,
+ * EVENT_ID0)`). Returns -1 for an op without a call (cross-core flags, buffer ids). */
+typedef struct emit_sync {
+	const char *call;
+	int src, dst;
+	int64_t event;
+	int dyn;
+	char what[96];
+} emit_sync;
+int emit_sync_of(const ir_op *op, emit_sync *s);
+
 #endif

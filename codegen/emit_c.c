@@ -977,6 +977,59 @@ static void locate(em *e, const ir_op *op)
 	pf(e, "\n");
 }
 
+/* A sync op as its runtime call (emit_sync.c decides which; docs/semantics.md §8.7), the
+ * device intrinsic in a comment; an event-id array as a local int64_t array, its
+ * indices checked by the runtime. */
+static void emit_sync_op(em *e, ir_op *op)
+{
+	emit_sync s;
+	const char *n;
+	if (op->code == IR_OP_DECLARE_EVENTID_ARRAY || op->code == IR_OP_EVENTID_ARRAY_GET ||
+	    op->code == IR_OP_EVENTID_ARRAY_SET) {
+		long long len = 0;
+		const ir_type *ty = op->code == IR_OP_DECLARE_EVENTID_ARRAY ? op->results[0].type
+									    : op->operands[0].value->type;
+		if (ty->kind != IR_TYPE_OPAQUE ||
+		    sscanf(ty->u.opaque.text, "!pto.eventid_array<%lld>", &len) != 1 || len < 1) {
+			err(e, op, "an event-id array must be a !pto.eventid_array<N>");
+			return;
+		}
+		ind(e);
+		if (op->code == IR_OP_DECLARE_EVENTID_ARRAY) {
+			pf(e, "int64_t %s[%lld] = {0}; /* %s */\n", name_value(e, &op->results[0]),
+			   len, op->name);
+			return;
+		}
+		n = vexpr(e, op, op->operands[0].value);
+		if (op->code == IR_OP_EVENTID_ARRAY_GET)
+			pf(e, "const int64_t %s = %s[ptort_sync_index(ctx, %s, %lld)];",
+			   name_value(e, &op->results[0]), n, vexpr(e, op, op->operands[1].value), len);
+		else
+			pf(e, "%s[ptort_sync_index(ctx, %s, %lld)] = %s;", n,
+			   vexpr(e, op, op->operands[1].value), len, vexpr(e, op, op->operands[2].value));
+		locate(e, op);
+		return;
+	}
+	ind(e);
+	if (emit_sync_of(op, &s)) {
+		pf(e, "/* %s: no pipe to sync */\n", op->name);
+		return;
+	}
+	pf(e, "%s(ctx, PTORT_%s, ", s.call, ptort_pipe_name((ptort_pipe)s.src));
+	if (strcmp(s.call, "ptort_sync_barrier")) {
+		pf(e, "PTORT_%s, ", ptort_pipe_name((ptort_pipe)s.dst));
+		if (s.dyn)
+			pf(e, "%s, ", vexpr(e, op, op->operands[0].value));
+		else
+			pf(e, "%lld, ", (long long)s.event);
+	}
+	if (op->loc.file)
+		put_cstr(e, op->loc.file);
+	else
+		pf(e, "0");
+	pf(e, ", %u, %u); /* %s */\n", op->loc.line, op->loc.col, s.what);
+}
+
 /* addptr, load_scalar, store_scalar, get_tensor_view_dim (docs/semantics.md §8.6): one
  * runtime call each, which checks the access against the pointer's elements. */
 static void emit_ptr_op(em *e, ir_op *op)
@@ -1618,6 +1671,10 @@ static void emit_op(em *e, ir_op *op)
 		return;
 	case IR_OP_SET_FLAG: case IR_OP_WAIT_FLAG: case IR_OP_BARRIER:
 	case IR_OP_RECORD_EVENT: case IR_OP_WAIT_EVENT: case IR_OP_BARRIER_SYNC:
+	case IR_OP_SET_FLAG_DYN: case IR_OP_WAIT_FLAG_DYN:
+	case IR_OP_DECLARE_EVENTID_ARRAY: case IR_OP_EVENTID_ARRAY_GET: case IR_OP_EVENTID_ARRAY_SET:
+		emit_sync_op(e, op);
+		return;
 	case IR_OP_GET_BUF: case IR_OP_RLS_BUF: case IR_OP_SYNC_SET: case IR_OP_SYNC_WAIT:
 		ind(e);
 		pf(e, "/* %s: no-op on the CPU */\n", op->name);

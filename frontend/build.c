@@ -998,7 +998,55 @@ static int ops_ptracc(cust *c)
 	return 0;
 }
 
+/* EVARR: `op -> A` (declare), `op %a[%i] : A` (get), `op %a[%i], %v : A` (set). */
+static int ops_evarr(cust *c)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	unsigned nin = c->d->num_roles;
+	if (nin ? s->noperand != nin - 1 || !s->bracket || s->bracket->vn != 1 ||
+			  s->bracket->attr->u.array.n
+		: s->noperand || s->bracket) {
+		ir_error(p->ctx, c->opname.loc, "expected '%s'", nin == 0 ? "op -> !pto.eventid_array<N>"
+								 : nin == 2 ? "op %a[%i] : !pto.eventid_array<N>"
+									    : "op %a[%i], %v : !pto.eventid_array<N>");
+		return -1;
+	}
+	if (!nin)
+		return 0;
+	FE_PUSH(p, p->vals, p->uses.a[s->op0].v);
+	FE_PUSH(p, p->vals, p->uses.a[s->bracket->v0].v);
+	if (nin == 3)
+		FE_PUSH(p, p->vals, p->uses.a[s->bracket->v0 + 1].v); /* after the bracket */
+	return 0;
+}
+
 /* ---- step 2: the types ---- */
+
+/* EVARR: the array's type after `:` (get, set; an id is an index) or `->` (declare). */
+static int types_evarr(cust *c)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	unsigned nin = c->d->num_roles;
+	if (nin ? c->fn || c->ct != 1 || s->arrow : s->colon || !s->arrow || s->arrow->tn != 1) {
+		ir_error(p->ctx, s->colon ? s->colon->loc : c->opname.loc,
+			 nin ? "expected ': !pto.eventid_array<N>' for '%s'"
+			     : "expected '-> !pto.eventid_array<N>' for '%s'", c->name);
+		return -1;
+	}
+	if (!nin) {
+		set_result(c, p->types.a[s->arrow->t0]);
+		return 0;
+	}
+	if (use_type(p, &p->uses.a[s->op0], c->cty[0]) ||
+	    use_type(p, &p->uses.a[s->bracket->v0], ir_type_index(p->ctx)) ||
+	    (nin == 3 && use_type(p, &p->uses.a[s->bracket->v0 + 1], ir_type_index(p->ctx))))
+		return -1;
+	if (nin == 2)
+		set_result(c, ir_type_index(p->ctx));
+	return 0;
+}
 
 /* PTRACC: `: P -> T` (load) or `: P, T` (store): the pointer's type, the value's. */
 static int types_ptracc(cust *c)
@@ -1321,11 +1369,17 @@ static int extras(cust *c, const char *lit_name, const char *angle_name)
 		return sync_extras(c);
 	if (s->bracket) {
 		const ir_attr *a = s->bracket->attr;
-		if (c->d->form == IR_FORM_FLAG && a->u.array.n == 3 && !s->bracket->vn) {
+		/* set_flag: three attributes; set_flag_dyn: two and the id's value */
+		unsigned nf = 3 - (c->d->num_roles == 1);
+		if (c->d->form == IR_FORM_FLAG && a->u.array.n == nf && s->bracket->vn == 3 - nf) {
 			static const char *const names[3] = {"src_pipe", "dst_pipe", "event_id"};
 			unsigned k;
-			for (k = 0; k < 3; k++) {
+			for (k = 0; k < nf; k++) {
 				const ir_attr *e = a->u.array.elems[k];
+				if (e->kind == IR_ATTR_PTO && !strcmp(e->u.pto.kind, k == 2 ? "event" : "pipe")) {
+					add_extra(c, names[k], e);
+					continue;
+				}
 				if (e->kind != IR_ATTR_STRING) {
 					ir_error(p->ctx, s->bracket->loc, "expected '[<PIPE_A>, <PIPE_B>, <EVENT_IDn>]'");
 					return -1;
@@ -1405,6 +1459,7 @@ static const struct form_parse {
 	[IR_FORM_BARRIER] = {ops_positional, types_default, "pipe", "pipe"},
 	[IR_FORM_SYNC] = {ops_positional, types_default, "value", "arg"},
 	[IR_FORM_PTRACC] = {ops_ptracc, types_ptracc, "value", "arg"},
+	[IR_FORM_EVARR] = {ops_evarr, types_evarr, "value", "arg"},
 	[IR_FORM_QUERY] = {ops_positional, types_result, "value", "arg"},
 	[IR_FORM_LEAD] = {ops_positional, types_lead, "value", "arg"},
 };

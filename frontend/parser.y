@@ -379,6 +379,8 @@ bracket_elem
 tail
 	: %empty
 	| ':' type_list { piece(p, FE_P_COLON, $1.loc, p->uses.n, $2, NULL, notok); } arrow_opt to_opt
+	/* `-> T` alone: pto.declare_eventid_array */
+	| T_ARROW arrow_types { piece(p, FE_P_ARROW, $1.loc, p->uses.n, $2, NULL, notok); }
 	;
 
 arrow_opt

@@ -362,6 +362,8 @@ typedef enum ir_form {
 	IR_FORM_TASSIGN, /* %r = pto.tassign %t, %a {attrs} : T -> R  or  ... : T, A */
 	IR_FORM_FLAG,    /* pto.set_flag[<PIPE_A>, <PIPE_B>, <EVENT_ID0>] */
 	IR_FORM_BARRIER, /* pto.barrier <PIPE_ALL> */
+	IR_FORM_EVARR,   /* %a = pto.declare_eventid_array -> !pto.eventid_array<N>,
+			  * %e = pto.eventid_array_get %a[%i] : T, pto.eventid_array_set %a[%i], %v : T */
 	IR_FORM_GETVAL,  /* %v = op ins(%t, %i : T, index) outs : R   (tgetval) */
 	IR_FORM_PTRACC,  /* %v = op %p[%i] : P -> T (load_scalar); op %v, %p[%i] : P, T (store) */
 	IR_FORM_SYNC,    /* op[<A>, <B>, ...] {attrs}: the bracket's entries are the row's ATTRs
@@ -431,6 +433,22 @@ enum {
 	IR_OPF_LEVEL3 = 1u << 5,     /* an instruction of level 3 */
 	IR_OPF_VEC = 1u << 6,        /* a vector op (a row of passes/vec_types.def) */
 };
+/* The pipe column of ops.def (IR_OPF_PIPE(rule) in the flags; a row without one runs on
+ * the scalar unit) and of insns.def: a pipe, or how the op's memories and the target
+ * decide it (docs/semantics.md §8.7). ir_op_pipe (pipe.c) resolves it. */
+enum {
+	IR_PR_S,     /* the scalar unit (control flow, scalars, tgetval, tsetval, aliases) */
+	IR_PR_V,     /* the vector unit */
+	IR_PR_M,     /* the cube */
+	IR_PR_MTE2,  /* GM to an on-chip memory */
+	IR_PR_VEC,   /* V; MTE2 when the tile written is in mat (texpands, tfillpad on L1) */
+	IR_PR_MOVE,  /* on-chip to on-chip: the target's row for (src, dst) memories */
+	IR_PR_STORE, /* on-chip to GM: FIX out of acc, else MTE3 */
+	IR_PR_SYNC,  /* a sync op: the queue its attributes name */
+	IR_PR_COUNT
+};
+#define IR_OPF_PIPE(rule) ((unsigned)IR_PR_##rule << 8)
+#define IR_OPF_PIPE_RULE(flags) ((flags) >> 8 & 15u)
 const ir_opdef *ir_opdef_get(ir_opcode code);
 /* The position of role `name` in `code`'s role list, or -1. For roles before any OPT
  * or VAR this is the operand position (in DPS form; the same in SSA form for INs). */
@@ -571,6 +589,8 @@ unsigned ir_verify(ir_ctx *ctx, ir_op *root, const struct target *t);
 typedef struct ir_printer_opts {
 	int generic;          /* MLIR generic op form for every op */
 	int locs;             /* ` loc("file":line:col)` after each op and block argument */
+	const struct target *target; /* `// PIPE_X` after each pto.i.* instruction, its pipe
+				      * on this target (docs/lowered.md); NULL: none */
 } ir_printer_opts;
 /* Writes through `out`; returns 0 on success, the writer's error otherwise. */
 int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts,

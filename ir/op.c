@@ -68,14 +68,14 @@ const ir_opdef *ir_opdef_get(ir_opcode code)
 #define IF_INIT IR_IF_INIT_REQ
 #define F(name, kind, req) {#name, IR_IF_##kind, IF_##req, NULL},
 #define T(name, req, cvar) {#name, IR_IF_TILE, IF_##req, #cvar},
-#define INSN(id, name, call, fixed, fields) static const ir_ifield insn_##id[] = {fields};
+#define INSN(id, name, call, fixed, pipe, fields) static const ir_ifield insn_##id[] = {fields};
 #include "insns.def"
 #undef INSN
 #undef T
 #undef F
 
 static const ir_insndef insns[] = {
-#define INSN(id, name, call, fixed, fields) \
+#define INSN(id, name, call, fixed, pipe, fields) \
 	{name, call, fixed, insn_##id, sizeof insn_##id / sizeof insn_##id[0]},
 #include "insns.def"
 #undef INSN
@@ -83,7 +83,7 @@ static const ir_insndef insns[] = {
 
 /* The opcodes of the rows, contiguous in ops.def (one include of insns.def). */
 static const ir_opcode insn_ops[] = {
-#define INSN(id, name, call, fixed, fields) IR_OP_I_##id,
+#define INSN(id, name, call, fixed, pipe, fields) IR_OP_I_##id,
 #include "insns.def"
 #undef INSN
 };

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
+#include "ir/pipe.h"
 
 /* ---- buffered output -------------------------------------------------------- */
 
@@ -411,6 +412,7 @@ typedef struct pr {
 	ir_ctx *ctx;
 	int generic;
 	int locs;      /* locations after ops and block arguments */
+	const struct target *target; /* `// PIPE_X` after each instruction (NULL: none) */
 	nscope *scope;
 	vslot *vals;
 	unsigned vcap, vn;
@@ -1274,10 +1276,10 @@ static const char *const flag_attrs[3] = {"src_pipe", "dst_pipe", "event_id"};
 static int pr_flag(pr *p, const ir_op *op)
 {
 	wr *w = &p->w;
-	unsigned i;
-	if (nattrs(op) != 3 || op->num_operands || op->num_results)
+	unsigned i, n = 3 - op->num_operands; /* set_flag_dyn: two and the id's value */
+	if (nattrs(op) != n || op->num_operands > 1 || op->num_results)
 		return 0;
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < n; i++) {
 		const ir_attr *a = ir_op_get_attr(op, flag_attrs[i]);
 		if (!a || a->kind != IR_ATTR_PTO || a->u.pto.style != IR_PTO_DOTTED ||
 		    strcmp(a->u.pto.kind, i == 2 ? "event" : "pipe") ||
@@ -1285,13 +1287,17 @@ static int pr_flag(pr *p, const ir_op *op)
 			return 0;
 	}
 	puts_(w, op->name);
-	putc_(w, '[');
-	for (i = 0; i < 3; i++) {
+	puts_(w, n == 3 ? "[" : " [");
+	for (i = 0; i < n; i++) {
 		if (i)
 			puts_(w, ", ");
 		putc_(w, '<');
 		puts_(w, ir_op_get_attr(op, flag_attrs[i])->u.pto.value);
 		putc_(w, '>');
+	}
+	if (n == 2) {
+		puts_(w, ", ");
+		pr_value(p, op->operands[0].value);
 	}
 	putc_(w, ']');
 	return 1;
@@ -1309,6 +1315,32 @@ static int pr_barrier(pr *p, const ir_op *op)
 	puts_(w, " <");
 	puts_(w, a->u.pto.value);
 	putc_(w, '>');
+	return 1;
+}
+
+/* EVARR: `%a = op -> A`, `%e = op %a[%i] : A`, `op %a[%i], %v : A` */
+static int pr_evarr(pr *p, const ir_op *op)
+{
+	wr *w = &p->w;
+	if (nattrs(op) || op->num_operands == 1 || op->num_operands > 3 ||
+	    op->num_results != (op->num_operands != 3))
+		return 0;
+	pr_head(p, op);
+	if (!op->num_operands) {
+		puts_(w, "-> ");
+		pr_type(w, op->results[0].type);
+		return 1;
+	}
+	pr_value(p, op->operands[0].value);
+	putc_(w, '[');
+	pr_value(p, op->operands[1].value);
+	putc_(w, ']');
+	if (op->num_operands == 3) {
+		puts_(w, ", ");
+		pr_value(p, op->operands[2].value);
+	}
+	puts_(w, " : ");
+	pr_type(w, op->operands[0].value->type);
 	return 1;
 }
 
@@ -1510,6 +1542,7 @@ static const pr_form_fn form_printers[IR_FORM_COUNT] = {
 	[IR_FORM_TASSIGN] = pr_tassign,
 	[IR_FORM_FLAG] = pr_flag,
 	[IR_FORM_BARRIER] = pr_barrier,
+	[IR_FORM_EVARR] = pr_evarr,
 	[IR_FORM_SYNC] = pr_sync,
 	[IR_FORM_GETVAL] = pr_getval,
 	[IR_FORM_PTRACC] = pr_ptracc,
@@ -1536,6 +1569,13 @@ static void pr_op(pr *p, const ir_op *op, unsigned ind)
 	if (p->generic || !pr_custom(p, op, ind))
 		pr_generic(p, op, ind);
 	pr_loc(p, op->loc);
+	if (p->target && (ir_opdef_get(op->code)->flags & IR_OPF_LEVEL3)) {
+		int pipe = ir_op_pipe(op, p->target);
+		if (pipe >= 0) {
+			puts_(&p->w, "  // ");
+			puts_(&p->w, ptort_pipe_name((ptort_pipe)pipe));
+		}
+	}
 	putc_(&p->w, '\n');
 }
 
@@ -1551,6 +1591,7 @@ int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts, ptoc_
 	p->ctx = ctx;
 	p->generic = opts && opts->generic;
 	p->locs = opts && opts->locs;
+	p->target = opts ? opts->target : NULL;
 	p->w.mlir = p->generic;
 	scope_push(p);
 	region_enter(p);

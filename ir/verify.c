@@ -17,6 +17,7 @@
 
 #include "ir/ctx.h"
 #include "ir/ir.h"
+#include "ir/pipe.h"
 #include "passes/target.h"
 
 #define MAX_DEPTH 1000 /* nested regions; the parser caps nesting well below this */
@@ -2113,6 +2114,9 @@ static void verify_insn(vctx *v, const ir_op *op)
 static void verify_op_rules(vctx *v, const ir_op *op)
 {
 	verify_attrs(v, op);
+	if (IR_OPF_PIPE_RULE(ir_opdef_get(op->code)->flags) == IR_PR_SYNC ||
+	    ir_opdef_get(op->code)->form == IR_FORM_EVARR)
+		v->errors += ir_verify_sync(v->ctx, op, v->t); /* verify_sync.c */
 	switch (op->code) {
 	case IR_OP_FUNC: verify_func(v, op); break;
 	case IR_OP_RETURN: verify_return(v, op); break;

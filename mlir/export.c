@@ -106,7 +106,7 @@ static MlirLocation ex_op_loc(exp *ex, const ir_op *op)
 }
 
 /* MLIR's spellings (ir.h: ir_float_is_mlir_builtin) */
-static const ir_printer_opts generic = {1, 0};
+static const ir_printer_opts generic = {1, 0, NULL};
 
 static MlirType ex_type(exp *ex, const ir_type *t, ir_loc loc)
 {

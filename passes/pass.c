@@ -186,12 +186,12 @@ int pipeline_parse(pipeline *p, const char *text, char *err, size_t errcap)
 	}
 }
 
-static int dump_after(ir_ctx *ctx, ir_op *module, const char *name,
+static int dump_after(ir_ctx *ctx, ir_op *module, const char *name, const struct target *t,
 		      const pipeline_run_opts *ro)
 {
 	char head[128];
 	ir_printer_opts po = {(ro->dump_form & ~PTOC_PRINT_LOCATIONS) == PTOC_PRINT_GENERIC,
-			      (ro->dump_form & PTOC_PRINT_LOCATIONS) != 0};
+			      (ro->dump_form & PTOC_PRINT_LOCATIONS) != 0, t};
 	int n = snprintf(head, sizeof head, "// -----// IR Dump After %s //----- //\n", name);
 	if (ro->dump(ro->dump_user, head, (size_t)n))
 		return -1;
@@ -210,7 +210,7 @@ unsigned pipeline_run(ir_ctx *ctx, ir_op *module, const pipeline *p, const struc
 		if (!errs && ro && ro->verify_each && p->pass[i]->run != pass_verify)
 			errs = ir_verify(ctx, module, t);
 		if (ro && ro->dump)
-			dump_after(ctx, module, p->pass[i]->name, ro);
+			dump_after(ctx, module, p->pass[i]->name, t, ro);
 		if (errs)
 			return errs;
 	}

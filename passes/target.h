@@ -44,6 +44,20 @@ struct target {
 	const uint32_t *vec_types;
 	size_t nvec;
 	int vec_cmp_i32_eq_only;
+	/* Pipes (docs/semantics.md §8.7-§8.8), bit p: ptort_pipe p. The pipes of a vector
+	 * and of a cube core; those that execute in program order (a later instruction
+	 * of the pipe never overtakes an earlier one); those whose pipe_barrier orders
+	 * something. The pipe of each move between on-chip memories (tmov, textract):
+	 * the rows of `moves`. */
+	unsigned vector_pipes, cube_pipes, inorder_pipes, barrier_pipes;
+	const struct target_move *moves;
+	size_t nmoves;
+};
+
+/* The pipe a move from on-chip memory `src` to `dst` issues to (ptoc_loc, ptoc_loc,
+ * ptort_pipe). */
+struct target_move {
+	unsigned char src, dst, pipe;
 };
 
 /* target_a2a3.c, target_a5.c */

@@ -69,6 +69,18 @@ static const ptoc_tmov_pair a2a3_extract[] = {
 	{PTOC_LOC_MAT, PTOC_LOC_RIGHT, 0},
 };
 
+/* The pipe of each move (docs/semantics.md §8.7): MTE1 out of mat into the cube's
+ * inputs, FIX out of acc and into the fixpipe buffer, V inside vec. */
+static const struct target_move a2a3_moves[] = {
+	{PTOC_LOC_MAT, PTOC_LOC_LEFT, PTORT_PIPE_MTE1},
+	{PTOC_LOC_MAT, PTOC_LOC_RIGHT, PTORT_PIPE_MTE1},
+	{PTOC_LOC_MAT, PTOC_LOC_BIAS, PTORT_PIPE_MTE1},
+	{PTOC_LOC_MAT, PTOC_LOC_SCALING, PTORT_PIPE_FIX},
+	{PTOC_LOC_VEC, PTOC_LOC_VEC, PTORT_PIPE_V},
+	{PTOC_LOC_ACC, PTOC_LOC_MAT, PTORT_PIPE_FIX},
+	{PTOC_LOC_ACC, PTOC_LOC_VEC, PTORT_PIPE_FIX},
+};
+
 /* The vector ops' element types: the A2A3 column of vec_types.def. */
 static const uint32_t a2a3_vec[] = {
 #define VT(id) (1u << PTORT_##id)
@@ -125,4 +137,14 @@ const struct target target_a2a3 = {
 	.vec_types = a2a3_vec,
 	.nvec = sizeof a2a3_vec / sizeof a2a3_vec[0],
 	.vec_cmp_i32_eq_only = 1,
+	/* vector core: S V MTE2 MTE3; cube core: S M MTE1 MTE2 MTE3 FIX; only S in order */
+	.vector_pipes = 1u << PTORT_PIPE_S | 1u << PTORT_PIPE_V | 1u << PTORT_PIPE_MTE2 |
+			1u << PTORT_PIPE_MTE3,
+	.cube_pipes = 1u << PTORT_PIPE_S | 1u << PTORT_PIPE_M | 1u << PTORT_PIPE_MTE1 |
+		      1u << PTORT_PIPE_MTE2 | 1u << PTORT_PIPE_MTE3 | 1u << PTORT_PIPE_FIX,
+	.inorder_pipes = 1u << PTORT_PIPE_S,
+	.barrier_pipes = 1u << PTORT_PIPE_V | 1u << PTORT_PIPE_M | 1u << PTORT_PIPE_MTE1 |
+			 1u << PTORT_PIPE_MTE2 | 1u << PTORT_PIPE_MTE3 | 1u << PTORT_PIPE_FIX,
+	.moves = a2a3_moves,
+	.nmoves = sizeof a2a3_moves / sizeof a2a3_moves[0],
 };

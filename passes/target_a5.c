@@ -109,6 +109,20 @@ static const ptoc_tmov_pair a5_extract[] = {
 	{PTOC_LOC_VEC, PTOC_LOC_MAT, 0},
 };
 
+/* The pipe of each move (docs/semantics.md §8.7): as A2A3, but MTE1 into the
+ * scaling buffer (the MX scales) and inside mat, FIX from vec into mat. */
+static const struct target_move a5_moves[] = {
+	{PTOC_LOC_MAT, PTOC_LOC_LEFT, PTORT_PIPE_MTE1},
+	{PTOC_LOC_MAT, PTOC_LOC_RIGHT, PTORT_PIPE_MTE1},
+	{PTOC_LOC_MAT, PTOC_LOC_BIAS, PTORT_PIPE_MTE1},
+	{PTOC_LOC_MAT, PTOC_LOC_SCALING, PTORT_PIPE_MTE1},
+	{PTOC_LOC_MAT, PTOC_LOC_MAT, PTORT_PIPE_MTE1},
+	{PTOC_LOC_VEC, PTOC_LOC_VEC, PTORT_PIPE_V},
+	{PTOC_LOC_VEC, PTOC_LOC_MAT, PTORT_PIPE_FIX},
+	{PTOC_LOC_ACC, PTOC_LOC_MAT, PTORT_PIPE_FIX},
+	{PTOC_LOC_ACC, PTOC_LOC_VEC, PTORT_PIPE_FIX},
+};
+
 /* The vector ops' element types: the A5 column of vec_types.def. */
 static const uint32_t a5_vec[] = {
 #define VT(id) (1u << PTORT_##id)
@@ -166,4 +180,15 @@ const struct target target_a5 = {
 	.vec_types = a5_vec,
 	.nvec = sizeof a5_vec / sizeof a5_vec[0],
 	.vec_cmp_i32_eq_only = 0,
+	/* vector core: S V MTE2 MTE3; cube core: S M MTE1 MTE2 FIX (no MTE3); S, V, M,
+	 * MTE1 and FIX in order, so only the MTE2 and MTE3 barriers order anything */
+	.vector_pipes = 1u << PTORT_PIPE_S | 1u << PTORT_PIPE_V | 1u << PTORT_PIPE_MTE2 |
+			1u << PTORT_PIPE_MTE3,
+	.cube_pipes = 1u << PTORT_PIPE_S | 1u << PTORT_PIPE_M | 1u << PTORT_PIPE_MTE1 |
+		      1u << PTORT_PIPE_MTE2 | 1u << PTORT_PIPE_FIX,
+	.inorder_pipes = 1u << PTORT_PIPE_S | 1u << PTORT_PIPE_V | 1u << PTORT_PIPE_M |
+			 1u << PTORT_PIPE_MTE1 | 1u << PTORT_PIPE_FIX,
+	.barrier_pipes = 1u << PTORT_PIPE_MTE2 | 1u << PTORT_PIPE_MTE3,
+	.moves = a5_moves,
+	.nmoves = sizeof a5_moves / sizeof a5_moves[0],
 };

@@ -229,7 +229,40 @@ def gen_vector_types(code):
     return "\n".join(out) + "\n"
 
 
+def target_source(t):
+    text = open(os.path.join(SRC, "passes", "target_%s.c" % t), encoding="utf-8").read()
+    return re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+
+
+def pipe_set(text, field):
+    """The pipes of a bit-mask field of struct target (`1u << PTORT_PIPE_X | ...`)."""
+    expr = re.search(r"\.%s = (.*?),\n\t\." % field, text, re.S).group(1)
+    return re.findall(r"PTORT_PIPE_(\w+)", expr)
+
+
+def gen_moves(code):
+    """The pipe of each move between on-chip memories per target (passes/target_*.c,
+    their `moves` rows), and the pipes of each core kind."""
+    order = ["S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"]
+    moves, cores = {}, {}
+    for t in TARGETS:
+        text = target_source(t)
+        for src, dst, pipe in re.findall(r"\{PTOC_LOC_(\w+), PTOC_LOC_(\w+), PTORT_PIPE_(\w+)\}", text):
+            moves.setdefault((src.lower(), dst.lower()), {})[t] = pipe
+        cores[t] = {f: pipe_set(text, f) for f in ("vector_pipes", "cube_pipes", "inorder_pipes", "barrier_pipes")}
+    out = ["| move (tmov, textract) | %s | %s |" % (LABEL["a2a3"], LABEL["a5"]), "|---|---|---|"]
+    for (src, dst), by in moves.items():
+        out.append("| %s -> %s | %s | %s |" % (src, dst, by.get("a2a3", "-"), by.get("a5", "-")))
+    out += ["", "| pipes | %s | %s |" % (LABEL["a2a3"], LABEL["a5"]), "|---|---|---|"]
+    for f, name in (("vector_pipes", "of a vector core"), ("cube_pipes", "of a cube core"),
+                    ("inorder_pipes", "executing in program order"),
+                    ("barrier_pipes", "whose barrier orders something")):
+        out.append("| %s | %s | %s |" % (name, *(" ".join(p for p in order if p in cores[t][f]) for t in TARGETS)))
+    return "\n".join(out) + "\n"
+
+
 GENERATED = {
+    "moves": gen_moves,
     "types": gen_types,
     "insns": gen_insns,
     "ops": gen_ops,

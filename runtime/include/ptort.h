@@ -929,6 +929,9 @@ static inline uint64_t ptort_uceildiv(uint64_t a, uint64_t b)
 uint64_t ptort_fnum(ptort_vop op, ptort_type t, uint64_t a, uint64_t b);
 int ptort_cmpf(unsigned pred, ptort_type t, uint64_t a, uint64_t b);
 
+/* ==== 9. Pipes, flags and barriers: ptort_sync.h ==================================== */
+#include "ptort_sync.h"
+
 #ifdef __cplusplus
 }
 #endif

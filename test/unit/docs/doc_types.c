@@ -135,12 +135,13 @@ static void doc_field(const char *name, const char *req, int tile)
 
 static void insns(void)
 {
-	printf("| op | runtime call | fields, in the call's order ([optional]) |\n");
-	printf("|---|---|---|\n");
+	printf("| op | runtime call | pipe | fields, in the call's order ([optional]) |\n");
+	printf("|---|---|---|---|\n");
 #define F(name, kind, req) doc_field(#name, #req, 0);
 #define T(name, req, cvar) doc_field(#name, #req, 1);
-#define INSN(id, name, call, fixed, fields)                                       \
-	printf("| `%s` | `%s` | %s`", name, call, fixed ? "the GM partition view, " : ""); \
+#define INSN(id, name, call, fixed, pipe, fields)                                       \
+	printf("| `%s` | `%s` | %s | %s`", name, call, #pipe,                          \
+	       fixed ? "the GM partition view, " : "");                                \
 	doc_first = 1;                                                                \
 	fields printf("` |\n");
 #include "ir/insns.def"
@@ -156,11 +157,26 @@ static void doc_item(const char *text, const char *sep)
 	doc_first = 0;
 }
 
+/* The pipe column of a row: the rule in its flags' IR_OPF_PIPE(RULE), S without one. */
+static void doc_pipe(const char *flags)
+{
+	const char *p = strstr(flags, "IR_OPF_PIPE(");
+	int n = 0;
+	if (!p) {
+		printf("S | ");
+		return;
+	}
+	p += strlen("IR_OPF_PIPE(");
+	while (p[n] && p[n] != ')')
+		n++;
+	printf("%.*s | ", n, p);
+}
+
 static void ops(void)
 {
-	printf("| op | form | operands (role: kind; `?` zero or one, `*` any number; after `;` "
+	printf("| op | form | pipe | operands (role: kind; `?` zero or one, `*` any number; after `;` "
 	       "the DPS outs) | attributes checked |\n");
-	printf("|---|---|---|---|\n");
+	printf("|---|---|---|---|---|\n");
 #define IN(role, kind) doc_item(#role ": " #kind, ", ");
 #define OPT(role, kind) doc_item(#role "?: " #kind, ", ");
 #define VAR(role, kind) doc_item(#role "*: " #kind, ", ");
@@ -168,6 +184,7 @@ static void ops(void)
 #define ATTR(name, kind, req) doc_item(#name ": " #kind " (" #req ")", ", ");
 #define OP(id, name, form, flags, nres, nreg, operands, attrs)          \
 	printf("| `%s` | %s | ", name, #form);                           \
+	doc_pipe(#flags);                                                 \
 	doc_first = 1;                                                    \
 	operands printf("%s | ", doc_first ? "-" : "");                  \
 	doc_first = 1;                                                    \

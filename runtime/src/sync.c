@@ -1,0 +1,62 @@
+/* sync.c: the sync calls of generated code (ptort_sync.h; docs/semantics.md §8.5, §8.7-§8.8,
+ * docs/runtime.md "Sync calls"). The instructions run one after the other, so the
+ * calls order nothing; they check the run-time event ids of set_flag_dyn and
+ * wait_flag_dyn. */
+#include "mem_internal.h"
+
+const char *ptort_pipe_name(ptort_pipe p)
+{
+	static const char *const names[] = {
+#define PTORT_PIPE_NAME_(id) "PIPE_" #id,
+		PTORT_PIPE_LIST(PTORT_PIPE_NAME_)
+#undef PTORT_PIPE_NAME_
+		"PIPE_ALL"};
+	return (unsigned)p <= PTORT_PIPE_ALL ? names[p] : "PIPE_?";
+}
+
+static int flag(ptort_ctx *ctx, const char *op, ptort_pipe src, ptort_pipe dst, int64_t event,
+		const char *file, uint32_t line, uint32_t col)
+{
+	if (event >= 0 && event < PTORT_EVENT_IDS && (unsigned)src < PTORT_PIPE_COUNT &&
+	    (unsigned)dst < PTORT_PIPE_COUNT)
+		return 0;
+	if (event < 0 || event >= PTORT_EVENT_IDS)
+		ptort_report(ctx, "%s: event id %lld outside [0, %d)", op, (long long)event,
+			     PTORT_EVENT_IDS);
+	else
+		ptort_report(ctx, "%s: no pipe pair (%s, %s)", op, ptort_pipe_name(src),
+			     ptort_pipe_name(dst));
+	ptort_ctx_locate(ctx, file, line, col);
+	return -1;
+}
+
+int ptort_sync_set(ptort_ctx *ctx, ptort_pipe src, ptort_pipe dst, int64_t event,
+		   const char *file, uint32_t line, uint32_t col)
+{
+	return flag(ctx, "set_flag", src, dst, event, file, line, col);
+}
+
+int ptort_sync_wait(ptort_ctx *ctx, ptort_pipe src, ptort_pipe dst, int64_t event,
+		    const char *file, uint32_t line, uint32_t col)
+{
+	return flag(ctx, "wait_flag", src, dst, event, file, line, col);
+}
+
+int ptort_sync_barrier(ptort_ctx *ctx, ptort_pipe pipe, const char *file, uint32_t line,
+		       uint32_t col)
+{
+	(void)file, (void)line, (void)col;
+	if ((unsigned)pipe <= PTORT_PIPE_ALL)
+		return 0;
+	ptort_report(ctx, "pipe_barrier: no pipe %d", (int)pipe);
+	ptort_ctx_locate(ctx, file, line, col);
+	return -1;
+}
+
+int64_t ptort_sync_index(ptort_ctx *ctx, int64_t i, int64_t n)
+{
+	if (i >= 0 && i < n)
+		return i;
+	ptort_report(ctx, "eventid_array: index %lld outside [0, %lld)", (long long)i, (long long)n);
+	return 0;
+}
