@@ -15,7 +15,8 @@ def strip_comments(s):
 def main(argv):
     root = argv[1]
     table = strip_comments(open(root + "/ir/insns.def").read())
-    rows = re.findall(r'INSN\((\w+),\s*"([\w.]+)",\s*"(\w+)",\s*(\d+),(.*?)\)\s*(?=INSN|\Z)',
+    # INSN(id, "pto.i.name", "ptort_call", fixed, PIPE, FIELDS)
+    rows = re.findall(r'INSN\((\w+),\s*"([\w.]+)",\s*"(\w+)",\s*(\d+),\s*\w+,(.*?)\)\s*(?=INSN|\Z)',
                       table, flags=re.S)
     header = strip_comments(open(root + "/runtime/include/ptort.h").read())
     protos = {}
