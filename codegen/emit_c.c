@@ -1877,8 +1877,8 @@ static void emit_header(em *e, ir_op *module, const char *what)
 	for (l = 0; l < PTOC_LOC_COUNT; l++)
 		pf(e, " %s %u%s", e->t->mem[l].memory ? e->t->mem[l].memory : "?", e->t->mem[l].capacity,
 		   l + 1 < PTOC_LOC_COUNT ? "," : "");
-	pf(e, "\n * (the runtime's memories have these sizes; placement kept off the top %u bytes "
-	   "of UB).\n * Build: cc -std=c99 -I<ptoc>/runtime/include FILE.c libptort.a -lm */\n",
+	pf(e, "\n * (the runtime's memories have these sizes; placement keeps off the top %u bytes "
+	   "of UB in kernels that use it as scratch).\n * Build: cc -std=c99 -I<ptoc>/runtime/include FILE.c libptort.a -lm */\n",
 	   e->t->mem[PTOC_LOC_VEC].reserved_top);
 	(void)module;
 }

@@ -1544,6 +1544,31 @@ static int classify(fe_parser *p, const char *name, unsigned piece0, shape *s)
 	return 0;
 }
 
+void fe_custom_name(fe_parser *p, fe_tok name)
+{
+	const char *n = full_name(p, name);
+	if (ir_opcode_lookup(n, strlen(n)) == IR_OP_UNKNOWN)
+		p->unknown_op = name;
+	else
+		p->unknown_op.len = 0;
+}
+
+static void unknown_op(fe_parser *p, fe_tok opname, const char *name)
+{
+	/* like MLIR: only known ops have a custom form; others use the generic form */
+	ir_error(p->ctx, opname.loc, "custom op '%s' is unknown (use the generic form \"%s\"(...) : (...) -> (...))",
+		 name, name);
+}
+
+int fe_unknown_op_error(fe_parser *p)
+{
+	if (!p->unknown_op.len)
+		return 0;
+	unknown_op(p, p->unknown_op, full_name(p, p->unknown_op));
+	p->unknown_op.len = 0;
+	return 1;
+}
+
 ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned def0,
 		       unsigned use0, unsigned type0)
 {
@@ -1560,10 +1585,9 @@ ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned de
 	c.name = full_name(p, opname);
 	c.code = ir_opcode_lookup(c.name, strlen(c.name));
 	c.use0 = use0;
+	p->unknown_op.len = 0;
 	if (c.code == IR_OP_UNKNOWN) {
-		/* like MLIR: only known ops have a custom form; others use the generic form */
-		ir_error(p->ctx, opname.loc, "custom op '%s' is unknown (use the generic form \"%s\"(...) : (...) -> (...))",
-			 c.name, c.name);
+		unknown_op(p, opname, c.name);
 		return NULL;
 	}
 	c.d = ir_opdef_get(c.code);

@@ -147,6 +147,9 @@ typedef struct fe_parser {
 	/* locations written in the text (loc.c) */
 	fe_locs *locs;
 	ir_op *last_op;            /* the op the next `loc(...)` belongs to, or NULL */
+	fe_tok unknown_op;         /* the name of the custom op being read when ptoc does not
+				    * know it (len 0: none): a syntax error in its operands
+				    * is reported as the unknown op */
 } fe_parser;
 
 #define FE_PUSH(p, st, x)                                                              \
@@ -171,6 +174,11 @@ fe_use fe_lookup(fe_parser *p, fe_tok t);
 fe_use fe_index_const(fe_parser *p, fe_tok t);
 void fe_poison_defs(fe_parser *p, unsigned def0);
 void fe_recover(fe_parser *p);
+/* Before a custom op's operands: remembers `name` when it names no op ptoc knows. */
+void fe_custom_name(fe_parser *p, fe_tok name);
+/* In a syntax error: reports "custom op 'X' is unknown" at the op being read instead,
+ * when it is one ptoc does not know (its syntax can be anything). Returns 1 if so. */
+int fe_unknown_op_error(fe_parser *p);
 int fe_name_isolated(fe_parser *p, fe_tok name);
 /* build.c: regions, blocks, ops with regions */
 ir_region *fe_region_begin(fe_parser *p);

@@ -44,7 +44,7 @@ static int fe_yylex_wrap(FE_YYSTYPE *lval, fe_parser *p, void *scanner)
 static void fe_yyerror(fe_parser *p, void *scanner, const char *msg)
 {
 	(void)scanner;
-	if (!p->aborted)
+	if (!p->aborted && !fe_unknown_op_error(p))
 		ir_error(p->ctx, p->last_loc, "%s", msg);
 	p->syntax_errors++;
 }
@@ -257,7 +257,7 @@ custom_op
 	;
 
 opname
-	: T_OPNAME
+	: T_OPNAME { fe_custom_name(p, $1); $$ = $1; }
 	;
 
 op_mark
@@ -745,7 +745,7 @@ static int report_syntax(const yypcontext_t *ctx, fe_parser *p)
 	size_t len = 0;
 	int i;
 	p->syntax_errors++;
-	if (p->aborted)
+	if (p->aborted || fe_unknown_op_error(p))
 		return 0;
 	if (n > 0 && n <= 5) {
 		len += (size_t)snprintf(msg + len, sizeof msg - len, "expected ");

@@ -544,6 +544,8 @@ static const ir_type *tile_buf_compact(cur *c)
 	return ir_type_tile_buf(c->p->ctx, &tb);
 }
 
+static const ir_type *tile_buf_shape_first(cur *c);
+
 static const ir_type *tile_buf_body(cur *c)
 {
 	const char *q;
@@ -555,6 +557,8 @@ static const ir_type *tile_buf_body(cur *c)
 		q++;
 	if (q < c->e && *q == '=')
 		return tile_buf_keyed(c);
+	if (c->s < c->e && *c->s >= '0' && *c->s <= '9')
+		return tile_buf_shape_first(c);
 	return tile_buf_compact(c);
 }
 
@@ -611,6 +615,20 @@ static const ir_type *memref_tile_buf(cur *c)
 	tb.u.tb.slayout = IR_SLAYOUT_NONE_BOX;
 	tb.u.tb.fractal = 512;
 	return ir_type_tile_buf(c->p->ctx, &tb);
+}
+
+/* The shape-first form `!pto.tile_buf<RxCxT, #pto.address_space<X>>` (PTOAS's Subset
+ * sample): the memref spelling inside tile_buf, the same tile as memref<RxCxT, X>. */
+static const ir_type *tile_buf_shape_first(cur *c)
+{
+	const char *at = c->s;
+	const ir_type *t = memref_tile_buf(c);
+	if (t != &not_a_tile)
+		return t;
+	c->s = at;
+	cerr(c, "tile_buf shape-first syntax expects 'RxCxT, #pto.address_space<loc>' with two "
+		"static dims and an on-chip loc", NULL, 0);
+	return NULL;
 }
 
 /* ---- types --------------------------------------------------------------------------- */

@@ -1640,6 +1640,12 @@ static void verify_func(vctx *v, const ir_op *op)
 		op_error(v, op, "requires a type attribute 'function_type'");
 		return;
 	}
+	/* a kernel (pto.entry) is launched, nothing receives its results (semantics.md
+	 * §8.3); functions that are called may return values */
+	if (ft->u.fn.nout && ir_op_get_attr(op, "pto.entry"))
+		op_error(v, op, "PTO entry functions must return void: @%s is marked pto.entry and returns %u value%s",
+			 n && n->kind == IR_ATTR_STRING ? sym_name(op) : "?", ft->u.fn.nout,
+			 ft->u.fn.nout == 1 ? "" : "s");
 	if (op->num_regions != 1 || !(b = op->regions[0].first))
 		return; /* a declaration */
 	if (b->num_args != ft->u.fn.nin) {

@@ -82,6 +82,12 @@ ir_op *li_emit(ir_ctx *ctx, lower_insn *li, ir_op *before);
  * before it, WITHOUT erasing it. Returns the number of errors reported. */
 unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o);
 
+/* Whether lowering `op` on target `t` may use the UB scratch (the reserved top of UB:
+ * the repeat form's trowexpand*, A5's trowprod and tcolprod, taddc/tsubc/taddsc/tsubsc,
+ * taxpy). place-tiles reserves the scratch in a function only when one of its ops
+ * does (docs/placement.md). */
+int lower_vec_uses_ub_scratch(const ir_op *op, const struct target *t);
+
 /* ---- lower_cube.c ------------------------------------------------------------------ */
 
 /* The cube-side hook (lower_cube.c): lowers `op` (tmov, tmatmul*, tload/tstore of a

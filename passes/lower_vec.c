@@ -541,11 +541,29 @@ static int lower_v_elementwise(vl *v, vops *p)
 	}
 }
 
-/* The scratch at the top of UB (the target's reserved bytes), or -1. */
+int lower_vec_uses_ub_scratch(const ir_op *op, const struct target *t)
+{
+	const ir_vecdef *vd = ir_vecdef_get(op->code);
+	if (!vd)
+		return 0;
+	switch (vd->kind) {
+	case IR_VK_ROWEXP: case IR_VK_ROWBC:
+		return !t->vec.predicated;
+	case IR_VK_ROWRED: case IR_VK_COLRED:
+		return t->vec.predicated && vd->vop == PTORT_VOP_MUL;
+	case IR_VK_TER: case IR_VK_TERS: case IR_VK_AXPY:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The scratch at the top of UB (the target's reserved bytes), or -1. place-tiles keeps
+ * it free only in functions with an op lower_vec_uses_ub_scratch names. */
 static int64_t ub_scratch(vl *v, uint32_t *bytes)
 {
 	const ptoc_mem_info *mi = tile_mem_info(v->o->target, IR_MEM_VEC);
-	if (!mi || !mi->reserved_top)
+	if (!mi || !mi->reserved_top || !lower_vec_uses_ub_scratch(v->op, v->o->target))
 		return -1;
 	*bytes = mi->reserved_top;
 	return (int64_t)mi->capacity - mi->reserved_top;

@@ -20,7 +20,8 @@
  *      what they cannot know.
  *   3. automatic tiles, in program order of their alloc_tile, go first-fit to the
  *      lowest aligned address that does not overlap any tile live at the same time
- *      (manual or already placed), below capacity minus the reserved top (UB's 8 KiB).
+ *      (manual or already placed), below capacity minus the reserved top (UB's 8 KiB,
+ *      only in a function with an op lower_vec_uses_ub_scratch names).
  *      No fit is an error saying the bytes needed and available.
  *   4. each automatic alloc_tile gets `addr = %cN` with `%cN = arith.constant N : i64`
  *      inserted just before it, so the printed IR shows every address and re-parses.
@@ -34,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "passes/lower.h"
 #include "passes/passes.h"
 #include "passes/tiles.h"
 
@@ -162,7 +164,15 @@ typedef struct placer {
 	size_t nm, capm;
 	unsigned errs;
 	int oom;
+	int scratch; /* an op of the function uses the UB scratch (lower_vec_uses_ub_scratch) */
 } placer;
+
+/* The reserved top of memory `mi` in this function: UB's reserve only when an op
+ * uses the scratch there (docs/placement.md). */
+static uint32_t reserved_top(const placer *p, const ptoc_mem_info *mi)
+{
+	return p->scratch || mi != tile_mem_info(p->o->target, IR_MEM_VEC) ? mi->reserved_top : 0;
+}
 
 static void *grow(void *a, size_t *cap, size_t n, size_t elem, int *oom)
 {
@@ -397,7 +407,7 @@ static void check_manual(placer *p)
 			p->errs++;
 			continue;
 		}
-		if (mi->reserved_top &&
+		if (reserved_top(p, mi) &&
 		    (uint64_t)r->addr + t->size > (uint64_t)mi->capacity - mi->reserved_top)
 			ir_warning(p->ctx, r->loc,
 				   "manual tile [%lld, %llu) reaches into the top %u bytes of %s reserved for compiler scratch; code the compiler generates may overwrite it",
@@ -457,7 +467,7 @@ static void place_auto(placer *p, size_t ti, busy *b)
 {
 	tile *t = &p->t[ti];
 	const ptoc_mem_info *mi = tile_mem_info(p->o->target, t->mem);
-	uint64_t limit = mi->capacity - mi->reserved_top, a = 0;
+	uint64_t limit = mi->capacity - reserved_top(p, mi), a = 0;
 	size_t nb = 0, i, j;
 	int moved;
 	for (i = 0; i < p->nm; i++) {
@@ -493,7 +503,7 @@ static void place_auto(placer *p, size_t ti, busy *b)
 		ir_error(p->ctx, t->alloc->loc,
 			 "cannot place a %llu-byte tile in %s of target %s: %llu bytes available (%u capacity, %u reserved)%s",
 			 (unsigned long long)t->size, mi->memory, p->o->target->name,
-			 (unsigned long long)limit, mi->capacity, mi->reserved_top, more);
+			 (unsigned long long)limit, mi->capacity, reserved_top(p, mi), more);
 		p->errs++;
 		return;
 	}
@@ -560,6 +570,8 @@ static unsigned place_func(ir_ctx *ctx, ir_op *fn, const pass_opts *o)
 	else
 		for (i = 0; i < l.n && !collect_alloc(l.a[i], &p); i++)
 			;
+	for (i = 0; !p.oom && i < l.n && !p.scratch; i++)
+		p.scratch = lower_vec_uses_ub_scratch(l.a[i], o->target);
 	free(l.a);
 	if (!p.oom && p.nt) {
 		check_manual(&p);

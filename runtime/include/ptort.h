@@ -350,6 +350,8 @@ typedef struct ptort_gm_view {
 	uint32_t offset[PTORT_GM_RANK]; /* partition offsets */
 	uint32_t size[PTORT_GM_RANK];   /* partition sizes */
 	uint64_t gm_elems;              /* elements the GM buffer holds; 0 = unchecked */
+	uint8_t rank;                   /* the view's own rank (dims PTORT_GM_RANK - rank ..
+					 * are its dims 0 ..), for messages; 0 = PTORT_GM_RANK */
 } ptort_gm_view;
 
 /* Convert/ReLU options of tstore and tmov. */

@@ -106,11 +106,14 @@ static int view_check(ptort_ctx *ctx, const char *op, const ptort_gm_view *v, co
 	}
 	for (d = 0; d < PTORT_GM_RANK; d++) {
 		if ((uint64_t)v->offset[d] + v->size[d] > v->shape[d]) {
+			/* the dim as the view counts it: its own rank, right-aligned */
+			unsigned rank = v->rank && v->rank <= PTORT_GM_RANK ? v->rank : PTORT_GM_RANK;
+			unsigned vd = d + rank >= PTORT_GM_RANK ? d + rank - PTORT_GM_RANK : d;
 			ptort_report(ctx,
-				     "%s: partition [%u, %llu) of dim %u leaves the tensor view "
+				     "%s: partition [%u, %llu) of dim %u leaves the %u-D tensor view "
 				     "(size %u)",
 				     op, v->offset[d], (unsigned long long)v->offset[d] + v->size[d],
-				     d, v->shape[d]);
+				     vd, rank, v->shape[d]);
 			return -1;
 		}
 	}

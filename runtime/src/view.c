@@ -47,6 +47,7 @@ void ptort_gm_view_init(ptort_gm_view *g, ptort_type type, const ptort_view *v)
 	memset(g, 0, sizeof *g);
 	g->type = (uint8_t)type;
 	g->gm_elems = v->elems;
+	g->rank = bad ? 0 : (uint8_t)v->rank;
 	for (d = 0; d < PTORT_GM_RANK; d++)
 		g->shape[d] = g->size[d] = 1;
 	for (d = 0; !bad && d < v->rank; d++) {

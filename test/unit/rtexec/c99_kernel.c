@@ -12,9 +12,9 @@ static int kernel(ptort_ctx *ctx, const float *in, unsigned short *out)
 	static const ptort_tile t0 = {PTORT_MEM_UB, PTORT_F32, 0, 0, 0x0, 16, 64, 16, 61, 512};
 	static const ptort_tile t1 = {PTORT_MEM_UB, PTORT_F16, 0, 0, 0x1000, 16, 64, 16, 61, 512};
 	static const ptort_gm_view v0 = {PTORT_F32, {1, 1, 1, 16, 64}, {1024, 1024, 1024, 64, 1},
-					 {0, 0, 0, 0, 0}, {1, 1, 1, 16, 61}, 1024};
+					 {0, 0, 0, 0, 0}, {1, 1, 1, 16, 61}, 1024, 0};
 	static const ptort_gm_view v1 = {PTORT_F16, {1, 1, 1, 16, 64}, {1024, 1024, 1024, 64, 1},
-					 {0, 0, 0, 0, 0}, {1, 1, 1, 16, 61}, 1024};
+					 {0, 0, 0, 0, 0}, {1, 1, 1, 16, 61}, 1024, 0};
 	ptort_dma_load(ctx, in, &v0, &t0);                        /* tload  */
 	ptort_vconv(ctx, PTORT_MEM_UB, 0x1000, 0x0, PTORT_F32, PTORT_F16, 16, 1, 1, 4, 8, 0x0ull,
 		    0x1FFFFFFFFFFFFFFFull, PTORT_RINT, PTORT_SAT_ON); /* tcvt, 61 lanes per row */
