@@ -90,11 +90,6 @@ ir_op *fe_build_pipe(fe_parser *p, fe_tok opname, const char *name, unsigned pie
 				 paren->vn, paren->tn);
 			return NULL;
 		}
-		if (keys && keys->u.array.n != paren->vn) {
-			ir_error(p->ctx, paren->loc,
-				 "'%s': write every operand as 'key = %%v : T' or none", name);
-			return NULL;
-		}
 		for (i = 0; i < paren->vn; i++) {
 			const fe_use *u = &p->uses.a[paren->v0 + i];
 			if (!u->v)

@@ -332,24 +332,39 @@ hitem
 		{ piece(p, FE_P_ANGLE, $2.loc, p->uses.n, p->types.n, ir_attr_string(p->ctx, $2.s, $2.len), $2); }
 	| hliteral { piece(p, FE_P_ATTR, p->last_loc, p->uses.n, p->types.n, $1, p->lit_tok); p->lit_tok = notok; }
 	| T_SYMBOL { piece(p, FE_P_ATTR, $1.loc, p->uses.n, p->types.n, fe_symbol_attr(p, $1), notok); }
-	| '(' ins_mark paren_seq ')'
+	| '(' ins_mark paren_body ')'
 		{ piece(p, FE_P_KWLIST, $1.loc, $2.u, $2.t, p->attrs.n > $2.a ? array_attr(p, $2.a) : NULL, $1); }
 	;
 
-/* `(...)` in an op's head: values, optionally typed (`(%t : T)`, `(%a, %p : T, P)`) and
+/* `(...)` in an op's head: values, optionally typed (`(%t : T)`, `(%a, %p : T, P)`) or
  * keyed (`(c2v_consumer_buf = %b : i32, ...)`, the keys as strings in the piece's
  * attribute); only the cross-core ops take types or keys (frontend/mixed.c) */
-paren_seq
+paren_body
 	: %empty
-	| paren_seq paren_elem
+	| paren_items
+	| paren_keyed
 	;
 
-paren_elem
+/* `%a, %b : T, U` and `%a : T, %b : U` alike: the i-th value takes the i-th type */
+paren_items
+	: paren_item
+	| paren_items ',' paren_item
+	;
+
+paren_item
 	: use
+	| use ':' type { FE_PUSH(p, p->types, $3); }
 	| type { FE_PUSH(p, p->types, $1); }
-	| ','
-	| ':'
-	| T_ID '=' { FE_PUSH(p, p->attrs, ir_attr_string(p->ctx, $1.s, $1.len)); }
+	;
+
+paren_keyed
+	: paren_key
+	| paren_keyed ',' paren_key
+	;
+
+paren_key
+	: T_ID '=' { FE_PUSH(p, p->attrs, ir_attr_string(p->ctx, $1.s, $1.len)); } use ':' type
+		{ FE_PUSH(p, p->types, $6); }
 	;
 
 /* a keyword list (`sizes = [%a, 32]`): values, or integer literals, which become
