@@ -1591,8 +1591,14 @@ ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned de
 		return NULL;
 	}
 	c.d = ir_opdef_get(c.code);
+	if (c.d->form == IR_FORM_PIPE) /* the cross-core ops: frontend/mixed.c */
+		return fe_build_pipe(p, opname, c.name, piece0, def0);
 	if (classify(p, c.name, piece0, s))
 		return NULL;
+	if (s->call && (s->call->tn || s->call->attr)) {
+		ir_error(p->ctx, s->call->loc, "unexpected types or keys in '(...)' of '%s'", c.name);
+		return NULL;
+	}
 	if (!uses_ok(p, use0, p->uses.n - use0))
 		return NULL;
 	if (s->ins && check_group(p, s->ins, "ins"))

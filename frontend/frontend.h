@@ -207,6 +207,10 @@ ir_op *fe_build_generic(fe_parser *p, fe_tok opname, unsigned use0, unsigned nus
 			const ir_attr *props, const ir_attr *attrs, const ir_type *fn,
 			unsigned nregions, unsigned def0, ir_loc loc);
 void fe_append(fe_parser *p, ir_op *op);
+/* mixed.c: pto.section.* and the custom form of the cross-core ops (IR_FORM_PIPE) */
+void fe_section_end(fe_parser *p, fe_tok kw, ir_region *r);
+ir_op *fe_build_pipe(fe_parser *p, fe_tok opname, const char *name, unsigned piece0,
+		     unsigned def0);
 /* `0x7FC00000 : f32`: the float attribute of a bit pattern (f64, f32, f16, bf16) */
 const ir_attr *fe_float_bits(fe_parser *p, uint64_t bits, const ir_type *t);
 const ir_attr *fe_float_typed(fe_parser *p, fe_tok tok, double dv, const ir_type *t);

@@ -163,6 +163,7 @@ static const ir_attr *ins_dict(fe_parser *p, unsigned a0)
 %token <tok> T_LOC_DEF "location alias"
 %token <tok> KW_MODULE "'module'" KW_FUNC "'func.func'" KW_FOR "'scf.for'" KW_IF "'scf.if'"
 %token <tok> KW_WHILE "'scf.while'"
+%token <tok> KW_SECTION "'pto.section.cube'"
 %token <tok> KW_ELSE "'else'" KW_INS "'ins'" KW_OUTS "'outs'" KW_TO "'to'" KW_STEP "'step'"
 %token <tok> KW_ITER_ARGS "'iter_args'" KW_ATTRIBUTES "'attributes'" KW_TRUE "'true'"
 %token <tok> KW_FALSE "'false'" KW_PRIVATE "visibility" KW_UNIT "'unit'"
@@ -207,6 +208,12 @@ op
 	| for_op
 	| if_op
 	| while_op
+	| section_op
+	;
+
+/* pto.section.cube { ... } / pto.section.vector { ... } (frontend/mixed.c) */
+section_op
+	: KW_SECTION region { p->last_op = NULL; fe_section_end(p, $1, $2); }
 	;
 
 block_label
@@ -325,8 +332,39 @@ hitem
 		{ piece(p, FE_P_ANGLE, $2.loc, p->uses.n, p->types.n, ir_attr_string(p->ctx, $2.s, $2.len), $2); }
 	| hliteral { piece(p, FE_P_ATTR, p->last_loc, p->uses.n, p->types.n, $1, p->lit_tok); p->lit_tok = notok; }
 	| T_SYMBOL { piece(p, FE_P_ATTR, $1.loc, p->uses.n, p->types.n, fe_symbol_attr(p, $1), notok); }
-	| '(' ins_mark uses_opt ')'
-		{ piece(p, FE_P_KWLIST, $1.loc, $2.u, $2.t, NULL, $1); }
+	| '(' ins_mark paren_body ')'
+		{ piece(p, FE_P_KWLIST, $1.loc, $2.u, $2.t, p->attrs.n > $2.a ? array_attr(p, $2.a) : NULL, $1); }
+	;
+
+/* `(...)` in an op's head: values, optionally typed (`(%t : T)`, `(%a, %p : T, P)`) or
+ * keyed (`(c2v_consumer_buf = %b : i32, ...)`, the keys as strings in the piece's
+ * attribute); only the cross-core ops take types or keys (frontend/mixed.c) */
+paren_body
+	: %empty
+	| paren_items
+	| paren_keyed
+	;
+
+/* `%a, %b : T, U` and `%a : T, %b : U` alike: the i-th value takes the i-th type */
+paren_items
+	: paren_item
+	| paren_items ',' paren_item
+	;
+
+paren_item
+	: use
+	| use ':' type { FE_PUSH(p, p->types, $3); }
+	| type { FE_PUSH(p, p->types, $1); }
+	;
+
+paren_keyed
+	: paren_key
+	| paren_keyed ',' paren_key
+	;
+
+paren_key
+	: T_ID '=' { FE_PUSH(p, p->attrs, ir_attr_string(p->ctx, $1.s, $1.len)); } use ':' type
+		{ FE_PUSH(p, p->types, $6); }
 	;
 
 /* a keyword list (`sizes = [%a, 32]`): values, or integer literals, which become
@@ -378,6 +416,7 @@ bracket_elem
 
 tail
 	: %empty
+	| T_ARROW arrow_types { piece(p, FE_P_ARROW, $1.loc, p->uses.n, $2, NULL, notok); }
 	| ':' type_list { piece(p, FE_P_COLON, $1.loc, p->uses.n, $2, NULL, notok); } arrow_opt to_opt
 	/* `-> T` alone: pto.declare_eventid_array */
 	| T_ARROW arrow_types { piece(p, FE_P_ARROW, $1.loc, p->uses.n, $2, NULL, notok); }

@@ -374,6 +374,9 @@ typedef enum ir_form {
 	IR_FORM_TILE_INS_ATTRS, /* the same with the DPS attributes inside ins: ins(%a {attrs} : T) */
 	IR_FORM_LEAD,    /* op %t, %a, %b {attrs} : T   (only the first operand typed, the
 			  * others index: set_validshape) */
+	IR_FORM_SECTION, /* pto.section.cube { ... }: one region, no operands (frontend/mixed.c) */
+	IR_FORM_PIPE,    /* %r = op(%a, %b : T, U) {attrs} -> R, or (key = %a : T, ...): the
+			  * cross-core ops (frontend/mixed.c) */
 	IR_FORM_COUNT
 } ir_form;
 
@@ -583,6 +586,10 @@ struct ptoc_module {
  * The per-target rules (tmov pairs, tmatmul type triples, m/k/n range) come from
  * `t`, the module's resolved target (target_resolve, passes/pass.h); never NULL. */
 unsigned ir_verify(ir_ctx *ctx, ir_op *root, const struct target *t);
+/* verify_mixed.c: the mixed cube/vector ops' module-wide rules; the error count */
+unsigned ir_verify_mixed(ir_ctx *ctx, const ir_op *module, const struct target *t);
+/* A located error at the first mixed cube/vector op (not lowered yet); -1, else 0. */
+int ir_mixed_unlowered(ir_ctx *ctx, const ir_op *module);
 
 /* ---- print.c: the printers (custom form and MLIR generic form) -------- */
 

@@ -1522,6 +1522,56 @@ static int pr_lead(pr *p, const ir_op *op)
 	return 1;
 }
 
+/* SECTION: `pto.section.cube { ... }` (docs/semantics.md §8.7) */
+static int pr_section(pr *p, const ir_op *op)
+{
+	if (nattrs(op) || op->num_operands || op->num_results || op->num_regions != 1 ||
+	    !op->regions[0].first || op->regions[0].first->num_args ||
+	    op->regions[0].first != op->regions[0].last)
+		return 0;
+	puts_(&p->w, op->name);
+	putc_(&p->w, ' ');
+	pr_region(p, &op->regions[0], p->ind, 0, 0, 0);
+	return 1;
+}
+
+/* PIPE: `%r = op(%a : T, ...) {attrs} -> R`, the pipe inits' operands keyed
+ * (`c2v_consumer_buf = %b : i32`; frontend/mixed.c reads it) */
+static int pr_pipe(pr *p, const ir_op *op)
+{
+	static const char *const keys[3] = {"gm_slot_buffer", "c2v_consumer_buf",
+					    "v2c_consumer_buf"};
+	int keyed = op->code == IR_OP_AIC_INITIALIZE_PIPE || op->code == IR_OP_AIV_INITIALIZE_PIPE;
+	wr *w = &p->w;
+	unsigned i;
+	if (op->num_results > 1 || op->num_regions || op->num_operands > 8 ||
+	    (keyed && (op->num_operands < 2 || op->num_operands > 3)))
+		return 0;
+	pr_results(p, op);
+	puts_(w, op->name);
+	if (op->num_operands) {
+		putc_(w, '(');
+		for (i = 0; i < op->num_operands; i++) {
+			if (i)
+				puts_(w, ", ");
+			if (keyed) {
+				puts_(w, keys[i + 3 - op->num_operands]);
+				puts_(w, " = ");
+			}
+			pr_value(p, op->operands[i].value);
+			puts_(w, " : ");
+			pr_type(w, op->operands[i].value->type);
+		}
+		putc_(w, ')');
+	}
+	pr_extra_attrs(p, op, NULL, 0, " ");
+	if (op->num_results) {
+		puts_(w, " -> ");
+		pr_type(w, op->results[0].type);
+	}
+	return 1;
+}
+
 static const pr_form_fn form_printers[IR_FORM_COUNT] = {
 	[IR_FORM_NONE] = NULL,
 	[IR_FORM_MODULE] = pr_module,
@@ -1550,6 +1600,8 @@ static const pr_form_fn form_printers[IR_FORM_COUNT] = {
 	[IR_FORM_TILE] = pr_tile,
 	[IR_FORM_TILE_INS_ATTRS] = pr_tile,
 	[IR_FORM_LEAD] = pr_lead,
+	[IR_FORM_SECTION] = pr_section,
+	[IR_FORM_PIPE] = pr_pipe,
 };
 
 /* The custom form of `op`'s form; returns 0 when it has none or does not fit (the

@@ -2321,5 +2321,7 @@ unsigned ir_verify(ir_ctx *ctx, ir_op *root, const struct target *t)
 	v.scope = ++ctx->scope_seq;
 	verify_op(&v, root);
 	verify_symbols(&v, root);
+	if (!v.errors)
+		v.errors += ir_verify_mixed(ctx, root, t);
 	return v.errors;
 }
