@@ -242,7 +242,7 @@ typedef enum ir_opcode {
 #undef OP
 	IR_OP_COUNT,
 	IR_OP_UNKNOWN = IR_OP_COUNT, /* an op not in the table (accepted in generic form) */
-	/* the vector ops: row i of passes/vec_types.def is IR_OP_V_FIRST + i */
+	/* the vector ops: row i of target/vec_types.def is IR_OP_V_FIRST + i */
 	IR_OP_V_FIRST = IR_OP_TMATMUL_MX_BIAS + 1,
 	IR_OP_V_END = IR_OP_SET_VALIDSHAPE
 } ir_opcode;
@@ -427,7 +427,7 @@ enum {
 	IR_OPF_ISOLATED = 1u << 3,   /* values from outside are not visible (func.func, module) */
 	IR_OPF_MATMUL = 1u << 4,     /* the tmatmul family */
 	IR_OPF_LEVEL3 = 1u << 5,     /* an instruction of level 3 */
-	IR_OPF_VEC = 1u << 6,        /* a vector op (a row of passes/vec_types.def) */
+	IR_OPF_VEC = 1u << 6,        /* a vector op (a row of target/vec_types.def) */
 };
 const ir_opdef *ir_opdef_get(ir_opcode code);
 /* The position of role `name` in `code`'s role list, or -1. For roles before any OPT
@@ -437,7 +437,7 @@ int ir_opdef_role(ir_opcode code, const char *name);
  * which the form's `: T` does not type). */
 unsigned ir_opdef_lead(const ir_opdef *d, ir_kind k);
 
-/* The vector ops (passes/vec_types.def): how each uses its operands, the element
+/* The vector ops (target/vec_types.def): how each uses its operands, the element
  * operation it computes and the element types each target's vector unit takes. */
 typedef enum ir_vkind {
 	IR_VK_BIN,    /* tile op tile */
@@ -547,7 +547,7 @@ ir_opcode ir_opcode_lookup(const char *name, size_t len);
 
 /* ---- module.c: the module --------------------------------------------- */
 
-struct target; /* passes/target.h */
+struct target; /* target/target.h */
 
 struct ptoc_module {
 	ir_ctx *ctx;

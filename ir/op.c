@@ -116,7 +116,7 @@ const char *const ir_cmpf_pred_names[IR_CMPF_PRED_COUNT] = {
 static const ir_vecdef vecdefs[] = {
 #define VT(id) (1u << PTORT_##id)
 #define VEC_OP(name, kind, vop, a2a3, a5) {#name, IR_VK_##kind, PTORT_VOP_##vop},
-#include "../passes/vec_types.def"
+#include "../target/vec_types.def"
 #undef VEC_OP
 #undef VT
 };
