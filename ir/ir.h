@@ -302,6 +302,8 @@ ir_op *ir_op_create(ir_ctx *ctx, const char *name, ir_loc loc, ir_value *const *
 		    unsigned num_operands, const ir_type *const *result_types,
 		    unsigned num_results, const ir_attr *attrs, unsigned num_regions);
 void ir_op_set_attr(ir_ctx *ctx, ir_op *op, const char *name, const ir_attr *value);
+/* Sets (or, for a NULL value, removes) several attributes at once: one new dictionary. */
+void ir_op_set_attrs(ir_ctx *ctx, ir_op *op, const ir_named_attr *set, unsigned n);
 void ir_op_remove_attr(ir_ctx *ctx, ir_op *op, const char *name);
 const ir_attr *ir_op_get_attr(const ir_op *op, const char *name);
 void ir_op_set_operand(ir_op *op, unsigned i, ir_value *v);
