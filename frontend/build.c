@@ -1514,7 +1514,7 @@ ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned de
 	c.p = p;
 	c.opname = opname;
 	c.name = full_name(p, opname);
-	c.code = ir_opcode_lookup(c.name, strlen(c.name));
+	c.code = ir_opcode_interned(c.name); /* full_name interns */
 	c.use0 = use0;
 	if (c.code == IR_OP_UNKNOWN) {
 		/* like MLIR: only known ops have a custom form; others use the generic form */

@@ -546,6 +546,8 @@ typedef struct ir_matmul_roles {
 } ir_matmul_roles;
 int ir_matmul_roles_of(ir_opcode code, ir_matmul_roles *r);
 ir_opcode ir_opcode_lookup(const char *name, size_t len);
+/* The same for a name from ir_intern, cached beside the string: O(1) after its first op. */
+ir_opcode ir_opcode_interned(const char *interned);
 
 /* ---- module.c: the module --------------------------------------------- */
 

@@ -184,8 +184,9 @@ ir_opcode ir_opcode_lookup(const char *name, size_t len)
 	return IR_OP_UNKNOWN;
 }
 
-/* Looks the opcode up once per interned name (cached beside the string). */
-static ir_opcode lookup_interned(const char *name)
+/* Looks the opcode up once per interned name (cached beside the string): the table is
+ * scanned once per distinct name, not once per op (docs/performance.md). */
+ir_opcode ir_opcode_interned(const char *name)
 {
 	int *tag = ir_intern_tag(name);
 	if (*tag < 0)
@@ -219,7 +220,7 @@ ir_op *ir_op_create(ir_ctx *ctx, const char *name, ir_loc loc, ir_value *const *
 	ir_op *op = ir_alloc(ctx, sizeof *op);
 	unsigned i;
 	op->name = ir_intern(ctx, name, strlen(name));
-	op->code = lookup_interned(op->name);
+	op->code = ir_opcode_interned(op->name);
 	op->loc = loc;
 	if (!attrs) {
 		if (!ctx->empty_dict)
