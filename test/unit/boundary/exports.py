@@ -4,7 +4,8 @@ the shared library LIB exports exactly the functions HEADER... declare, every on
 them marked MACRO (PTOC_API, PTORT_API). Reads the exported list with
 `NM -D --defined-only` and the declarations with cdecl.py, and reports each name on
 one side only, and each declaration without the mark. The linker's own symbols
-(_edata, _end, __bss_start, _init, _fini) are not the library's.
+(_edata, _end, __bss_start, _init, _fini, and the __start_/__stop_ bounds of a section,
+which clang's AddressSanitizer exports for its globals) are not the library's.
 Exit 0 when the lists agree, 1 otherwise."""
 import os
 import subprocess
@@ -31,7 +32,8 @@ out = subprocess.run([nm, "-D", "--defined-only", lib], check=True, capture_outp
 exported = set()
 for row in out.splitlines():
     parts = row.split()
-    if len(parts) == 3 and parts[2] not in LINKER:
+    if len(parts) == 3 and parts[2] not in LINKER \
+            and not parts[2].startswith(("__start_", "__stop_")):
         exported.add(parts[2].split("@")[0])
 
 for name in sorted(exported - set(declared)):
