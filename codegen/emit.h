@@ -16,7 +16,7 @@
 #define PTOC_CODEGEN_EMIT_H
 
 #include "ir/ir.h"
-#include "passes/target.h"
+#include "target/target.h"
 
 /* Returns the number of errors reported (ops that are not lowered, unsupported types);
  * nothing is written after the first error. A write error returns 1 without a

@@ -423,10 +423,15 @@ void fe_func_end(fe_parser *p, fe_tok vis, fe_tok sym, unsigned res0, const ir_a
 	if (inp != in)
 		free(inp);
 	f = ir_op_create(p->ctx, "func.func", loc, NULL, 0, NULL, 0, attrs, 1);
-	ir_op_set_attr(p->ctx, f, "sym_name", ir_attr_string(p->ctx, name->u.str.s, name->u.str.len));
-	ir_op_set_attr(p->ctx, f, "function_type", ir_attr_type(p->ctx, fnt));
-	if (vis.len)
-		ir_op_set_attr(p->ctx, f, "sym_visibility", ir_attr_string(p->ctx, vis.s, vis.len));
+	{
+		ir_named_attr set[3] = {{"sym_name", NULL}, {"function_type", NULL},
+					{"sym_visibility", NULL}};
+		set[0].value = ir_attr_string(p->ctx, name->u.str.s, name->u.str.len);
+		set[1].value = ir_attr_type(p->ctx, fnt);
+		if (vis.len)
+			set[2].value = ir_attr_string(p->ctx, vis.s, vis.len);
+		ir_op_set_attrs(p->ctx, f, set, vis.len ? 3 : 2); /* one dictionary */
+	}
 	move_region(&f->regions[0], body);
 	p->arg_block = NULL;
 	p->pending_entry = NULL;
@@ -1583,7 +1588,7 @@ ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned de
 	c.p = p;
 	c.opname = opname;
 	c.name = full_name(p, opname);
-	c.code = ir_opcode_lookup(c.name, strlen(c.name));
+	c.code = ir_opcode_interned(c.name); /* full_name interns */
 	c.use0 = use0;
 	p->unknown_op.len = 0;
 	if (c.code == IR_OP_UNKNOWN) {

@@ -14,7 +14,6 @@
 typedef void *yyscan_t;
 int fe_yylex_init_extra(fe_parser *extra, yyscan_t *scanner);
 int fe_yylex_destroy(yyscan_t scanner);
-void *fe_yy_scan_bytes(const char *bytes, int len, yyscan_t scanner);
 int fe_yyparse(fe_parser *p, void *scanner);
 
 static int is_id(char c)
@@ -162,7 +161,6 @@ ptoc_module *fe_parse(ir_ctx *ctx, const char *buf, size_t len, const char *file
 		free_parser(&p);
 		return NULL;
 	}
-	fe_yy_scan_bytes(buf, (int)len, scanner);
 	rc = fe_yyparse(&p, scanner);
 	fe_yylex_destroy(scanner);
 

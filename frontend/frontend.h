@@ -100,6 +100,7 @@ typedef struct fe_parser {
 	const char *file;          /* interned */
 	/* lexer position */
 	size_t off;                /* offset of the next byte the lexer consumes */
+	size_t fed;                /* bytes of buf handed to flex so far (YY_INPUT) */
 	size_t tok_off;            /* offset of the last token */
 	uint32_t line;
 	size_t line_start;

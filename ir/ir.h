@@ -244,7 +244,7 @@ typedef enum ir_opcode {
 #undef OP
 	IR_OP_COUNT,
 	IR_OP_UNKNOWN = IR_OP_COUNT, /* an op not in the table (accepted in generic form) */
-	/* the vector ops: row i of passes/vec_types.def is IR_OP_V_FIRST + i */
+	/* the vector ops: row i of target/vec_types.def is IR_OP_V_FIRST + i */
 	IR_OP_V_FIRST = IR_OP_TMATMUL_MX_BIAS + 1,
 	IR_OP_V_END = IR_OP_SET_VALIDSHAPE
 } ir_opcode;
@@ -304,6 +304,8 @@ ir_op *ir_op_create(ir_ctx *ctx, const char *name, ir_loc loc, ir_value *const *
 		    unsigned num_operands, const ir_type *const *result_types,
 		    unsigned num_results, const ir_attr *attrs, unsigned num_regions);
 void ir_op_set_attr(ir_ctx *ctx, ir_op *op, const char *name, const ir_attr *value);
+/* Sets (or, for a NULL value, removes) several attributes at once: one new dictionary. */
+void ir_op_set_attrs(ir_ctx *ctx, ir_op *op, const ir_named_attr *set, unsigned n);
 void ir_op_remove_attr(ir_ctx *ctx, ir_op *op, const char *name);
 const ir_attr *ir_op_get_attr(const ir_op *op, const char *name);
 void ir_op_set_operand(ir_op *op, unsigned i, ir_value *v);
@@ -434,7 +436,7 @@ enum {
 	IR_OPF_ISOLATED = 1u << 3,   /* values from outside are not visible (func.func, module) */
 	IR_OPF_MATMUL = 1u << 4,     /* the tmatmul family */
 	IR_OPF_LEVEL3 = 1u << 5,     /* an instruction of level 3 */
-	IR_OPF_VEC = 1u << 6,        /* a vector op (a row of passes/vec_types.def) */
+	IR_OPF_VEC = 1u << 6,        /* a vector op (a row of target/vec_types.def) */
 };
 /* The pipe column of ops.def (IR_OPF_PIPE(rule) in the flags; a row without one runs on
  * the scalar unit) and of insns.def: a pipe, or how the op's memories and the target
@@ -460,7 +462,7 @@ int ir_opdef_role(ir_opcode code, const char *name);
  * which the form's `: T` does not type). */
 unsigned ir_opdef_lead(const ir_opdef *d, ir_kind k);
 
-/* The vector ops (passes/vec_types.def): how each uses its operands, the element
+/* The vector ops (target/vec_types.def): how each uses its operands, the element
  * operation it computes and the element types each target's vector unit takes. */
 typedef enum ir_vkind {
 	IR_VK_BIN,    /* tile op tile */
@@ -567,10 +569,12 @@ typedef struct ir_matmul_roles {
 } ir_matmul_roles;
 int ir_matmul_roles_of(ir_opcode code, ir_matmul_roles *r);
 ir_opcode ir_opcode_lookup(const char *name, size_t len);
+/* The same for a name from ir_intern, cached beside the string: O(1) after its first op. */
+ir_opcode ir_opcode_interned(const char *interned);
 
 /* ---- module.c: the module --------------------------------------------- */
 
-struct target; /* passes/target.h */
+struct target; /* target/target.h */
 
 struct ptoc_module {
 	ir_ctx *ctx;

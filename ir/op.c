@@ -116,7 +116,7 @@ const char *const ir_cmpf_pred_names[IR_CMPF_PRED_COUNT] = {
 static const ir_vecdef vecdefs[] = {
 #define VT(id) (1u << PTORT_##id)
 #define VEC_OP(name, kind, vop, a2a3, a5) {#name, IR_VK_##kind, PTORT_VOP_##vop},
-#include "../passes/vec_types.def"
+#include "../target/vec_types.def"
 #undef VEC_OP
 #undef VT
 };
@@ -184,8 +184,9 @@ ir_opcode ir_opcode_lookup(const char *name, size_t len)
 	return IR_OP_UNKNOWN;
 }
 
-/* Looks the opcode up once per interned name (cached beside the string). */
-static ir_opcode lookup_interned(const char *name)
+/* Looks the opcode up once per interned name (cached beside the string): the table is
+ * scanned once per distinct name, not once per op (docs/performance.md). */
+ir_opcode ir_opcode_interned(const char *name)
 {
 	int *tag = ir_intern_tag(name);
 	if (*tag < 0)
@@ -219,7 +220,7 @@ ir_op *ir_op_create(ir_ctx *ctx, const char *name, ir_loc loc, ir_value *const *
 	ir_op *op = ir_alloc(ctx, sizeof *op);
 	unsigned i;
 	op->name = ir_intern(ctx, name, strlen(name));
-	op->code = lookup_interned(op->name);
+	op->code = ir_opcode_interned(op->name);
 	op->loc = loc;
 	if (!attrs) {
 		if (!ctx->empty_dict)
@@ -261,30 +262,41 @@ const ir_attr *ir_op_get_attr(const ir_op *op, const char *name)
 	return ir_dict_get(op->attrs, name);
 }
 
-/* Rebuilds the dictionary with `name` set to `value` (removed when NULL). */
-static void replace_attr(ir_ctx *ctx, ir_op *op, const char *name, const ir_attr *value)
+/* Rebuilds the dictionary with each name of `set` set to its value (removed when
+ * NULL): one new dictionary for the lot. */
+void ir_op_set_attrs(ir_ctx *ctx, ir_op *op, const ir_named_attr *set, unsigned nset)
 {
-	unsigned n = op->attrs->u.dict.n, i, m = 0;
-	ir_named_attr *v = ir_alloc(ctx, (n + 1) * sizeof *v);
-	for (i = 0; i < n; i++)
-		if (strcmp(op->attrs->u.dict.entries[i].name, name))
+	unsigned n = op->attrs->u.dict.n, i, j, m = 0;
+	/* work memory, not the arena: ir_attr_dict copies what it keeps (the arena
+	 * kept every intermediate array, 2.6 MB on ptoc-bench's 10k kernels) */
+	ir_named_attr small[16];
+	ir_named_attr *v = n + nset <= 16 ? small : ir_xcalloc(n + nset, sizeof *v);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < nset && strcmp(op->attrs->u.dict.entries[i].name, set[j].name); j++)
+			;
+		if (j == nset)
 			v[m++] = op->attrs->u.dict.entries[i];
-	if (value) {
-		v[m].name = name;
-		v[m++].value = value;
 	}
+	for (j = 0; j < nset; j++)
+		if (set[j].value)
+			v[m++] = set[j];
 	op->attrs = ir_attr_dict(ctx, v, m, op->loc);
+	if (v != small)
+		free(v);
 }
 
 void ir_op_set_attr(ir_ctx *ctx, ir_op *op, const char *name, const ir_attr *value)
 {
-	replace_attr(ctx, op, name, value);
+	ir_named_attr e;
+	e.name = name;
+	e.value = value;
+	ir_op_set_attrs(ctx, op, &e, 1);
 }
 
 void ir_op_remove_attr(ir_ctx *ctx, ir_op *op, const char *name)
 {
 	if (ir_dict_get(op->attrs, name))
-		replace_attr(ctx, op, name, NULL);
+		ir_op_set_attr(ctx, op, name, NULL);
 }
 
 void ir_op_set_operand(ir_op *op, unsigned i, ir_value *v)

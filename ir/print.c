@@ -404,6 +404,7 @@ typedef struct nscope {
 	unsigned *marks;
 	unsigned nmarks, capmarks;
 	unsigned next_num, next_arg;
+	unsigned vmark;  /* pr.vlog's length when the scope began */
 	struct nscope *outer;
 } nscope;
 
@@ -416,6 +417,10 @@ typedef struct pr {
 	nscope *scope;
 	vslot *vals;
 	unsigned vcap, vn;
+	/* the values named, in order: a scope's are dropped from `vals` when it ends, so
+	 * the table holds one function's values, not the module's (docs/performance.md) */
+	const ir_value **vlog;
+	unsigned vlogn, vlogcap;
 	unsigned ind;  /* the indentation of the op being printed (the region forms) */
 	char tmp[256];
 } pr;
@@ -448,9 +453,12 @@ static void ngrow(nscope *s)
 	free(old);
 }
 
+static void vdel(pr *p, const ir_value *v);
+
 static void scope_push(pr *p)
 {
 	nscope *s = ir_xcalloc(1, sizeof *s);
+	s->vmark = p->vlogn;
 	s->outer = p->scope;
 	p->scope = s;
 	ngrow(s);
@@ -460,6 +468,8 @@ static void scope_pop(pr *p)
 {
 	nscope *s = p->scope;
 	p->scope = s->outer;
+	while (p->vlogn > s->vmark)
+		vdel(p, p->vlog[--p->vlogn]);
 	free(s->tab);
 	free(s->defs);
 	free(s->marks);
@@ -530,10 +540,35 @@ static void vput(pr *p, const ir_value *v, const char *name)
 		free(old);
 	}
 	e = vfind(p, v);
-	if (!e->v)
+	if (!e->v) {
 		p->vn++;
+		if (p->vlogn == p->vlogcap) {
+			p->vlogcap = p->vlogcap ? p->vlogcap * 2 : 256;
+			p->vlog = ir_xrealloc(p->vlog, p->vlogcap * sizeof *p->vlog);
+		}
+		p->vlog[p->vlogn++] = v;
+	}
 	e->v = v;
 	e->name = name;
+}
+
+/* Removes `v` from the table (linear probing: the entries after it that would not be
+ * found past the hole move back into it). */
+static void vdel(pr *p, const ir_value *v)
+{
+	size_t mask = p->vcap - 1, i = (size_t)(vfind(p, v) - p->vals), j, k;
+	if (!p->vals[i].v)
+		return;
+	p->vals[i].v = NULL;
+	p->vn--;
+	for (j = (i + 1) & mask; p->vals[j].v; j = (j + 1) & mask) {
+		k = hp(p->vals[j].v) & mask; /* the entry's home slot */
+		if (i <= j ? (k <= i || k > j) : (k <= i && k > j)) {
+			p->vals[i] = p->vals[j];
+			p->vals[j].v = NULL;
+			i = j;
+		}
+	}
 }
 
 static int good_hint(const char *s)
@@ -1653,6 +1688,7 @@ int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts, ptoc_
 	flush(&p->w);
 	err = p->w.err;
 	free(p->vals);
+	free(p->vlog);
 	free(p);
 	return err;
 }

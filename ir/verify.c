@@ -10,7 +10,7 @@
  * level-3 pto.i.* instructions (docs/lowered.md).
  * The per-target rules (tmov memory pairs and whether they may change the shape,
  * the tmatmul type triples, the m/k/n range) come from the target's table
- * (passes/target.h), which the caller resolved (target_resolve).
+ * (target/target.h), which the caller resolved (target_resolve).
  * Not checked here: target legality of conversions (passes/), memory capacities. */
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +18,7 @@
 #include "ir/ctx.h"
 #include "ir/ir.h"
 #include "ir/pipe.h"
-#include "passes/target.h"
+#include "target/target.h"
 
 #define MAX_DEPTH 1000 /* nested regions; the parser caps nesting well below this */
 
@@ -779,7 +779,7 @@ static void verify_treshape(vctx *v, const ir_op *op)
 			 "cannot change boxing)");
 }
 
-/* ---- vector ops (passes/vec_types.def; docs/semantics.md §7) ---- */
+/* ---- vector ops (target/vec_types.def; docs/semantics.md §7) ---- */
 
 static int is_scalar_type(const ir_type *t)
 {

@@ -1,6 +1,6 @@
 /* check_cube.c: the `check-cube` pass: target rules of the cube data path that the
  * structural verifier (ir/verify.c: tmov pairs, tmatmul type triples, m/k/n range)
- * does not check, read from the target's table (passes/target.h, cube limits).
+ * does not check, read from the target's table (target/target.h, cube limits).
  *
  * Requires: a verified module, level 1 or 2. Changes nothing. Reports:
  *   - on targets whose table requires it (A5, as PTOAS), a tmatmul operand in a layout

@@ -1,4 +1,4 @@
-/* lower_vec.c: the vector ops (passes/vec_types.def) to the runtime's vector
+/* lower_vec.c: the vector ops (target/vec_types.def) to the runtime's vector
  * instructions (ptort.h section 5, docs/lowered.md), for split-repeats.
  *
  * Requires: a level-2 op with placed tiles (lower_tile_of), verified (ir/verify.c
@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "passes/lower.h"
-#include "passes/target.h"
+#include "target/target.h"
 #include "passes/tiles.h"
 
 #define PASS_NAME "split-repeats"

@@ -11,7 +11,7 @@
 #define PTOC_PASSES_PASS_H
 
 #include "ir/ir.h"
-#include "passes/target.h"
+#include "target/target.h"
 
 /* What every pass may read: the resolved target and which remarks to emit. */
 typedef struct pass_opts {

@@ -9,8 +9,8 @@
  * tile-buffer facts bufferize and place-tiles share with later passes (tiles.h).
  *
  * The other headers of the folder: pass.h (the pass manager: table, pipelines,
- * target_resolve, remarks), target.h (the target tables and their queries),
- * target_rows.h (shorthands of the table files), lower.h, tiles.h. */
+ * target_resolve, remarks), lower.h, tiles.h. The target tables and their queries
+ * are the layer below the IR: target/target.h. */
 #ifndef PTOC_PASSES_PASSES_H
 #define PTOC_PASSES_PASSES_H
 

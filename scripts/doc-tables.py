@@ -206,12 +206,12 @@ def split_top(s):
 
 
 def gen_vector_types(code):
-    """The element types per target of passes/vec_types.def, in ptort type order."""
+    """The element types per target of target/vec_types.def, in ptort type order."""
     hdr = open(os.path.join(SRC, "runtime", "include", "ptort.h"), encoding="utf-8").read()
     names = re.findall(r'^\s*X\((\w+),\s*"([^"]+)"', hdr, re.M)
     order = [i for i, _ in names]
     name = dict(names)
-    text = open(os.path.join(SRC, "passes", "vec_types.def"), encoding="utf-8").read()
+    text = open(os.path.join(SRC, "target", "vec_types.def"), encoding="utf-8").read()
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     helpers = dict(re.findall(r"^#define (\w+) \((.*)\)$", text, re.M))
 

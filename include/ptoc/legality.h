@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ptoc/ptoc.h" /* PTOC_API */
 #include "ptort.h" /* ptort_type, ptort_rmode, PTORT_SAT_ON/OFF */
 
 #ifdef __cplusplus
@@ -30,14 +31,14 @@ typedef enum ptoc_target {
 } ptoc_target;
 
 /* "a2a3" or "a5". */
-const char *ptoc_target_name(ptoc_target t);
+PTOC_API const char *ptoc_target_name(ptoc_target t);
 /* The one spelling rule for a target's name, on the command line and in a module's
  * `pto.target_arch`: "a2a3", "a3", "a2" (A2A3) or "a5" (A5), in any case ("A5" too).
  * `s` need not be NUL-terminated. Returns 0 and sets *out, or -1 when unknown. */
-int ptoc_target_parse(const char *s, size_t len, ptoc_target *out);
+PTOC_API int ptoc_target_parse(const char *s, size_t len, ptoc_target *out);
 /* The names ptoc_target_parse accepts, "a2a3, a3, a2, a5", for messages, into buf
  * (cap bytes, truncated, NUL-terminated when cap > 0); returns the full length. */
-size_t ptoc_target_spellings(char *buf, size_t cap);
+PTOC_API size_t ptoc_target_spellings(char *buf, size_t cap);
 
 /* ---- The tcvt table ---------------------------------------------------- */
 
@@ -76,10 +77,10 @@ typedef struct ptoc_cvt_rule {
 
 /* The native pairs of a target, in the order of docs/semantics.md §4 (by source, then
  * destination as listed there). Borrowed, static. */
-size_t ptoc_target_cvt_count(ptoc_target t);
-const ptoc_cvt_rule *ptoc_target_cvt_get(ptoc_target t, size_t i);
+PTOC_API size_t ptoc_target_cvt_count(ptoc_target t);
+PTOC_API const ptoc_cvt_rule *ptoc_target_cvt_get(ptoc_target t, size_t i);
 /* The native rule of `from -> to`, or NULL. */
-const ptoc_cvt_rule *ptoc_target_cvt_find(ptoc_target t, ptort_type from, ptort_type to);
+PTOC_API const ptoc_cvt_rule *ptoc_target_cvt_find(ptoc_target t, ptort_type from, ptort_type to);
 
 /* ---- Conversion queries ------------------------------------------------ */
 
@@ -142,7 +143,7 @@ typedef struct ptoc_cvt_result {
 
 /* Decides `from -> to` with round mode `rm` and sat request `sat` on target `t`.
  * Always fills *out; returns out->verdict. Never fails otherwise. */
-ptoc_cvt_verdict ptoc_cvt_query(ptoc_target t, ptort_type from, ptort_type to, ptort_rmode rm,
+PTOC_API ptoc_cvt_verdict ptoc_cvt_query(ptoc_target t, ptort_type from, ptort_type to, ptort_rmode rm,
 				ptoc_sat_request sat, ptoc_cvt_result *out);
 
 /* The reason of an illegal verdict, NUL-terminated into buf (cap bytes, truncated
@@ -152,16 +153,16 @@ ptoc_cvt_verdict ptoc_cvt_query(ptoc_target t, ptort_type from, ptort_type to, p
  *    i16, i8, ui8, i4"
  *   "f32 -> bf16 with round mode ODD is not supported on a2a3; legal modes of
  *    f32 -> bf16: RINT, ROUND, FLOOR, CEIL, TRUNC, NONE" */
-size_t ptoc_cvt_reason(const ptoc_cvt_result *r, char *buf, size_t cap);
+PTOC_API size_t ptoc_cvt_reason(const ptoc_cvt_result *r, char *buf, size_t cap);
 
 /* The chain as text, "f16 -> f32 -> bf16" (same buffer contract). */
-size_t ptoc_cvt_chain_str(const ptoc_cvt_result *r, char *buf, size_t cap);
+PTOC_API size_t ptoc_cvt_chain_str(const ptoc_cvt_result *r, char *buf, size_t cap);
 
 /* Receives one complete message (not NUL-terminated necessarily: use len). */
 typedef void (*ptoc_msg_fn)(void *user, const char *msg, size_t len);
 /* Calls fn once per warning of a legal verdict (requested mode ignored by the deq
  * path; explicit saturation OFF overridden). Returns the number of warnings. */
-unsigned ptoc_cvt_warnings(const ptoc_cvt_result *r, ptoc_msg_fn fn, void *user);
+PTOC_API unsigned ptoc_cvt_warnings(const ptoc_cvt_result *r, ptoc_msg_fn fn, void *user);
 
 /* The one-line verdict `ptoc legality --rmode` prints for `from -> to` with `rm` and
  * `sat` on `t` (decided as ptoc_cvt_query), without a newline: "native",
@@ -214,8 +215,8 @@ typedef enum ptoc_loc {
 } ptoc_loc;
 
 /* "vec", "mat", "left", "right", "acc", "bias", "scaling". */
-const char *ptoc_loc_name(ptoc_loc l);
-int ptoc_loc_parse(const char *s, size_t len, ptoc_loc *out);
+PTOC_API const char *ptoc_loc_name(ptoc_loc l);
+PTOC_API int ptoc_loc_parse(const char *s, size_t len, ptoc_loc *out);
 
 typedef struct ptoc_mem_info {
 	const char *memory;    /* "UB", "L1", ... */
@@ -225,7 +226,7 @@ typedef struct ptoc_mem_info {
 				  used by automatic placement) */
 } ptoc_mem_info;
 
-const ptoc_mem_info *ptoc_target_mem(ptoc_target t, ptoc_loc l);
+PTOC_API const ptoc_mem_info *ptoc_target_mem(ptoc_target t, ptoc_loc l);
 
 typedef struct ptoc_vec_limits {
 	uint32_t repeat_bytes;      /* bytes per repeat / vector register: 256 */
@@ -236,7 +237,7 @@ typedef struct ptoc_vec_limits {
 	int predicated;             /* 1: element-count predicates (A5); 0: lane masks */
 } ptoc_vec_limits;
 
-const ptoc_vec_limits *ptoc_target_vec(ptoc_target t);
+PTOC_API const ptoc_vec_limits *ptoc_target_vec(ptoc_target t);
 
 /* A tmov the target can do: from memory `src` to `dst`, and whether the shapes may
  * differ (a sub-tile move; else source and destination have the same shape). */
@@ -246,15 +247,15 @@ typedef struct ptoc_tmov_pair {
 } ptoc_tmov_pair;
 
 /* The tmov memory pairs of a target (docs/semantics.md §6.2). Borrowed, static. */
-size_t ptoc_target_tmov_count(ptoc_target t);
-const ptoc_tmov_pair *ptoc_target_tmov_get(ptoc_target t, size_t i);
+PTOC_API size_t ptoc_target_tmov_count(ptoc_target t);
+PTOC_API const ptoc_tmov_pair *ptoc_target_tmov_get(ptoc_target t, size_t i);
 
 /* Tile layouts of docs/semantics.md §6.1 (blayout/slayout). */
 typedef enum ptoc_layout {
 	PTOC_LAYOUT_ND, PTOC_LAYOUT_DN, PTOC_LAYOUT_ZZ,
 	PTOC_LAYOUT_NZ, PTOC_LAYOUT_ZN, PTOC_LAYOUT_NN
 } ptoc_layout;
-const char *ptoc_layout_name(ptoc_layout l); /* "ND", "DN", "Zz", "Nz", "Zn", "Nn" */
+PTOC_API const char *ptoc_layout_name(ptoc_layout l); /* "ND", "DN", "Zz", "Nz", "Zn", "Nn" */
 
 /* An mmad operand type triple (A x B -> C); `mx`: the MX form with e8m0 scales. */
 typedef struct ptoc_mmad_types {
@@ -273,7 +274,7 @@ typedef struct ptoc_cube_limits {
 	size_t ntypes;
 } ptoc_cube_limits;
 
-const ptoc_cube_limits *ptoc_target_cube(ptoc_target t);
+PTOC_API const ptoc_cube_limits *ptoc_target_cube(ptoc_target t);
 
 #ifdef __cplusplus
 }

@@ -33,21 +33,21 @@ extern "C" {
 /* The LLVM major version whose MLIR C API this library was built against. */
 #define PTOC_MLIR_VERSION_MAJOR 19
 /* The same, of the library actually linked (compare with the macro at run time). */
-int ptoc_mlir_version_major(void);
+PTOC_API int ptoc_mlir_version_major(void);
 
 /* Converts an MLIR operation (builtin.module or func.func) holding pto, func, arith and
  * scf ops (registered or not) into a ptoc module in `ctx`, by walking the MLIR IR:
  * names, operands, results, regions, blocks, attributes, types and locations. Ops with
  * successors (several blocks joined by branches) are not supported. The module is not
  * verified (ptoc_module_verify). NULL after reporting errors. */
-ptoc_module *ptoc_module_from_mlir(ptoc_context *ctx, MlirOperation op);
+PTOC_API ptoc_module *ptoc_module_from_mlir(ptoc_context *ctx, MlirOperation op);
 
 /* The MLIR form of a ptoc module, built in `mctx` (ops of the pto dialect as
  * operations of the `pto` namespace: `mctx` must allow unregistered dialects unless
  * pto is registered; func, arith and scf may be registered or not). The caller owns
  * the result (mlirModuleDestroy). A null module (mlirModuleIsNull) after reporting
  * errors through the module's context (a type or attribute MLIR does not parse). */
-MlirModule ptoc_module_to_mlir(ptoc_module *m, MlirContext mctx);
+PTOC_API MlirModule ptoc_module_to_mlir(ptoc_module *m, MlirContext mctx);
 
 /* An MLIR pass on builtin.module that runs ptoc's passes (`pipeline` as for
  * --pass-pipeline, NULL: the default pipeline) for `target` ("a2a3", "a5", NULL: the
@@ -56,11 +56,11 @@ MlirModule ptoc_module_to_mlir(ptoc_module *m, MlirContext mctx);
  * (ptoc's notes appended to the error's message) and fail the pass. The pass owns
  * copies of the strings; hand it to a pass manager (mlirPassManagerAddOwnedPass or
  * mlirOpPassManagerAddOwnedPass), which destroys it. */
-MlirPass ptoc_mlir_create_pass(const char *pipeline, const char *target);
+PTOC_API MlirPass ptoc_mlir_create_pass(const char *pipeline, const char *target);
 
 /* Imports `op` (as ptoc_module_from_mlir), verifies it and compiles it to C (as
  * ptoc_module_emit_c). Returns 0, or -1 after reporting errors through `ctx`. */
-int ptoc_mlir_emit_c(ptoc_context *ctx, MlirOperation op, const char *target,
+PTOC_API int ptoc_mlir_emit_c(ptoc_context *ctx, MlirOperation op, const char *target,
 		     ptoc_write_fn out, void *user);
 
 #ifdef __cplusplus

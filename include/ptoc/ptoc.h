@@ -12,6 +12,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* PTOC_API marks the functions the shared libraries export: those declared in the
+ * headers of include/ptoc. The libraries are compiled with hidden visibility and
+ * PTOC_BUILD defined, so nothing else leaves them; CTest boundary.exports compares
+ * their exported symbols with these headers' declarations. For a user of the headers
+ * the mark is empty. */
+#ifndef PTOC_API
+#if defined(PTOC_BUILD) && defined(__GNUC__)
+#define PTOC_API __attribute__((visibility("default")))
+#else
+#define PTOC_API
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -60,37 +73,37 @@ typedef struct ptoc_buf {
 	int oom;
 } ptoc_buf;
 
-void ptoc_buf_fixed(ptoc_buf *b, char *array, size_t cap);
+PTOC_API void ptoc_buf_fixed(ptoc_buf *b, char *array, size_t cap);
 /* A ptoc_write_fn: appends `len` bytes to the ptoc_buf `b`. 0, or -1 when out of memory. */
-int ptoc_buf_write(void *b, const char *data, size_t len);
+PTOC_API int ptoc_buf_write(void *b, const char *data, size_t len);
 /* ptoc_buf_write of a NUL-terminated string. */
-int ptoc_buf_puts(ptoc_buf *b, const char *s);
+PTOC_API int ptoc_buf_puts(ptoc_buf *b, const char *s);
 /* Makes room for `n` more bytes at once (growing buffers); 0, or -1 (oom set). */
-int ptoc_buf_reserve(ptoc_buf *b, size_t n);
+PTOC_API int ptoc_buf_reserve(ptoc_buf *b, size_t n);
 /* Empties the buffer, freeing a growing buffer's text. */
-void ptoc_buf_free(ptoc_buf *b);
+PTOC_API void ptoc_buf_free(ptoc_buf *b);
 
 /* ---- Context ----------------------------------------------------------- */
 
-ptoc_context *ptoc_context_create(void);
-void ptoc_context_destroy(ptoc_context *ctx);
+PTOC_API ptoc_context *ptoc_context_create(void);
+PTOC_API void ptoc_context_destroy(ptoc_context *ctx);
 /* Without a handler, diagnostics are counted but dropped. */
-void ptoc_context_set_diag_handler(ptoc_context *ctx, ptoc_diag_handler fn, void *user);
+PTOC_API void ptoc_context_set_diag_handler(ptoc_context *ctx, ptoc_diag_handler fn, void *user);
 /* Number of errors reported through this context so far. */
-unsigned ptoc_context_error_count(const ptoc_context *ctx);
+PTOC_API unsigned ptoc_context_error_count(const ptoc_context *ctx);
 /* At most `limit` errors reach the handler (default PTOC_DEFAULT_ERROR_LIMIT; 0: no
  * limit) from now on; then one "too many errors emitted, stopping now" and the rest
  * (with their notes) are dropped, though still counted. */
 #define PTOC_DEFAULT_ERROR_LIMIT 50
-void ptoc_context_set_error_limit(ptoc_context *ctx, unsigned limit);
+PTOC_API void ptoc_context_set_error_limit(ptoc_context *ctx, unsigned limit);
 /* Registers the text of file `filename` without copying it (it must stay valid until
  * ptoc_context_destroy), so that diagnostics anywhere in it show their source line;
  * for parsing parts of one text with ptoc_parse_part. */
-void ptoc_context_add_source(ptoc_context *ctx, const char *filename, const char *buf,
+PTOC_API void ptoc_context_add_source(ptoc_context *ctx, const char *filename, const char *buf,
 			     size_t len);
 /* Renders a diagnostic the way the driver prints it: "file:line:col: error: msg",
  * the source line and a caret, when the context knows the source buffer. */
-int ptoc_context_render_diag(ptoc_context *ctx, ptoc_severity sev, ptoc_location loc,
+PTOC_API int ptoc_context_render_diag(ptoc_context *ctx, ptoc_severity sev, ptoc_location loc,
 			     const char *msg, size_t len, ptoc_write_fn out, void *user);
 
 /* ---- Parsing, verification, printing ---------------------------------- */
@@ -100,11 +113,11 @@ int ptoc_context_render_diag(ptoc_context *ctx, ptoc_severity sev, ptoc_location
  * errors. The buffer need not be NUL-terminated and may hold any bytes. The module
  * lives in the context's memory: it stays valid until ptoc_context_destroy, which
  * frees it (there is no per-module free). */
-ptoc_module *ptoc_parse(ptoc_context *ctx, const char *buf, size_t len, const char *filename);
+PTOC_API ptoc_module *ptoc_parse(ptoc_context *ctx, const char *buf, size_t len, const char *filename);
 /* As ptoc_parse for a part of a larger text whose first byte is on line `first_line`
  * of `filename`; the text is not registered (ptoc_context_add_source does that for the
  * whole file, once). */
-ptoc_module *ptoc_parse_part(ptoc_context *ctx, const char *buf, size_t len,
+PTOC_API ptoc_module *ptoc_parse_part(ptoc_context *ctx, const char *buf, size_t len,
 			     const char *filename, unsigned first_line);
 
 /* ---- The target --------------------------------------------------------- */
@@ -116,14 +129,14 @@ ptoc_module *ptoc_parse_part(ptoc_context *ctx, const char *buf, size_t len,
  * is not such a name is an error even when `target` is given. Returns 0, or -1 after
  * reporting the error at the module's location. Without a call, the first of those
  * functions chooses as with `target` NULL. */
-int ptoc_module_set_target(ptoc_module *m, const char *target);
+PTOC_API int ptoc_module_set_target(ptoc_module *m, const char *target);
 
 /* Structural verification, with the rules of the module's target (tmov pairs, tmatmul
  * element types, m/k/n range); reports every error found. Returns 0 when valid. A
  * module that verified clean for its target is not verified again until passes run on
  * it (ptoc_module_run_passes, ptoc_module_compile), so verifying before
  * ptoc_module_emit_c costs nothing twice. */
-int ptoc_module_verify(ptoc_module *m);
+PTOC_API int ptoc_module_verify(ptoc_module *m);
 
 typedef enum ptoc_print_form {
 	PTOC_PRINT_CUSTOM,  /* the syntax the parser reads, round-trips byte-identically */
@@ -134,7 +147,7 @@ typedef enum ptoc_print_form {
 	PTOC_PRINT_LOCATIONS = 0x100
 } ptoc_print_form;
 
-int ptoc_module_print(ptoc_module *m, ptoc_print_form form, ptoc_write_fn out, void *user);
+PTOC_API int ptoc_module_print(ptoc_module *m, ptoc_print_form form, ptoc_write_fn out, void *user);
 
 /* ---- Passes ----------------------------------------------------------- */
 
@@ -144,18 +157,18 @@ int ptoc_module_print(ptoc_module *m, ptoc_print_form form, ptoc_write_fn out, v
  * chosen before); `remarks` as for -Rpass= (NULL: none). Problems are reported
  * through the context's handler. Returns 0 on success, -1 after reporting errors (an
  * unknown pass or target is reported at the module's location). */
-int ptoc_module_run_passes(ptoc_module *m, const char *pipeline, const char *target,
+PTOC_API int ptoc_module_run_passes(ptoc_module *m, const char *pipeline, const char *target,
 			   const char *remarks);
 
 /* The default pipeline in --pass-pipeline syntax ("check-cube,...,fuse-dma"; no
  * `verify`: the module is verified before it, and after every pass only with
  * ptoc_compile_opts.verify_each / --verify-each). */
-const char *ptoc_default_pipeline(void);
+PTOC_API const char *ptoc_default_pipeline(void);
 /* Checks a pipeline's text: 0, or -1 with the reason in err (errcap bytes, truncated). */
-int ptoc_pipeline_check(const char *pipeline, char *err, size_t errcap);
+PTOC_API int ptoc_pipeline_check(const char *pipeline, char *err, size_t errcap);
 /* The i-th registered pass, in default-pipeline order: its name and a one-line summary.
  * Returns 0, or -1 when i is past the last. */
-int ptoc_pass_info(size_t i, const char **name, const char **summary);
+PTOC_API int ptoc_pass_info(size_t i, const char **name, const char **summary);
 
 /* ---- C code generation (emit-c) ---------------------------------------- */
 
@@ -167,7 +180,7 @@ int ptoc_pass_info(size_t i, const char **name, const char **summary);
  * `void *P, uint64_t P_elems` and each integer or index argument an int64_t; check
  * ptort_ctx_error(ctx) after a call. Returns 0, or -1 after reporting errors (or when
  * `out` fails); after a failure `out` may have received a partial text, so buffer it. */
-int ptoc_module_emit_c(ptoc_module *m, const char *target, ptoc_write_fn out, void *user);
+PTOC_API int ptoc_module_emit_c(ptoc_module *m, const char *target, ptoc_write_fn out, void *user);
 
 /* ---- The whole sequence ------------------------------------------------- */
 
@@ -197,7 +210,7 @@ typedef struct ptoc_compile_opts {
 /* What `ptoc` does with each parsed module, written once: choose the target, verify,
  * run the pipeline, write the output through `out`. Returns 0, or -1 after reporting
  * errors or when `out` failed (then `out` may have a partial text: buffer it). */
-int ptoc_module_compile(ptoc_module *m, const ptoc_compile_opts *o, ptoc_write_fn out,
+PTOC_API int ptoc_module_compile(ptoc_module *m, const ptoc_compile_opts *o, ptoc_write_fn out,
 			void *user);
 
 #ifdef __cplusplus

@@ -21,6 +21,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* PTORT_API marks the functions libptort.so exports (those declared here). The
+ * runtime is compiled with hidden visibility and PTORT_BUILD defined, so its internal
+ * functions stay inside; CTest boundary.exports compares the exported symbols with
+ * this header's declarations. For generated code and other users the mark is empty. */
+#ifndef PTORT_API
+#if defined(PTORT_BUILD) && defined(__GNUC__)
+#define PTORT_API __attribute__((visibility("default")))
+#else
+#define PTORT_API
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -87,20 +99,20 @@ typedef enum ptort_rmode {
 #define PTORT_SAT_ON 1
 
 /* Storage width of one element in bits: 4, 8, 16, 32 or 64. */
-unsigned ptort_type_bits(ptort_type t);
+PTORT_API unsigned ptort_type_bits(ptort_type t);
 /* Canonical spelling as in .pto files ("f32", "f8E4M3FN", "ui8", ...). */
-const char *ptort_type_name(ptort_type t);
+PTORT_API const char *ptort_type_name(ptort_type t);
 /* Parses a spelling or alias of docs/semantics.md §1 (half, e4m3, hifloat8, int4b, si8, ...).
  * `s` need not be NUL-terminated. Returns 0 and sets *out, or -1 when unknown. */
-int ptort_type_parse(const char *s, size_t len, ptort_type *out);
-int ptort_type_is_float(ptort_type t); /* f32 .. e8m0 */
-int ptort_type_is_signed_int(ptort_type t);
+PTORT_API int ptort_type_parse(const char *s, size_t len, ptort_type *out);
+PTORT_API int ptort_type_is_float(ptort_type t); /* f32 .. e8m0 */
+PTORT_API int ptort_type_is_signed_int(ptort_type t);
 
 /* "RINT", "ROUND", ... */
-const char *ptort_rmode_name(ptort_rmode m);
+PTORT_API const char *ptort_rmode_name(ptort_rmode m);
 /* Accepts RINT ROUND FLOOR CEIL TRUNC ODD NONE HYBRID, each also with a CAST_ prefix,
  * in any letter case. Returns 0 and sets *out, or -1. */
-int ptort_rmode_parse(const char *s, size_t len, ptort_rmode *out);
+PTORT_API int ptort_rmode_parse(const char *s, size_t len, ptort_rmode *out);
 
 /* ==== 2. Conversions (docs/semantics.md §2-3) ================================ */
 
@@ -115,43 +127,43 @@ typedef enum ptort_cvt_status {
 /* Whether the generic semantics (no target) define `from -> to` with `rm`. Defined:
  * every pair among the float types other than e8m0 and the integer types (in both
  * directions and between themselves, including same-type pairs), plus bf16 <-> e8m0. */
-ptort_cvt_status ptort_cvt_check(ptort_type from, ptort_type to, ptort_rmode rm);
+PTORT_API ptort_cvt_status ptort_cvt_check(ptort_type from, ptort_type to, ptort_rmode rm);
 
 /* The saturation of `from -> to` when none is asked for (docs/semantics.md §3.2):
  * PTORT_SAT_OFF for f32 -> i16, f16 -> i16, f16 -> i8, f16 -> ui8, i32 -> i16 and
  * i64 -> i32, PTORT_SAT_ON for every other pair. */
-int ptort_cvt_default_sat(ptort_type from, ptort_type to);
+PTORT_API int ptort_cvt_default_sat(ptort_type from, ptort_type to);
 
 /* Whether every value of `from` is exactly representable in `to` (so the conversion
  * is exact in every round mode). Computed from the format descriptions. */
-int ptort_cvt_is_exact(ptort_type from, ptort_type to);
+PTORT_API int ptort_cvt_is_exact(ptort_type from, ptort_type to);
 
 /* Converts one element. `bits` holds the source pattern in its low bits (a 4-bit
  * element in bits 0-3); the result is the destination pattern in the low bits, zero
  * extended. `sat` is PTORT_SAT_ON or PTORT_SAT_OFF. An undefined pair or mode gives 0
  * (check first with ptort_cvt_check). */
-uint64_t ptort_cvt1(ptort_type from, ptort_type to, uint64_t bits, ptort_rmode rm, int sat);
+PTORT_API uint64_t ptort_cvt1(ptort_type from, ptort_type to, uint64_t bits, ptort_rmode rm, int sat);
 
 /* Converts `n` contiguous elements: element i of `src` to element i of `dst`.
  * Buffers are raw bytes in the host's little-endian element layout; 4-bit types are
  * packed two per byte, element 2k in the low nibble of byte k. For 4-bit destinations
  * with odd `n`, the untouched high nibble of the last byte is preserved. Returns the
  * status of ptort_cvt_check (nothing is written unless PTORT_CVT_OK). */
-ptort_cvt_status ptort_cvt_run(ptort_type from, ptort_type to, const void *src, void *dst,
+PTORT_API ptort_cvt_status ptort_cvt_run(ptort_type from, ptort_type to, const void *src, void *dst,
 			       size_t n, ptort_rmode rm, int sat);
 
 /* Converts a rows x cols region. Element (r, c) of the source is element index
  * `src_off + r * src_stride + c` of `src` (indices counted in elements, so nibbles for
  * 4-bit types); likewise for `dst`. Elements of `dst` outside the region are left
  * unchanged, including the other nibble of a shared byte. */
-ptort_cvt_status ptort_cvt_2d(ptort_type from, ptort_type to, const void *src, size_t src_off,
+PTORT_API ptort_cvt_status ptort_cvt_2d(ptort_type from, ptort_type to, const void *src, size_t src_off,
 			      size_t src_stride, void *dst, size_t dst_off, size_t dst_stride,
 			      size_t rows, size_t cols, ptort_rmode rm, int sat);
 
 /* The A2A3 deq path: dst[i] = f16(RINT, saturation ON) of the exact product
  * src[i] * scale, where `scale` is an f16 bit pattern (0x3C00 = 1.0). */
-void ptort_deq_i32_f16(const int32_t *src, uint16_t *dst, size_t n, uint16_t scale_f16);
-uint16_t ptort_deq1_i32_f16(int32_t src, uint16_t scale_f16);
+PTORT_API void ptort_deq_i32_f16(const int32_t *src, uint16_t *dst, size_t n, uint16_t scale_f16);
+PTORT_API uint16_t ptort_deq1_i32_f16(int32_t src, uint16_t scale_f16);
 
 /* Human-readable values (used by `ptoc cvt --in-format/--out-format dec`).
  * ptort_value_parse reads a decimal or scientific number, inf/infinity, nan (any case,
@@ -162,8 +174,8 @@ uint16_t ptort_deq1_i32_f16(int32_t src, uint16_t scale_f16);
  * ptort_value_format writes the exact value in decimal ("1.0", "0.099975586",
  * "-0.0", "5.9604644775390625e-08", "inf", "nan"; integers as is), NUL-terminated within
  * `cap`, and returns its length (snprintf-style). */
-int ptort_value_parse(ptort_type t, const char *s, size_t len, uint64_t *bits);
-size_t ptort_value_format(ptort_type t, uint64_t bits, char *buf, size_t cap);
+PTORT_API int ptort_value_parse(ptort_type t, const char *s, size_t len, uint64_t *bits);
+PTORT_API size_t ptort_value_format(ptort_type t, uint64_t bits, char *buf, size_t cap);
 
 /* ==== 3. On-chip memory model, vector instructions, DMA ================= */
 
@@ -217,39 +229,39 @@ typedef struct ptort_ctx ptort_ctx;
 
 /* Creates a context with capacity[m] bytes for each memory m (0 = memory absent;
  * every access to it is reported). Returns NULL when out of host memory. */
-ptort_ctx *ptort_ctx_create(const uint32_t capacity[PTORT_MEM_COUNT]);
-void ptort_ctx_destroy(ptort_ctx *ctx);
+PTORT_API ptort_ctx *ptort_ctx_create(const uint32_t capacity[PTORT_MEM_COUNT]);
+PTORT_API void ptort_ctx_destroy(ptort_ctx *ctx);
 /* The byte array of `mem` (NULL for an unknown memory) and its size in bytes. */
-uint8_t *ptort_mem_base(ptort_ctx *ctx, ptort_mem mem);
-uint32_t ptort_mem_size(const ptort_ctx *ctx, ptort_mem mem);
+PTORT_API uint8_t *ptort_mem_base(ptort_ctx *ctx, ptort_mem mem);
+PTORT_API uint32_t ptort_mem_size(const ptort_ctx *ctx, ptort_mem mem);
 /* "UB", "L1", "L0A", "L0B", "L0C", "BIAS", "SCALING" ("?" when unknown). */
-const char *ptort_mem_name(ptort_mem mem);
+PTORT_API const char *ptort_mem_name(ptort_mem mem);
 /* The first error's message, or NULL when no instruction reported one. */
-const char *ptort_ctx_error(const ptort_ctx *ctx);
+PTORT_API const char *ptort_ctx_error(const ptort_ctx *ctx);
 /* How many instructions reported an error since creation or the last clear. */
-unsigned long ptort_ctx_error_count(const ptort_ctx *ctx);
-void ptort_ctx_clear_error(ptort_ctx *ctx);
+PTORT_API unsigned long ptort_ctx_error_count(const ptort_ctx *ctx);
+PTORT_API void ptort_ctx_clear_error(ptort_ctx *ctx);
 /* Where the first error happened: generated code calls ptort_ctx_locate after each
  * instruction with the source location of its op (`file` must outlive the context: a
  * string literal). The first call made while an error is recorded and none is located
  * sets the location (until ptort_ctx_clear_error); every other call does nothing.
  * ptort_ctx_error_loc returns that file (NULL when unlocated) and sets *line, *col. */
-void ptort_ctx_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col);
-const char *ptort_ctx_error_loc(const ptort_ctx *ctx, uint32_t *line, uint32_t *col);
+PTORT_API void ptort_ctx_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col);
+PTORT_API const char *ptort_ctx_error_loc(const ptort_ctx *ctx, uint32_t *line, uint32_t *col);
 /* The block a context runs (docs/runtime.md "Many blocks"): what pto.get_block_idx,
  * get_block_num, get_subblock_idx and get_subblock_num give in generated code. A new
  * context is block 0 of 1, subblock 0 of 1; ptort_launch (section 7) sets the block.
  * A setter ignores idx >= num and num 0. */
-void ptort_ctx_set_block(ptort_ctx *ctx, uint32_t idx, uint32_t num);
-void ptort_ctx_set_subblock(ptort_ctx *ctx, uint32_t idx, uint32_t num);
-int64_t ptort_block_idx(const ptort_ctx *ctx);
-int64_t ptort_block_num(const ptort_ctx *ctx);
-int64_t ptort_subblock_idx(const ptort_ctx *ctx);
-int64_t ptort_subblock_num(const ptort_ctx *ctx);
+PTORT_API void ptort_ctx_set_block(ptort_ctx *ctx, uint32_t idx, uint32_t num);
+PTORT_API void ptort_ctx_set_subblock(ptort_ctx *ctx, uint32_t idx, uint32_t num);
+PTORT_API int64_t ptort_block_idx(const ptort_ctx *ctx);
+PTORT_API int64_t ptort_block_num(const ptort_ctx *ctx);
+PTORT_API int64_t ptort_subblock_idx(const ptort_ctx *ctx);
+PTORT_API int64_t ptort_subblock_num(const ptort_ctx *ctx);
 
 /* pto.trap (docs/semantics.md §8.5): reports the error "trap" (the generated code then
  * leaves the function). Returns -1. */
-int ptort_trap(ptort_ctx *ctx);
+PTORT_API int ptort_trap(ptort_ctx *ctx);
 
 /* Every instruction below returns 0 when it executed and -1 when it reported an
  * error (and did nothing). Addresses are byte addresses inside a memory. */
@@ -266,12 +278,12 @@ int ptort_trap(ptort_ctx *ctx);
  * pieces of text; they are the whole output). A bad tile is reported and nothing is
  * written. */
 typedef void (*ptort_print_fn)(void *user, const char *s, size_t n);
-void ptort_ctx_set_print(ptort_ctx *ctx, ptort_print_fn fn, void *user);
-int ptort_tprint(ptort_ctx *ctx, const ptort_tile *src);
+PTORT_API void ptort_ctx_set_print(ptort_ctx *ctx, ptort_print_fn fn, void *user);
+PTORT_API int ptort_tprint(ptort_ctx *ctx, const ptort_tile *src);
 /* ptort_print_value writes `prefix`, one value of `type` (its low bits in `bits`) as
  * tprint writes an element, and a newline to the print sink: `ptoc run`'s harness
  * prints an entry function's results with it ("result #0 i32 -5"). */
-void ptort_print_value(ptort_ctx *ctx, const char *prefix, ptort_type type, uint64_t bits);
+PTORT_API void ptort_print_value(ptort_ctx *ctx, const char *prefix, ptort_type type, uint64_t bits);
 
 /* ---- 3.2 Vector conversion, A2A3 repeat form (docs/semantics.md §5.1) -----------
  *
@@ -298,7 +310,7 @@ void ptort_print_value(ptort_ctx *ctx, const char *prefix, ptort_type type, uint
  * ptort_cvt_check rejects, both types 8 bits or narrower, a footprint (from the
  * first byte of the operand to the last byte of its last selected lane) leaving
  * `mem`. A contiguous full-mask instruction runs as one ptort_cvt_run. */
-int ptort_vconv(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src,
+PTORT_API int ptort_vconv(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src,
 		ptort_type from, ptort_type to, uint32_t repeat, uint16_t dst_blk,
 		uint16_t src_blk, uint16_t dst_rep, uint16_t src_rep,
 		uint64_t mask_hi, uint64_t mask_lo, ptort_rmode rmode, int sat_mode);
@@ -306,7 +318,7 @@ int ptort_vconv(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src,
 /* The deq form (A2A3 i32 -> f16): same geometry as ptort_vconv with from = i32,
  * to = f16 (64 lanes, mask_lo only); each lane is ptort_deq1_i32_f16(x, scale)
  * (exact product rounded once, RINT, saturation ON). scale 0x3C00 = 1.0. */
-int ptort_vconv_deq(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src,
+PTORT_API int ptort_vconv_deq(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src,
 		    uint32_t repeat, uint16_t dst_blk, uint16_t src_blk,
 		    uint16_t dst_rep, uint16_t src_rep, uint64_t mask_hi,
 		    uint64_t mask_lo, uint16_t scale);
@@ -320,13 +332,13 @@ int ptort_vconv_deq(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src,
  * with odd count, the other nibble of the last byte is kept). Each step reads its
  * source register before writing, steps run in order. Reported: count 0, an
  * undefined pair or mode, a footprint leaving `mem`. */
-int ptort_vconv_v(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src,
+PTORT_API int ptort_vconv_v(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src,
 		  ptort_type from, ptort_type to, uint32_t count, ptort_rmode rmode, int sat_mode);
 
 /* The per-row form: `rows` rows of `cols` elements; row r starts at
  * src + r * src_pitch and dst + r * dst_pitch (pitches in bytes). Rows are
  * processed in order, each exactly as ptort_vconv_v on that row. */
-int ptort_vconv_v2d(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src,
+PTORT_API int ptort_vconv_v2d(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src,
 		    ptort_type from, ptort_type to, uint32_t rows, uint32_t cols,
 		    uint32_t dst_pitch, uint32_t src_pitch, ptort_rmode rmode, int sat_mode);
 
@@ -363,7 +375,7 @@ typedef struct ptort_gm_view {
  * a bad tile or view, a valid region larger than the partition's 2-D size (outer
  * dims flattened), a partition outside the tensor view or outside gm_elems, the tile
  * leaving its memory, outer partition sizes != 1 with a boxed tile. */
-int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
+PTORT_API int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
 		   const ptort_tile *dst);
 
 /* tstore: for r < src->v_rows, c < src->v_cols, tile element (r, c) -> partition
@@ -372,7 +384,7 @@ int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
  * ptort_cvt1(src type, convert_to, x, RINT, SAT_ON) (acc f32 -> f16/bf16). relu != 0
  * first replaces negative values by +0 (floats: sign set and not NaN, -0 included;
  * signed integers: < 0); NaN passes. */
-int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const ptort_tile *src,
+PTORT_API int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const ptort_tile *src,
 		    int convert_to, int relu);
 
 /* tload then vconv_v fused (the compiler's fuse-dma pass, docs/lowered.md): the
@@ -383,7 +395,7 @@ int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const p
  * succeed, `dst` is a whole row-major ND tile of count elements (8 bits or wider) and
  * its bytes do not overlap the conversion's destination, the elements convert from GM
  * straight to cvt_dst. */
-int ptort_dma_load_cvt(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
+PTORT_API int ptort_dma_load_cvt(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
 		       const ptort_tile *dst, uint32_t cvt_dst, ptort_type to, uint32_t count,
 		       ptort_rmode rmode, int sat_mode);
 
@@ -394,14 +406,14 @@ int ptort_dma_load_cvt(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view
  * must fit in src's physical shape. convert_to and relu as for ptort_dma_store
  * (PTORT_NO_CVT: same element widths). Overlapping tiles read the whole source
  * region before writing. */
-int ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int convert_to,
+PTORT_API int ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int convert_to,
 	       int relu);
 /* textract (docs/semantics.md §7.8): for r < dst->v_rows, c < dst->v_cols:
  * dst(r, c) = src(row + r, col + c), bit patterns (same element widths); the window
  * must fit in src's physical shape. ttrans: dst(r, c) = src(c, r) likewise (the
  * transposed window must fit). Any layouts, any memories; overlapping tiles read the
  * whole source first. */
-int ptort_textract(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, uint32_t row,
+PTORT_API int ptort_textract(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, uint32_t row,
 		   uint32_t col);
 
 /* ---- 3.5a one element of a tile: tgetval, tsetval (docs/semantics.md §7.9) ---------
@@ -412,9 +424,9 @@ int ptort_textract(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
  * zero-extended, a float as its bit pattern), 0 after reporting a bad tile or offset;
  * ptort_setval stores the low bits of `value` there (-1 and nothing written when
  * reported). */
-uint64_t ptort_getval(ptort_ctx *ctx, const ptort_tile *src, int64_t offset);
-int ptort_setval(ptort_ctx *ctx, const ptort_tile *dst, int64_t offset, uint64_t value);
-int ptort_ttrans(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);
+PTORT_API uint64_t ptort_getval(ptort_ctx *ctx, const ptort_tile *src, int64_t offset);
+PTORT_API int ptort_setval(ptort_ctx *ctx, const ptort_tile *dst, int64_t offset, uint64_t value);
+PTORT_API int ptort_ttrans(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);
 
 /* ---- 3.6 GM views as C values (docs/semantics.md §8, src/view.c) ----------------
  *
@@ -432,10 +444,10 @@ typedef struct ptort_view {
 
 /* The whole tensor: offsets 0, sizes = shape. Another rank gives rank 0, a view
  * every DMA reports (see ptort_gm_view_init). */
-ptort_view ptort_view_tensor(void *gm, uint64_t elems, unsigned rank, const int64_t shape[],
+PTORT_API ptort_view ptort_view_tensor(void *gm, uint64_t elems, unsigned rank, const int64_t shape[],
 			     const int64_t stride[]);
 /* A partition of `src`: offsets add up (modulo 2^64), sizes replace. */
-ptort_view ptort_view_part(const ptort_view *src, const int64_t off[], const int64_t size[]);
+PTORT_API ptort_view ptort_view_part(const ptort_view *src, const int64_t off[], const int64_t size[]);
 /* ---- 3.7 pointers and scalars in GM (docs/semantics.md §8.6, src/view.c) -------------
  *
  * A GM pointer travels with `elems`, the elements of `type` its buffer holds from it
@@ -446,19 +458,19 @@ ptort_view ptort_view_part(const ptort_view *src, const int64_t off[], const int
  * as bits; 0 when reported), ptort_store_scalar writes the low bits of v there; off
  * must lie in [0, elems). Both count as GM accesses for the race check of a launch.
  * ptort_view_dim is dim `dim` of v's shape (0 and reported outside [0, rank)). */
-void *ptort_addptr(ptort_ctx *ctx, void *p, uint64_t elems, int64_t off, ptort_type type,
+PTORT_API void *ptort_addptr(ptort_ctx *ctx, void *p, uint64_t elems, int64_t off, ptort_type type,
 		   uint64_t *out_elems);
-uint64_t ptort_load_scalar(ptort_ctx *ctx, const void *p, uint64_t elems, int64_t off,
+PTORT_API uint64_t ptort_load_scalar(ptort_ctx *ctx, const void *p, uint64_t elems, int64_t off,
 			   ptort_type type);
-int ptort_store_scalar(ptort_ctx *ctx, void *p, uint64_t elems, int64_t off, ptort_type type,
+PTORT_API int ptort_store_scalar(ptort_ctx *ctx, void *p, uint64_t elems, int64_t off, ptort_type type,
 		       uint64_t v);
-int64_t ptort_view_dim(ptort_ctx *ctx, const ptort_view *v, int64_t dim);
+PTORT_API int64_t ptort_view_dim(ptort_ctx *ctx, const ptort_view *v, int64_t dim);
 
 /* The DMA's view of `v` for GM elements of `type`: dims right-aligned to
  * PTORT_GM_RANK, the leading ones of shape and size 1 (stride and offset 0). A rank
  * outside 1..PTORT_GM_RANK, or a shape, offset or size outside [0, 2^32), gives the
  * last dim size 0, which the DMA reports. */
-void ptort_gm_view_init(ptort_gm_view *g, ptort_type type, const ptort_view *v);
+PTORT_API void ptort_gm_view_init(ptort_gm_view *g, ptort_type type, const ptort_view *v);
 
 /* ==== 4. Tile layouts and mmad ========================================== */
 
@@ -472,7 +484,7 @@ void ptort_gm_view_init(ptort_gm_view *g, ptort_type type, const ptort_view *v);
 
 /* Element index of (r, c) in a rows x cols tile with an explicit box_rows x box_cols
  * inner box (ignored for none_box; a zero box dimension also means unboxed). */
-size_t ptort_layout_offset(uint32_t rows, uint32_t cols, unsigned blayout, unsigned slayout,
+PTORT_API size_t ptort_layout_offset(uint32_t rows, uint32_t cols, unsigned blayout, unsigned slayout,
 			   uint32_t box_rows, uint32_t box_cols, uint32_t r, uint32_t c);
 
 /* The inner box of `slayout` for elements of `type` in `fractal`-byte fractals:
@@ -480,13 +492,13 @@ size_t ptort_layout_offset(uint32_t rows, uint32_t cols, unsigned blayout, unsig
  * Returns 0, or -1 when the type/slayout is unknown or F*8 is not a positive multiple
  * of 16*bits. (f16 F=512: 16x16; f32 F=1024: 16x16; i8 F=512: 16x32 / 32x16;
  * fp4 F=512: 16x64; e8m0 F=32: 16x2 / 2x16.) */
-int ptort_layout_box(ptort_type type, unsigned slayout, uint32_t fractal, uint32_t *box_rows,
+PTORT_API int ptort_layout_box(ptort_type type, unsigned slayout, uint32_t fractal, uint32_t *box_rows,
 		     uint32_t *box_cols);
 
 /* Element index (from the tile's first element) of element (r, c) of `t` under its
  * layout. Every data movement and mmad goes through this. A boxed tile whose box is
  * invalid is addressed as unboxed (check tiles first with ptort_layout_check). */
-size_t ptort_tile_offset(const ptort_tile *t, uint32_t r, uint32_t c);
+PTORT_API size_t ptort_tile_offset(const ptort_tile *t, uint32_t r, uint32_t c);
 
 /* Whether a tile shape is addressable: known codes, nonzero shape, an even column count
  * for 4-bit types, and for boxed layouts a valid box that divides rows and cols. */
@@ -499,10 +511,10 @@ typedef enum ptort_layout_status {
 	PTORT_LAYOUT_BAD_FRACTAL,
 	PTORT_LAYOUT_PARTIAL_BOX
 } ptort_layout_status;
-ptort_layout_status ptort_layout_check(ptort_type type, unsigned blayout, unsigned slayout,
+PTORT_API ptort_layout_status ptort_layout_check(ptort_type type, unsigned blayout, unsigned slayout,
 				       uint32_t fractal, uint32_t rows, uint32_t cols);
 /* A short English reason ("rows and columns must be multiples of the fractal box"). */
-const char *ptort_layout_status_text(ptort_layout_status s);
+PTORT_API const char *ptort_layout_status_text(ptort_layout_status s);
 
 /* ---- 4.2 mmad (docs/semantics.md §6.3) ---------------------------------------------
  *
@@ -528,7 +540,7 @@ const char *ptort_layout_status_text(ptort_layout_status s);
 #define PTORT_MMAD_INIT_ZERO 0
 #define PTORT_MMAD_INIT_BIAS 1
 #define PTORT_MMAD_INIT_C 2
-int ptort_mmad(ptort_ctx *ctx, const ptort_tile *c, const ptort_tile *a,
+PTORT_API int ptort_mmad(ptort_ctx *ctx, const ptort_tile *c, const ptort_tile *a,
 	       const ptort_tile *b, uint32_t m, uint32_t k, uint32_t n, int init,
 	       const ptort_tile *bias);
 
@@ -539,7 +551,7 @@ int ptort_mmad(ptort_ctx *ctx, const ptort_tile *c, const ptort_tile *a,
  * e8m0 of 0xFF makes the scaled product NaN). Operands: both fp8 (f8E4M3FN|f8E5M2)
  * or both fp4 (f4E2M1FN|f4E1M2); c_out and bias/c_in f32. k need not be a multiple
  * of 64 here (the compiler enforces the target's rule). */
-int ptort_mmad_mx(ptort_ctx *ctx, const ptort_tile *c, const ptort_tile *a,
+PTORT_API int ptort_mmad_mx(ptort_ctx *ctx, const ptort_tile *c, const ptort_tile *a,
 		  const ptort_tile *a_scale, const ptort_tile *b, const ptort_tile *b_scale,
 		  uint32_t m, uint32_t k, uint32_t n, int init, const ptort_tile *bias);
 
@@ -602,12 +614,12 @@ typedef enum ptort_cmp {
  * unsigned types, amounts >= the width give 0 (or -1 for a negative signed shr).
  * ptort_cmp1 returns 1/0: IEEE comparisons (NaN unordered: only NE holds; -0 == +0),
  * integers by their signedness. */
-const char *ptort_vop_name(ptort_vop op);
-int ptort_vop_arity(ptort_vop op);
-const char *ptort_cmp_name(ptort_cmp c);
-int ptort_vop_check(ptort_vop op, ptort_type t);
-uint64_t ptort_vop1(ptort_vop op, ptort_type t, uint64_t a, uint64_t b);
-int ptort_cmp1(ptort_cmp c, ptort_type t, uint64_t a, uint64_t b);
+PTORT_API const char *ptort_vop_name(ptort_vop op);
+PTORT_API int ptort_vop_arity(ptort_vop op);
+PTORT_API const char *ptort_cmp_name(ptort_cmp c);
+PTORT_API int ptort_vop_check(ptort_vop op, ptort_type t);
+PTORT_API uint64_t ptort_vop1(ptort_vop op, ptort_type t, uint64_t a, uint64_t b);
+PTORT_API int ptort_cmp1(ptort_cmp c, ptort_type t, uint64_t a, uint64_t b);
 
 /* ---- 5.2 A2A3 repeat form (docs/semantics.md §7.4) ------------------------------
  *
@@ -637,44 +649,44 @@ int ptort_cmp1(ptort_cmp c, ptort_type t, uint64_t a, uint64_t b);
 #define PTORT_V_BLK1 8u		/* A5 forms: src1 gives one 32-byte block per row, repeated */
 
 /* vadd, vmul, vmax, vand, ... : dst = op(src0, src1) */
-int ptort_vbin(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+PTORT_API int ptort_vbin(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 	       uint32_t src0, uint32_t src1, uint32_t repeat, uint16_t dst_blk, uint16_t src0_blk,
 	       uint16_t src1_blk, uint16_t dst_rep, uint16_t src0_rep, uint16_t src1_rep,
 	       uint64_t mask_hi, uint64_t mask_lo);
 /* vadds, vmuls, vmaxs, vshls, ... : dst = op(src, scalar), or op(scalar, src) with
  * PTORT_V_SCALAR_FIRST in flags. `scalar` is a bit pattern of `type` (the compiler
  * converts a scalar of another type first). */
-int ptort_vbins(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+PTORT_API int ptort_vbins(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 		uint32_t src, uint64_t scalar, unsigned flags, uint32_t repeat, uint16_t dst_blk,
 		uint16_t src_blk, uint16_t dst_rep, uint16_t src_rep, uint64_t mask_hi,
 		uint64_t mask_lo);
 /* vexp, vln, vsqrt, vrsqrt, vrec, vabs, vneg, vrelu, vnot, vmov: dst = op(src) */
-int ptort_vun(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+PTORT_API int ptort_vun(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 	      uint32_t src, uint32_t repeat, uint16_t dst_blk, uint16_t src_blk, uint16_t dst_rep,
 	      uint16_t src_rep, uint64_t mask_hi, uint64_t mask_lo);
 /* vector_dup: every selected lane of dst = scalar */
-int ptort_vdup(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t scalar,
+PTORT_API int ptort_vdup(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t scalar,
 	       uint32_t repeat, uint16_t dst_blk, uint16_t dst_rep, uint64_t mask_hi,
 	       uint64_t mask_lo);
 /* vbrcb: repeat r reads the 8 elements at src + r * 8 * W/8 and fills block b of the
  * destination repeat (dst + r*dst_rep*32 + b*dst_blk*32, 32 bytes) with element b.
  * No mask. */
-int ptort_vbrcb(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t src,
+PTORT_API int ptort_vbrcb(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t src,
 		uint32_t repeat, uint16_t dst_blk, uint16_t dst_rep);
 /* vcmpv / vcmpvs: bit r*L + l of the array at dst_bits = cmp(src0, src1) or
  * cmp(src, scalar), 1 when it holds */
-int ptort_vcmp(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, uint32_t dst_bits,
+PTORT_API int ptort_vcmp(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, uint32_t dst_bits,
 	       uint32_t src0, uint32_t src1, uint32_t repeat, uint16_t src0_blk, uint16_t src1_blk,
 	       uint16_t src0_rep, uint16_t src1_rep, uint64_t mask_hi, uint64_t mask_lo);
-int ptort_vcmps(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, uint32_t dst_bits,
+PTORT_API int ptort_vcmps(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, uint32_t dst_bits,
 		uint32_t src, uint64_t scalar, uint32_t repeat, uint16_t src_blk, uint16_t src_rep,
 		uint64_t mask_hi, uint64_t mask_lo);
 /* vsel: dst = bit r*L + l of sel_bits ? src0 : src1 (vsels: src1 is the scalar) */
-int ptort_vsel(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t sel_bits,
+PTORT_API int ptort_vsel(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t sel_bits,
 	       uint32_t src0, uint32_t src1, uint32_t repeat, uint16_t dst_blk, uint16_t src0_blk,
 	       uint16_t src1_blk, uint16_t dst_rep, uint16_t src0_rep, uint16_t src1_rep,
 	       uint64_t mask_hi, uint64_t mask_lo);
-int ptort_vsels(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t sel_bits,
+PTORT_API int ptort_vsels(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t sel_bits,
 		uint32_t src, uint64_t scalar, uint32_t repeat, uint16_t dst_blk, uint16_t src_blk,
 		uint16_t dst_rep, uint16_t src_rep, uint64_t mask_hi, uint64_t mask_lo);
 /* vcadd/vcmax/vcmin (group = L), vcgadd/vcgmax/vcgmin (group = L/8, one result per
@@ -685,7 +697,7 @@ int ptort_vsels(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, ui
  * +inf / maximum for MIN). Repeat r writes its L/group results contiguously at
  * dst + (r * dst_rep * L/group) * W/8 (dst_rep counts per-repeat result lengths); a
  * group with no selected lane writes nothing. */
-int ptort_vred(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t group,
+PTORT_API int ptort_vred(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t group,
 	       uint32_t dst, uint32_t src, uint32_t repeat, uint16_t dst_rep, uint16_t src_blk,
 	       uint16_t src_rep, uint64_t mask_hi, uint64_t mask_lo);
 
@@ -703,33 +715,33 @@ int ptort_vred(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uin
  * per row). Predicate bits: column c
  * of row r is bit c of the bytes at dst_bits/sel_bits + r * bits_pitch. Reported:
  * as in 5.2, with rows or cols 0 instead of repeat 0 and no width limit. */
-int ptort_vbin_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+PTORT_API int ptort_vbin_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 		 uint32_t src0, uint32_t src1, uint32_t rows, uint32_t cols, uint32_t dst_pitch,
 		 uint32_t src0_pitch, uint32_t src1_pitch, unsigned flags);
-int ptort_vbins_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+PTORT_API int ptort_vbins_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 		  uint32_t src, uint64_t scalar, unsigned flags, uint32_t rows, uint32_t cols,
 		  uint32_t dst_pitch, uint32_t src_pitch);
-int ptort_vun_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+PTORT_API int ptort_vun_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 		uint32_t src, uint32_t rows, uint32_t cols, uint32_t dst_pitch, uint32_t src_pitch);
-int ptort_vdup_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t scalar,
+PTORT_API int ptort_vdup_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t scalar,
 		 uint32_t rows, uint32_t cols, uint32_t dst_pitch);
-int ptort_vcmp_v(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, uint32_t dst_bits,
+PTORT_API int ptort_vcmp_v(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, uint32_t dst_bits,
 		 uint32_t src0, uint32_t src1, uint32_t rows, uint32_t cols, uint32_t bits_pitch,
 		 uint32_t src0_pitch, uint32_t src1_pitch);
-int ptort_vcmps_v(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type,
+PTORT_API int ptort_vcmps_v(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type,
 		  uint32_t dst_bits, uint32_t src, uint64_t scalar, uint32_t rows, uint32_t cols,
 		  uint32_t bits_pitch, uint32_t src_pitch);
-int ptort_vsel_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t sel_bits,
+PTORT_API int ptort_vsel_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t sel_bits,
 		 uint32_t src0, uint32_t src1, uint32_t rows, uint32_t cols, uint32_t dst_pitch,
 		 uint32_t bits_pitch, uint32_t src0_pitch, uint32_t src1_pitch);
-int ptort_vsels_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst,
+PTORT_API int ptort_vsels_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst,
 		  uint32_t sel_bits, uint32_t src, uint64_t scalar, uint32_t rows, uint32_t cols,
 		  uint32_t dst_pitch, uint32_t bits_pitch, uint32_t src_pitch);
 /* Row reduction (A5 TROWSUM/TROWMAX/TROWMIN: vcadd/vcmax/vcmin then vadd/vmax/vmin
  * into an accumulator): for each row, acc = identity (+0 / -inf / +inf, integer
  * min/max); for each register of the row in order, acc = op(acc, the pairwise tree of
  * its L lanes, lanes beyond the row taking the identity); dst + r * dst_pitch = acc. */
-int ptort_vred_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+PTORT_API int ptort_vred_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 		 uint32_t src, uint32_t rows, uint32_t cols, uint32_t dst_pitch, uint32_t src_pitch);
 
 /* ==== 6. The `ptoc run` harness (src/harness.c) ================================
@@ -780,7 +792,7 @@ typedef struct ptort_main_desc {
 
 #define PTORT_MAX_BLOCKS (1u << 20)
 #define PTORT_MAX_THREADS 4096u
-int ptort_main(const ptort_main_desc *d, int argc, char **argv);
+PTORT_API int ptort_main(const ptort_main_desc *d, int argc, char **argv);
 
 /* ==== 7. Many blocks: launches and the GM race check (src/launch.c) ================
  *
@@ -852,8 +864,8 @@ typedef struct ptort_launch_report {
 
 /* The worker threads ptort_launch uses for `threads` (0: the online CPUs) and
  * `blocks`: at least 1, at most blocks. */
-uint32_t ptort_launch_threads(uint32_t threads, uint32_t blocks);
-ptort_launch_status ptort_launch_run(const ptort_launch *l, ptort_launch_report *rep);
+PTORT_API uint32_t ptort_launch_threads(uint32_t threads, uint32_t blocks);
+PTORT_API ptort_launch_status ptort_launch_run(const ptort_launch *l, ptort_launch_report *rep);
 
 /* ==== 8. Scalar integer arithmetic of generated code (docs/semantics.md §8.4) =========
  *
@@ -928,8 +940,8 @@ static inline uint64_t ptort_uceildiv(uint64_t a, uint64_t b)
  * ptort_cmpf evaluates arith.cmpf predicate `pred` (MLIR's numbering: 0 false, 1 oeq,
  * 2 ogt, 3 oge, 4 olt, 5 ole, 6 one, 7 ord, 8 ueq, 9 ugt, 10 uge, 11 ult, 12 ule,
  * 13 une, 14 uno, 15 true). Defined in src/vop.c with ptort_vop1. */
-uint64_t ptort_fnum(ptort_vop op, ptort_type t, uint64_t a, uint64_t b);
-int ptort_cmpf(unsigned pred, ptort_type t, uint64_t a, uint64_t b);
+PTORT_API uint64_t ptort_fnum(ptort_vop op, ptort_type t, uint64_t a, uint64_t b);
+PTORT_API int ptort_cmpf(unsigned pred, ptort_type t, uint64_t a, uint64_t b);
 
 /* ==== 9. Pipes, flags and barriers: ptort_sync.h ==================================== */
 #include "ptort_sync.h"

@@ -1,4 +1,4 @@
-/* test_target.c: checks the target tables (passes/target_a2a3.c, target_a5.c) against
+/* test_target.c: checks the target tables (target/target_a2a3.c, target_a5.c) against
  * a second, independent transcription of docs/semantics.md §3.2, §4 and §5 written here
  * as text, cell by cell; checks the decomposition search against an exhaustive
  * enumeration of chains; and checks the verdicts, flags and messages of
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "passes/target.h"
+#include "target/target.h"
 
 #define TN(t) ptort_type_name(t)
 

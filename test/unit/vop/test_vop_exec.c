@@ -524,7 +524,7 @@ static void errors(void)
 	CHECK(ptort_ctx_error_count(ctx) == 0);
 }
 
-/* every (op, type) of passes/vec_types.def is defined by the runtime */
+/* every (op, type) of target/vec_types.def is defined by the runtime */
 static void legality_table(void)
 {
 	unsigned rows = 0, t;

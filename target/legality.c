@@ -9,7 +9,7 @@
  * text. */
 #include <string.h>
 
-#include "passes/target.h"
+#include "target/target.h"
 #include "ptoc/ptoc.h" /* ptoc_buf */
 
 /* ---- Targets ----------------------------------------------------------- */

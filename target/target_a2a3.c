@@ -4,7 +4,7 @@
  * Saturation on A2A3: absent sat_mode means OFF for f16->ui8, f16->i8, f32->i16,
  * f16->i16, i64->i32, i32->i16 and ON otherwise; an explicit sat_mode is honoured
  * only for those six pairs, every other pair that can saturate is forced ON. */
-#include "passes/target_rows.h"
+#include "target/target_rows.h"
 
 static const ptoc_cvt_rule a2a3_cvt[] = {
 	RND(F32, F16, M5ODD, FORCED, ON),
@@ -85,7 +85,7 @@ static const struct target_move a2a3_moves[] = {
 static const uint32_t a2a3_vec[] = {
 #define VT(id) (1u << PTORT_##id)
 #define VEC_OP(name, kind, vop, a2a3, a5) a2a3,
-#include "passes/vec_types.def"
+#include "target/vec_types.def"
 #undef VEC_OP
 #undef VT
 };

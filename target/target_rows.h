@@ -3,7 +3,7 @@
 #ifndef PTOC_PASSES_TARGET_ROWS_H
 #define PTOC_PASSES_TARGET_ROWS_H
 
-#include "passes/target.h"
+#include "target/target.h"
 
 #define M5 PTOC_RMODES_5
 #define M5ODD (PTOC_RMODES_5 | PTOC_RMODE_BIT(PTORT_ODD))

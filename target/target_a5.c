@@ -5,7 +5,7 @@
  * f16->i16, i64->i32, i32->i16 and ON otherwise; an explicit sat_mode is honoured
  * for every pair that has one. i16->ui32 has saturation only (negatives -> 0), so
  * it is forced ON; fp4 destinations have no sat mode (always +-max). */
-#include "passes/target_rows.h"
+#include "target/target_rows.h"
 
 static const ptoc_cvt_rule a5_cvt[] = {
 	RND(F32, F32, M5, NA, ON), /* rounds to an integral f32 */
@@ -127,7 +127,7 @@ static const struct target_move a5_moves[] = {
 static const uint32_t a5_vec[] = {
 #define VT(id) (1u << PTORT_##id)
 #define VEC_OP(name, kind, vop, a2a3, a5) a5,
-#include "passes/vec_types.def"
+#include "target/vec_types.def"
 #undef VEC_OP
 #undef VT
 };

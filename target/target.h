@@ -14,8 +14,8 @@
  * The queries take a `const struct target *` so that tests can run them on a
  * hand-made table; the public API takes a ptoc_target and looks the table up. This
  * header is data and queries only (no IR), so ir/verify.c may read it. */
-#ifndef PTOC_PASSES_TARGET_H
-#define PTOC_PASSES_TARGET_H
+#ifndef PTOC_TARGET_TARGET_H
+#define PTOC_TARGET_TARGET_H
 
 #include <stddef.h>
 
