@@ -6,7 +6,7 @@
 
 #include "ir/ir.h"
 #include "ir/pipe.h"
-#include "passes/target.h"
+#include "target/target.h"
 
 int ir_pipe_parse(const char *s)
 {

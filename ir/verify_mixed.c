@@ -11,7 +11,7 @@
 
 #include "ir/ctx.h"
 #include "ir/ir.h"
-#include "passes/target.h"
+#include "target/target.h"
 
 enum { CORE_ANY, CORE_CUBE, CORE_VECTOR };
 

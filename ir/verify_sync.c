@@ -9,7 +9,7 @@
 
 #include "ir/ir.h"
 #include "ir/pipe.h"
-#include "passes/target.h"
+#include "target/target.h"
 
 static unsigned sync_error(ir_ctx *ctx, const ir_op *op, const char *fmt, const char *a,
 			   const char *b, const char *c)

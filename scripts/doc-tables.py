@@ -230,7 +230,7 @@ def gen_vector_types(code):
 
 
 def target_source(t):
-    text = open(os.path.join(SRC, "passes", "target_%s.c" % t), encoding="utf-8").read()
+    text = open(os.path.join(SRC, "target", "target_%s.c" % t), encoding="utf-8").read()
     return re.sub(r"/\*.*?\*/", "", text, flags=re.S)
 
 
@@ -241,7 +241,7 @@ def pipe_set(text, field):
 
 
 def gen_moves(code):
-    """The pipe of each move between on-chip memories per target (passes/target_*.c,
+    """The pipe of each move between on-chip memories per target (target/target_*.c,
     their `moves` rows), and the pipes of each core kind."""
     order = ["S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"]
     moves, cores = {}, {}

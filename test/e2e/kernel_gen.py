@@ -12,7 +12,7 @@ What a case can be (`gen_case`):
     bytes), a valid region that is static or given at run time (index arguments or
     constants through `alloc_tile valid_row/valid_col`), placed automatically or by
     hand (`alloc_tile addr =` / `pto.tassign`, disjoint UB windows), then 3-8 ops drawn
-    from the target's row of passes/vec_types.def (element ops tile-tile, tile-scalar
+    from the target's row of target/vec_types.def (element ops tile-tile, tile-scalar
     with scalars of any type, unary ops, texpands, compare + select, taddc-like ternary
     ops, row/column reductions into their documented destination forms, row/column
     expands and broadcasts, tpart*, taxpy, tfillpad(_expand), ttrans, tci, ttri,
@@ -81,9 +81,9 @@ SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 
 
 def vec_table(path=None):
-    """{op: (kind, {target: set of element types})} from passes/vec_types.def: the ops and
+    """{op: (kind, {target: set of element types})} from target/vec_types.def: the ops and
     types ptoc claims to take"""
-    path = path or os.path.join(SRC, "passes", "vec_types.def")
+    path = path or os.path.join(SRC, "target", "vec_types.def")
     text = open(path).read()
     macros = {}
     for m in re.finditer(r"^#define (VT_\w+) \((.*)\)$", text, re.M):
