@@ -18,6 +18,7 @@
 #include "ir/ctx.h"
 #include "ir/ir.h"
 #include "passes/target.h"
+#include "ir/verify_move.h"
 
 #define MAX_DEPTH 1000 /* nested regions; the parser caps nesting well below this */
 
@@ -2003,6 +2004,7 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 	case IR_OP_TCVT: verify_tcvt(v, op); break;
 	case IR_OP_TMOV: verify_tmov(v, op); break;
 	case IR_OP_TEXTRACT: verify_textract(v, op); break;
+	case IR_OP_TINSERT: v->errors += ir_verify_tinsert(v->ctx, op, v->t); break;
 	case IR_OP_TRESHAPE: verify_treshape(v, op); break;
 	case IR_OP_TBITCAST: verify_bitcast(v, op); break;
 	case IR_OP_TGETVAL: case IR_OP_TSETVAL: verify_getset(v, op); break;

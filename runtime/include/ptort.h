@@ -395,6 +395,13 @@ int ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int
  * whole source first. */
 int ptort_textract(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, uint32_t row,
 		   uint32_t col);
+/* tinsert (docs/semantics.md §7.8): for r < src->v_rows, c < src->v_cols:
+ * dst(row + r, col + c) = src(r, c); the region must fit in dst's physical shape.
+ * convert_to as for ptort_tmov (acc f32 -> f16/bf16, RINT, saturation ON; PTORT_NO_CVT:
+ * same element widths, bit patterns). Any layouts, any memories; the source region is
+ * read whole before anything is written. */
+int ptort_tinsert(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, uint32_t row,
+		  uint32_t col, int convert_to);
 
 /* ---- 3.5a one element of a tile: tgetval, tsetval (docs/semantics.md §7.9) ---------
  *

@@ -776,6 +776,21 @@ class Interp:
             raise Unsupported("tmov with extra operands or attributes")
         dst.data[:vr, :vc] = val
 
+    def op_pto_tinsert(self, op, ins, env):
+        """§7.8: src's valid region into dst at (r, c); acc f32 -> f16/bf16 as tmov"""
+        src, r, c, dst = ins
+        r, c = int(r), int(c)
+        vr, vc = src.vr, src.vc
+        if r + vr > dst.rows or c + vc > dst.cols:
+            raise Unsupported("tinsert region leaves the destination")
+        val = src.data[:vr, :vc].copy()
+        if src.t != dst.t:
+            if src.loc == "acc" and src.t == "f32" and dst.t in ("f16", "bf16"):
+                val = convert(val, "f32", dst.t, "RINT", True)
+            else:
+                raise Unsupported("tinsert %s -> %s" % (src.t, dst.t))
+        dst.data[r:r + vr, c:c + vc] = val
+
     def mm(self, a, b, acc0, dst):
         m, k, n = a.vr, a.vc, b.vc
         if b.vr != k:
