@@ -2005,6 +2005,9 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 	case IR_OP_TMOV: verify_tmov(v, op); break;
 	case IR_OP_TEXTRACT: verify_textract(v, op); break;
 	case IR_OP_TINSERT: v->errors += ir_verify_tinsert(v->ctx, op, v->t); break;
+	case IR_OP_TROWARGMAX: case IR_OP_TROWARGMIN: case IR_OP_TCOLARGMAX: case IR_OP_TCOLARGMIN:
+		v->errors += ir_verify_argred(v->ctx, op, v->t);
+		break;
 	case IR_OP_TRESHAPE: verify_treshape(v, op); break;
 	case IR_OP_TBITCAST: verify_bitcast(v, op); break;
 	case IR_OP_TGETVAL: case IR_OP_TSETVAL: verify_getset(v, op); break;

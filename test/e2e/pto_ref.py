@@ -791,6 +791,31 @@ class Interp:
                 raise Unsupported("tinsert %s -> %s" % (src.t, dst.t))
         dst.data[r:r + vr, c:c + vc] = val
 
+    def argred(self, op, ins, col, is_min):
+        """§7.6a: index of the first max/min of each valid row (column)"""
+        src, dst = ins[0], ins[-1]
+        v = decode(src.data[:src.vr, :src.vc], src.t)
+        if np.isnan(np.asarray(v, dtype=np.float64)).any():
+            raise Unsupported("arg reduction of NaN")
+        idx = (np.argmin if is_min else np.argmax)(v, axis=0 if col else 1)
+        idx = idx.astype(np.int64).astype(storage(dst.t))
+        if col:
+            dst.data[0, :src.vc] = idx
+        else:
+            dst.data[:src.vr, 0] = idx
+
+    def op_pto_trowargmax(self, op, ins, env):
+        self.argred(op, ins, False, False)
+
+    def op_pto_trowargmin(self, op, ins, env):
+        self.argred(op, ins, False, True)
+
+    def op_pto_tcolargmax(self, op, ins, env):
+        self.argred(op, ins, True, False)
+
+    def op_pto_tcolargmin(self, op, ins, env):
+        self.argred(op, ins, True, True)
+
     def mm(self, a, b, acc0, dst):
         m, k, n = a.vr, a.vc, b.vc
         if b.vr != k:
