@@ -1999,7 +1999,7 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 	case IR_OP_PARTITION_VIEW: verify_partition_view(v, op); break;
 	case IR_OP_ALLOC_TILE: verify_alloc_tile(v, op); break;
 	case IR_OP_TASSIGN: verify_tassign(v, op); break;
-	case IR_OP_TLOAD: verify_transfer(v, op, 1); break;
+	case IR_OP_TLOAD: case IR_OP_TPREFETCH: verify_transfer(v, op, 1); break;
 	case IR_OP_TSTORE: verify_transfer(v, op, 0); break;
 	case IR_OP_TCVT: verify_tcvt(v, op); break;
 	case IR_OP_TMOV: verify_tmov(v, op); break;

@@ -733,6 +733,10 @@ class Interp:
             raise Unsupported("tload between %s and %s" % (v.t, tile.t))
         tile.data[:tile.vr, :tile.vc] = g[sub].view(storage(tile.t)) if v.t != tile.t else g[sub]
 
+    def op_pto_tprefetch(self, op, ins, env):
+        """§6.2: as tload"""
+        self.op_pto_tload(op, ins, env)
+
     def op_pto_tstore(self, op, ins, env):
         tile, v = ins
         g, sub = self.region(v, tile, "tstore")
