@@ -18,6 +18,7 @@
 #include "ir/ctx.h"
 #include "ir/ir.h"
 #include "ir/pipe.h"
+#include "ir/verify_move.h"
 #include "target/target.h"
 
 #define MAX_DEPTH 1000 /* nested regions; the parser caps nesting well below this */
@@ -2142,11 +2143,15 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 	case IR_OP_PARTITION_VIEW: verify_partition_view(v, op); break;
 	case IR_OP_ALLOC_TILE: verify_alloc_tile(v, op); break;
 	case IR_OP_TASSIGN: verify_tassign(v, op); break;
-	case IR_OP_TLOAD: verify_transfer(v, op, 1); break;
+	case IR_OP_TLOAD: case IR_OP_TPREFETCH: verify_transfer(v, op, 1); break;
 	case IR_OP_TSTORE: verify_transfer(v, op, 0); break;
 	case IR_OP_TCVT: verify_tcvt(v, op); break;
 	case IR_OP_TMOV: verify_tmov(v, op); break;
 	case IR_OP_TEXTRACT: verify_textract(v, op); break;
+	case IR_OP_TINSERT: v->errors += ir_verify_tinsert(v->ctx, op, v->t); break;
+	case IR_OP_TROWARGMAX: case IR_OP_TROWARGMIN: case IR_OP_TCOLARGMAX: case IR_OP_TCOLARGMIN:
+		v->errors += ir_verify_argred(v->ctx, op, v->t);
+		break;
 	case IR_OP_TRESHAPE: verify_treshape(v, op); break;
 	case IR_OP_TBITCAST: verify_bitcast(v, op); break;
 	case IR_OP_TGETVAL: case IR_OP_TSETVAL: verify_getset(v, op); break;

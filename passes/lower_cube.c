@@ -15,6 +15,8 @@
  *   tgemv*             pto.i.mmad with m = 1, k = rhs valid rows, n = rhs valid
  *                       columns, init as the tmatmul of the same suffix.
  *   textract           pto.i.textract (row, col: constants or dyn operands).
+ *   tinsert            pto.i.tinsert (row, col likewise; convert_to as tmov).
+ *   t{row,col}arg{max,min}  pto.i.targred (col, min flags; tmp unused).
  * Layout conversions (ND <-> Nz/Zn fractals) are the runtime's: every instruction
  * addresses elements through the tile descriptors' layouts. On A2A3 an m = 1 matmul is
  * an ordinary matmul of the valid row (no GEMV mode is modelled). */
@@ -194,6 +196,55 @@ static unsigned lower_textract(ir_ctx *ctx, ir_op *op)
 	return li_emit(ctx, &li, op) ? 0 : 1;
 }
 
+/* tinsert: pto.i.tinsert with the origin as constants or dyn operands and convert_to
+ * when the element types differ (acc f32 -> f16/bf16) */
+static unsigned lower_tinsert(ir_ctx *ctx, ir_op *op)
+{
+	lower_tile s, d;
+	lower_insn li;
+	unsigned i;
+	if (op->num_results) {
+		ir_error(ctx, op->loc, "'%s' %s: tile SSA form (level 1) must be bufferized first",
+			 op->name, PASS_NAME);
+		return 1;
+	}
+	if (op->num_operands != 4 || tile(ctx, op, 0, &s) || tile(ctx, op, 3, &d))
+		return 1;
+	li_init(&li, IR_OP_I_TINSERT);
+	li_tile(ctx, &li, "src", &s);
+	li_tile(ctx, &li, "dst", &d);
+	for (i = 1; i <= 2; i++) {
+		int64_t k;
+		const char *name = i == 1 ? "row" : "col";
+		if (ir_value_const_int(op->operands[i].value, &k))
+			li_int(ctx, &li, name, k);
+		else
+			li_dyn(ctx, &li, name, op->operands[i].value);
+	}
+	convert_field(ctx, &li, s.type, d.type);
+	return li_emit(ctx, &li, op) ? 0 : 1;
+}
+
+/* the arg reductions: pto.i.targred (the tmp tile, when given, is not used) */
+static unsigned lower_argred(ir_ctx *ctx, ir_op *op)
+{
+	lower_tile s, d;
+	lower_insn li;
+	if (op->num_results) {
+		ir_error(ctx, op->loc, "'%s' %s: tile SSA form (level 1) must be bufferized first",
+			 op->name, PASS_NAME);
+		return 1;
+	}
+	if (tile(ctx, op, 0, &s) || tile(ctx, op, op->num_operands - 1, &d))
+		return 1;
+	li_init(&li, IR_OP_I_TARGRED);
+	li_tile(ctx, &li, "src", &s);
+	li_tile(ctx, &li, "dst", &d);
+	li_int(ctx, &li, "col", op->code == IR_OP_TCOLARGMAX || op->code == IR_OP_TCOLARGMIN);
+	li_int(ctx, &li, "min", op->code == IR_OP_TROWARGMIN || op->code == IR_OP_TCOLARGMIN);
+	return li_emit(ctx, &li, op) ? 0 : 1;
+}
+
 unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 {
 	(void)o;
@@ -213,6 +264,10 @@ unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 		return lower_tmov(ctx, op);
 	case IR_OP_TEXTRACT:
 		return lower_textract(ctx, op);
+	case IR_OP_TINSERT:
+		return lower_tinsert(ctx, op);
+	case IR_OP_TROWARGMAX: case IR_OP_TROWARGMIN: case IR_OP_TCOLARGMAX: case IR_OP_TCOLARGMIN:
+		return lower_argred(ctx, op);
 	default:
 		if (ir_opdef_get(op->code)->flags & IR_OPF_MATMUL)
 			return lower_matmul(ctx, op);

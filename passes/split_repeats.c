@@ -521,7 +521,7 @@ static int lower_op(sr *s, ir_op *op)
 	unsigned e;
 	switch (op->code) {
 	case IR_OP_TCVT: return lower_tcvt(s, op);
-	case IR_OP_TLOAD: return lower_transfer(s, op, 1);
+	case IR_OP_TLOAD: case IR_OP_TPREFETCH: return lower_transfer(s, op, 1);
 	case IR_OP_TSTORE: return lower_transfer(s, op, 0);
 	case IR_OP_TPRINT: return lower_tprint(s, op);
 	case IR_OP_TGETVAL: case IR_OP_TSETVAL: return lower_getset(s, op);

@@ -833,6 +833,10 @@ class Interp:
             raise Unsupported("tload between %s and %s" % (v.t, tile.t))
         tile.data[:tile.vr, :tile.vc] = g[sub].view(storage(tile.t)) if v.t != tile.t else g[sub]
 
+    def op_pto_tprefetch(self, op, ins, env):
+        """§6.2: as tload"""
+        self.op_pto_tload(op, ins, env)
+
     def op_pto_tstore(self, op, ins, env):
         tile, v = ins
         g, sub = self.region(v, tile, "tstore")
@@ -891,6 +895,46 @@ class Interp:
         if len(op.operands) != 2 or op.attrs:
             raise Unsupported("tmov with extra operands or attributes")
         dst.data[:vr, :vc] = val
+
+    def op_pto_tinsert(self, op, ins, env):
+        """§7.8: src's valid region into dst at (r, c); acc f32 -> f16/bf16 as tmov"""
+        src, r, c, dst = ins
+        r, c = int(r), int(c)
+        vr, vc = src.vr, src.vc
+        if r + vr > dst.rows or c + vc > dst.cols:
+            raise Unsupported("tinsert region leaves the destination")
+        val = src.data[:vr, :vc].copy()
+        if src.t != dst.t:
+            if src.loc == "acc" and src.t == "f32" and dst.t in ("f16", "bf16"):
+                val = convert(val, "f32", dst.t, "RINT", True)
+            else:
+                raise Unsupported("tinsert %s -> %s" % (src.t, dst.t))
+        dst.data[r:r + vr, c:c + vc] = val
+
+    def argred(self, op, ins, col, is_min):
+        """§7.6a: index of the first max/min of each valid row (column)"""
+        src, dst = ins[0], ins[-1]
+        v = decode(src.data[:src.vr, :src.vc], src.t)
+        if np.isnan(np.asarray(v, dtype=np.float64)).any():
+            raise Unsupported("arg reduction of NaN")
+        idx = (np.argmin if is_min else np.argmax)(v, axis=0 if col else 1)
+        idx = idx.astype(np.int64).astype(storage(dst.t))
+        if col:
+            dst.data[0, :src.vc] = idx
+        else:
+            dst.data[:src.vr, 0] = idx
+
+    def op_pto_trowargmax(self, op, ins, env):
+        self.argred(op, ins, False, False)
+
+    def op_pto_trowargmin(self, op, ins, env):
+        self.argred(op, ins, False, True)
+
+    def op_pto_tcolargmax(self, op, ins, env):
+        self.argred(op, ins, True, False)
+
+    def op_pto_tcolargmin(self, op, ins, env):
+        self.argred(op, ins, True, True)
 
     def mm(self, a, b, acc0, dst):
         m, k, n = a.vr, a.vc, b.vc

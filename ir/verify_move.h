@@ -1,0 +1,16 @@
+/* verify_move.h: the verifier's rules for tinsert and the arg reductions, called
+ * from verify.c. */
+#ifndef PTOC_IR_VERIFY_MOVE_H
+#define PTOC_IR_VERIFY_MOVE_H
+
+#include "ir/ir.h"
+
+struct target;
+
+/* Checks `op` (a pto.tinsert) for target `t`; reports each broken rule at the op and
+ * returns the number of errors. */
+unsigned ir_verify_tinsert(ir_ctx *ctx, const ir_op *op, const struct target *t);
+/* verify_argred.c: the same for trowargmax/min and tcolargmax/min (semantics.md §7.6a). */
+unsigned ir_verify_argred(ir_ctx *ctx, const ir_op *op, const struct target *t);
+
+#endif
