@@ -72,6 +72,14 @@ if _run_cc:
     config.environment["CC"] = _run_cc
 else:
     config.environment.pop("CC", None)
+# tcc cannot link the thread-local variables of the static runtime (its relocations for
+# TLS are missing), so with tcc the programs link the shared runtime of this build,
+# found at run time through LD_LIBRARY_PATH (ptoc run's PTOC_RUNTIME_* variables).
+if _run_cc and os.path.basename(_run_cc.split()[0]).startswith("tcc"):
+    config.environment["PTOC_RUNTIME_INCLUDE"] = os.path.join(config.ptoc_src_root, "runtime", "include")
+    config.environment["PTOC_RUNTIME_LIB"] = os.path.join(config.ptoc_lib_dir, "libptort.so")
+    config.environment["LD_LIBRARY_PATH"] = os.pathsep.join(
+        [config.ptoc_lib_dir] + [p for p in [os.environ.get("LD_LIBRARY_PATH")] if p])
 # Built programs are cached per build tree (tools/run_cache.c), so that a kernel run
 # many times by a test, or by two tests, is built once.
 config.environment["PTOC_CACHE_DIR"] = os.path.join(config.ptoc_obj_root, "test", "ptoc-run-cache")
