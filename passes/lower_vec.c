@@ -549,8 +549,11 @@ int lower_vec_uses_ub_scratch(const ir_op *op, const struct target *t)
 	switch (vd->kind) {
 	case IR_VK_ROWEXP: case IR_VK_ROWBC:
 		return !t->vec.predicated;
-	case IR_VK_ROWRED: case IR_VK_COLRED:
+	case IR_VK_ROWRED:
 		return t->vec.predicated && vd->vop == PTORT_VOP_MUL;
+	case IR_VK_COLRED:
+		/* A5 tcolprod, and tcolsum whose tmp cannot hold the pair sums (colred_pairs) */
+		return t->vec.predicated && (vd->vop == PTORT_VOP_MUL || vd->vop == PTORT_VOP_ADD);
 	case IR_VK_TER: case IR_VK_TERS: case IR_VK_AXPY:
 		return 1;
 	default:

@@ -420,14 +420,14 @@ PTORT_API int ptort_textract(ptort_ctx *ctx, const ptort_tile *src, const ptort_
  * convert_to as for ptort_tmov (acc f32 -> f16/bf16, RINT, saturation ON; PTORT_NO_CVT:
  * same element widths, bit patterns). Any layouts, any memories; the source region is
  * read whole before anything is written. */
-int ptort_tinsert(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, uint32_t row,
+PTORT_API int ptort_tinsert(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, uint32_t row,
 		  uint32_t col, int convert_to);
 /* ---- 3.5b arg reductions (docs/semantics.md §7.6a) --------------------------------
  * col == 0: for each valid row r of src, dst(r, 0) = the column index of the row's max
  * (min != 0: min); col != 0: for each valid column c, dst(0, c) = the row index of the
  * column's max/min. The first of equal values wins; NaN never wins over an earlier
  * element, and a NaN first element stays. dst holds i32/ui32 indices. */
-int ptort_targred(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int64_t col,
+PTORT_API int ptort_targred(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int64_t col,
 		  int64_t min);
 
 /* ---- 3.5a one element of a tile: tgetval, tsetval (docs/semantics.md §7.9) ---------

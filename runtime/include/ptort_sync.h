@@ -24,21 +24,21 @@ typedef enum ptort_pipe {
 #define PTORT_EVENT_IDS 8
 
 /* "PIPE_S", "PIPE_V", ..., "PIPE_ALL" ("PIPE_?" when out of range). */
-const char *ptort_pipe_name(ptort_pipe p);
+PTORT_API const char *ptort_pipe_name(ptort_pipe p);
 
 /* set_flag(src, dst, event) and wait_flag(src, dst, event). An event id outside
  * [0, PTORT_EVENT_IDS) (a run-time id of set_flag_dyn / wait_flag_dyn) is a runtime error
  * located at the op; returns 0, or -1 after reporting. */
-int ptort_sync_set(ptort_ctx *ctx, ptort_pipe src, ptort_pipe dst, int64_t event,
+PTORT_API int ptort_sync_set(ptort_ctx *ctx, ptort_pipe src, ptort_pipe dst, int64_t event,
 		   const char *file, uint32_t line, uint32_t col);
-int ptort_sync_wait(ptort_ctx *ctx, ptort_pipe src, ptort_pipe dst, int64_t event,
+PTORT_API int ptort_sync_wait(ptort_ctx *ctx, ptort_pipe src, ptort_pipe dst, int64_t event,
 		    const char *file, uint32_t line, uint32_t col);
 /* pipe_barrier(pipe), pipe PTORT_PIPE_ALL for every pipe. */
-int ptort_sync_barrier(ptort_ctx *ctx, ptort_pipe pipe, const char *file, uint32_t line,
+PTORT_API int ptort_sync_barrier(ptort_ctx *ctx, ptort_pipe pipe, const char *file, uint32_t line,
 		       uint32_t col);
 
 /* An index into an event-id array of n elements (pto.eventid_array_get / _set): i when
  * it lies in [0, n), else 0 after reporting the error (the caller locates it). */
-int64_t ptort_sync_index(ptort_ctx *ctx, int64_t i, int64_t n);
+PTORT_API int64_t ptort_sync_index(ptort_ctx *ctx, int64_t i, int64_t n);
 
 #endif
