@@ -51,7 +51,29 @@ EXCLUDED_DIRS = {
 # (on the targets listed).
 # tmatmul_mx_emitc.pto's MX matmuls have K = 32: A5 requires a multiple of 64
 # (semantics.md §6.3), A2A3 has no MX at all.
+# Files ptoc accepts (they parse and verify) but cannot run yet, each with the error its
+# compile must still give (a located error, on every target): when one compiles, the
+# test fails until its line goes. Not counted as passing.
+NOT_YET = {
+    "samples/PyPTOIRParser/orchestration_example_kernel_add_scalar.pto":
+        r"'pto\.tadds' split-repeats: the scalar operand must be an arith\.constant \(a run-time scalar",
+    "samples/PyPTOIRParser/paged_attention_example_kernel_softmax_prepare.pto":
+        r"'pto\.tmuls' split-repeats: the scalar operand must be an arith\.constant \(a run-time scalar",
+    "samples/PyPTOIRParser/vector_example_dag_kernel_add_scalar.pto":
+        r"'pto\.tadds' split-repeats: the scalar operand must be an arith\.constant \(a run-time scalar",
+}
+
+# Kernels ptoc runs whose tiles, placed by hand, overlap on purpose: the reference has no
+# layouts to model the aliasing, so their runs are compared with nothing. Not counted as
+# passing.
+UNMODELLED = ("tiles placed by hand overlap",)
+
 EXPECTED_ERRORS = {
+    "basic/textract_verify_a5_vec_vec_invalid_layout.pto": {
+        "a2a3": r":8:5: error: 'pto\.textract' op expects a supported textract address-space pair for "
+                r"A2/A3 \(got vec -> vec\)",
+        "a5": r":8:5: error: 'pto\.textract' op expects a supported textract address-space pair for "
+              r"A5 \(got vec -> vec\)"},
     "basic/tstore_verify_shape_valid_mismatch_invalid.pto": {
         t: r":9:5: error: 'pto\.tstore' op expects dst static element count \(4096\) to match src "
            r"valid_shape static element count \(1024\)" for t in TARGETS},
@@ -192,7 +214,7 @@ def first_diff(a, b, t):
         int(y[i]) & ((1 << 8 * w) - 1))
 
 
-def run_func(ptoc, path, rel, target, func, work, stats):
+def run_func(ptoc, path, rel, target, func, work, stats, funcs=None):
     """runs one function on every scalar set; returns (runs, error or None)"""
     fname = pto_ref.func_name(func)
     types = pto_ref.func_arg_types(func)
@@ -234,7 +256,9 @@ def run_func(ptoc, path, rel, target, func, work, stats):
         if rc:
             return runs, "%s: ptoc run failed: %s" % (label, err.strip()[:800])
         try:
-            pto_ref.Interp(target, manual=True).run(func, gm, scal)
+            interp = pto_ref.Interp(target, manual=True)
+            interp.funcs = funcs or {}
+            interp.run(func, gm, scal)
         except pto_ref.Unsupported as e:
             return runs, "%s: the reference does not model %s" % (label, e)
         for i, et, fout in outs:
@@ -275,6 +299,15 @@ def check_file(ptoc, corpus, rel, work, pending, stats):
             msgs.append("%s: %s" % (t, first.split("error: ", 1)[1]))
         stats["rejected"] += 1
         return "REJECTED %s: as the corpus means: %s" % (rel, "; ".join(msgs))
+    if rel in NOT_YET:
+        for t in TARGETS:
+            rc, _, err = sh([ptoc, path, "--target", t, "-o", os.path.join(fwork, "k_%s.c" % t)])
+            first = next((ln for ln in err.splitlines() if "error:" in ln), "")
+            if rc != 1 or not re.search(r":\d+:\d+: error: " + NOT_YET[rel], first):
+                stats["failed"] += 1
+                return "FAIL %s: listed in NOT_YET, but on %s: exit %d: %s" % (rel, t, rc, first)
+        stats["notyet"] += 1
+        return "NOTYET %s: %s" % (rel, first.split("error: ", 1)[1])
     tg, why = targets_of(ptoc, path, rel, text, fwork)
     if not tg:
         stats["failed"] += 1
@@ -296,8 +329,12 @@ def check_file(ptoc, corpus, rel, work, pending, stats):
                 if t == tg[0]:
                     nogm.append(pto_ref.func_name(fn))
                 continue
-            n, e = run_func(ptoc, path, rel, t, fn, fwork, stats)
+            n, e = run_func(ptoc, path, rel, t, fn, fwork, stats,
+                            {pto_ref.func_name(g): g for g in funcs})
             total += n
+            if e and any(u in e for u in UNMODELLED):
+                stats["unmodelled"] += 1
+                return "UNMODELLED %s: ptoc ran it; %s" % (rel, e)
             if e:
                 stats["failed"] += 1
                 return "FAIL %s: %s" % (rel, e)
@@ -332,19 +369,22 @@ def main(argv):
     files = args[3:] or sorted(os.path.relpath(os.path.join(dp, f), corpus)
                                for dp, _, fs in os.walk(corpus) for f in fs if f.endswith(".pto"))
     stats = dict(compiled=0, passed=0, runs=0, failed=0, excluded=0, skipped=0, rejected=0, nogm=0,
-                 bytes=0)
+                 notyet=0, unmodelled=0, bytes=0)
     for rel in files:
         t0 = time.time()
         line = check_file(ptoc, corpus, rel, work, pending, stats)
         print(line + (" [%.1f s]" % (time.time() - t0) if times else ""), flush=True)
-    accounted = sum(stats[k] for k in ("passed", "nogm", "rejected", "excluded", "skipped", "failed"))
+    accounted = sum(stats[k] for k in ("passed", "nogm", "rejected", "excluded", "skipped", "failed",
+                                        "notyet", "unmodelled"))
     if accounted != len(files):  # every file ends in exactly one class
         print("corpus_run: %d files but %d accounted for" % (len(files), accounted))
         stats["failed"] += 1
     print("corpus_run: %d files: %d compiled, %d passed with %d kernel runs bit-exact, %d without GM "
-          "arguments, %d rejected as meant, %d excluded, %d skipped, %d failed" % (
+          "arguments, %d run but not modelled, %d not run yet, %d rejected as meant, %d excluded, "
+          "%d skipped, %d failed" % (
               len(files), stats["compiled"], stats["passed"], stats["runs"], stats["nogm"],
-              stats["rejected"], stats["excluded"], stats["skipped"], stats["failed"]))
+              stats["unmodelled"], stats["notyet"], stats["rejected"], stats["excluded"],
+              stats["skipped"], stats["failed"]))
     return 1 if stats["failed"] else 0
 
 

@@ -755,6 +755,27 @@ class Interp:
             i += st
         return carried
 
+    def op_pto_textract(self, op, ins, env):
+        """dst's valid region = the window of src at (indexRow, indexCol) (§7.8); the tile
+        types may differ in layout only"""
+        src, r, c, dst = ins[0], self.ints([ins[1]])[0], self.ints([ins[2]])[0], ins[-1]
+        if src.t != dst.t:
+            raise Unsupported("textract %s -> %s" % (src.t, dst.t))
+        vr, vc = dst.vr, dst.vc
+        if r < 0 or c < 0 or r + vr > src.data.shape[0] or c + vc > src.data.shape[1]:
+            raise Unsupported("textract window outside the source")
+        dst.data[:vr, :vc] = src.data[r:r + vr, c:c + vc]
+
+    def op_func_call(self, op, ins, env):
+        """a call runs the callee's body on the call's operands (the module's functions,
+        given to the interpreter as .funcs by its caller)"""
+        name = op.attrs.get("callee", "").strip().lstrip("@").strip('"')
+        callee = getattr(self, "funcs", {}).get(name)
+        if callee is None:
+            raise Unsupported("func.call of %s (no body given to the reference)" % name)
+        args, body = callee.regions[0]
+        return self.block(body, dict(zip(args, ins))) or []
+
     def op_scf_if(self, op, ins, env):
         region = op.regions[0] if ins[0] else (op.regions[1] if len(op.regions) > 1 else None)
         if region is None or not region[1]:
