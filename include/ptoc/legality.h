@@ -169,7 +169,7 @@ PTOC_API unsigned ptoc_cvt_warnings(const ptoc_cvt_result *r, ptoc_msg_fn fn, vo
  * "decomposed via f32: f16 -> f32 -> bf16" (every type between the ends, then the
  * chain) or "illegal: " and the reason of ptoc_cvt_reason. Same buffer contract as
  * ptoc_cvt_reason (returns the full length). */
-size_t ptoc_cvt_verdict_str(ptoc_target t, ptort_type from, ptort_type to, ptort_rmode rm,
+PTOC_API size_t ptoc_cvt_verdict_str(ptoc_target t, ptort_type from, ptort_type to, ptort_rmode rm,
 			    ptoc_sat_request sat, char *buf, size_t cap);
 
 /* ---- Converting arrays ------------------------------------------------- */
@@ -190,7 +190,7 @@ size_t ptoc_cvt_verdict_str(ptoc_target t, ptort_type from, ptort_type to, ptort
  * the reason in err (errcap bytes, truncated, NUL-terminated when errcap > 0; the
  * texts of `ptoc cvt`'s errors, e.g. "no conversion from f32 to f8E8M0FNU") with
  * nothing written to dst. */
-int ptoc_cvt_array(const ptoc_target *target, ptort_type from, ptort_type to, ptort_rmode rm,
+PTOC_API int ptoc_cvt_array(const ptoc_target *target, ptort_type from, ptort_type to, ptort_rmode rm,
 		   int sat, const void *src, void *dst, size_t n, ptoc_msg_fn warn, void *user,
 		   char *err, size_t errcap);
 
