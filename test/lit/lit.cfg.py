@@ -91,24 +91,9 @@ config.environment["PTOC_CACHE_MAX_MB"] = "2048"
 # every runtime and compiler path still runs under ASan+UBSan (docs/testing.md). lit
 # notes each test it leaves out.
 if config.sanitize in ("ON", "1", "TRUE", "YES"):
-    import re
-    _prog = re.compile(r"ptoc run|%ptoc\s+run|%cc\b|%clang\b|%tcc\b|test/e2e/")
+    import sys
+    sys.path.insert(0, config.test_source_root)
+    from sanitize_sample import SampledShTest
     with open(os.path.join(config.test_source_root, "sanitize-sample.txt")) as f:
-        _sample = {l.strip() for l in f if l.strip() and not l.startswith("#")}
-
-    class _SampledShTest(lit.formats.ShTest):
-        def getTestsInDirectory(self, testSuite, path_in_suite, litConfig, localConfig):
-            for t in super().getTestsInDirectory(testSuite, path_in_suite, litConfig, localConfig):
-                rel = "/".join(t.path_in_suite)
-                try:
-                    with open(t.getSourcePath(), errors="replace") as f:
-                        text = "".join(l for l in f if "RUN:" in l)
-                except OSError:
-                    text = ""
-                if _prog.search(text) and rel not in _sample:
-                    litConfig.note("sanitizer run: %s builds programs and is not in "
-                                   "sanitize-sample.txt: left out" % rel)
-                    continue
-                yield t
-
-    config.test_format = _SampledShTest(execute_external=True)
+        _sample = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+    config.test_format = SampledShTest(_sample, execute_external=True)

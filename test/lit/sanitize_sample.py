@@ -1,0 +1,29 @@
+"""The test format of the sanitizer build (lit.cfg.py): lit's ShTest without the tests
+that build programs and are not in sanitize-sample.txt. A module of its own so that
+lit's worker processes can unpickle the format (a class defined in lit.cfg.py cannot
+be)."""
+import re
+
+import lit.formats
+
+PROGRAM = re.compile(r"ptoc run|%ptoc\s+run|%cc\b|%clang\b|%tcc\b|test/e2e/")
+
+
+class SampledShTest(lit.formats.ShTest):
+    def __init__(self, sample, execute_external=True):
+        super().__init__(execute_external=execute_external)
+        self.sample = set(sample)
+
+    def getTestsInDirectory(self, testSuite, path_in_suite, litConfig, localConfig):
+        for t in super().getTestsInDirectory(testSuite, path_in_suite, litConfig, localConfig):
+            rel = "/".join(t.path_in_suite)
+            try:
+                with open(t.getSourcePath(), errors="replace") as f:
+                    text = "".join(l for l in f if "RUN:" in l)
+            except OSError:
+                text = ""
+            if PROGRAM.search(text) and rel not in self.sample:
+                litConfig.note("sanitizer run: %s builds programs and is not in "
+                               "sanitize-sample.txt: left out" % rel)
+                continue
+            yield t
