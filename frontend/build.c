@@ -1101,7 +1101,7 @@ static int types_default(cust *c)
 				 s->noperand, c->ct);
 			return -1;
 		}
-		if (check_types(p, s->op0, n, s->colon->t0))
+		if (check_types(p, s->op0, n, s->colon ? s->colon->t0 : 0))
 			return -1;
 		c->rtypes = p->types.a + s->arrow->t0;
 		c->nrt = s->arrow->tn;
