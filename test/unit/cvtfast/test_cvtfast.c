@@ -2,7 +2,7 @@
  * machine has) gives the same bits as the generic decode-round-pack path: all 2^16
  * patterns of 16-bit sources, all 2^8 of 8-bit ones, all pairs of 4-bit ones, and for
  * 32/64-bit sources a boundary set plus random patterns (argument: millions of random
- * inputs, default 1), half of them dense in the range of the small formats and with
+ * inputs, a decimal, default 1), half of them dense in the range of the small formats and with
  * their low bits cleared (exact values and rounding ties). Odd lengths and unaligned
  * offsets exercise the kernels' tails and the bounce buffers. */
 #include <stdint.h>
@@ -173,7 +173,7 @@ int main(int argc, char **argv)
 		PTORT_U8, PTORT_U16, PTORT_U32, PTORT_U64, PTORT_F8E4M3FN, PTORT_F8E5M2,
 		PTORT_HIF8, PTORT_F8E8M0FNU, PTORT_F4E2M1FN, PTORT_F4E1M2, PTORT_I4};
 	size_t nt = sizeof types / sizeof types[0], i, j;
-	size_t nrand = (argc > 1 ? (size_t)atoi(argv[1]) : 1) * 1000000 + 7;
+	size_t nrand = (size_t)((argc > 1 ? atof(argv[1]) : 1.0) * 1e6) + 7;
 	for (i = 0; i < nt; i++)
 		for (j = 0; j < nt; j++) {
 			unsigned b = ptort_type_bits(types[i]);
