@@ -375,15 +375,21 @@ static void race(replay *r, uint32_t cur, const san_acc *a, int w, uint32_t prio
 		 first->pipe == second->pipe);
 }
 
+/* pass 0: a read against the last writer; 1: a write against the last writer and
+ * readers, then it is the last writer; 2: a read becomes its pipe's last reader (after
+ * the writes, so that an op reading and writing a granule meets the earlier readers) */
 static void check_cell(replay *r, cell *c, uint32_t n, unsigned P, const uint32_t *C,
-		       const san_acc *a)
+		       const san_acc *a, int pass)
 {
 	unsigned p;
-	if (!a->write) {
-		if (c->w && c->w != n && C[r->s->ev[c->w - 1].pipe] < c->w)
-			race(r, n, a, 0, c->w, 1);
+	if (pass == 2) {
 		if (c->r[P] < n)
 			c->r[P] = n;
+		return;
+	}
+	if (!pass) {
+		if (c->w && c->w != n && C[r->s->ev[c->w - 1].pipe] < c->w)
+			race(r, n, a, 0, c->w, 1);
 		return;
 	}
 	if (c->w && c->w != n && C[r->s->ev[c->w - 1].pipe] < c->w)
@@ -401,12 +407,12 @@ static void accesses(replay *r, uint32_t n, const san_ev *e, const uint32_t *C)
 	size_t j;
 	int pass;
 	r->nseen = 0;
-	for (pass = 0; pass < 2; pass++) /* reads, then writes */
+	for (pass = 0; pass < 3; pass++) /* reads, writes, reads (check_cell) */
 		for (j = 0; j < e->nacc; j++) {
 			const san_acc *a = &s->acc[e->acc0 + j];
 			uint64_t g, g0, g1;
 			int gm = a->space == PTORT_SAN_GM;
-			if (a->write != pass)
+			if (a->write != (pass == 1))
 				continue;
 			g0 = a->lo >> (gm ? GM_SHIFT : GRAN_SHIFT);
 			g1 = (a->hi - 1) >> (gm ? GM_SHIFT : GRAN_SHIFT);
@@ -416,7 +422,7 @@ static void accesses(replay *r, uint32_t n, const san_ev *e, const uint32_t *C)
 					s->oom |= gm;
 					break;
 				}
-				check_cell(r, c, n, e->pipe, C, a);
+				check_cell(r, c, n, e->pipe, C, a, pass);
 			}
 		}
 }
@@ -487,26 +493,88 @@ static int ready(const replay *r, uint32_t i)
 	return 1;
 }
 
-/* What holds event i (not run) back at the end: the head of its queue when that is not
- * i, else the dispatch blocker (the first S or PIPE_ALL event not run) when i was not
- * dispatched; UINT32_MAX when nothing is. */
-static uint32_t holder(const replay *r, uint32_t i, uint32_t blk)
+/* The last event of list l issued before i, UINT32_MAX when none or when it ran. */
+static uint32_t last_before(const replay *r, unsigned l, uint32_t i)
 {
-	unsigned p = r->s->ev[i].pipe;
-	uint32_t h = r->head[p] < r->nlist[p] ? r->list[p][r->head[p]] : UINT32_MAX;
-	if (h != UINT32_MAX && h != i)
-		return h;
-	return i > blk ? blk : UINT32_MAX;
+	size_t lo = r->head[l], hi = r->nlist[l]; /* the events not run: list[head ..] */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->list[l][mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > r->head[l] ? r->list[l][lo - 1] : UINT32_MAX;
+}
+
+/* What event i (not run) waits for at the end, into out (at most NLIST + 3), each not
+ * run: the event before it in its queue, the last S and PIPE_ALL events before it
+ * (dispatch waits for them), a wait's set, for a PIPE_ALL barrier the last event of
+ * every queue before it. Returns how many. */
+static unsigned holders(const replay *r, uint32_t i, uint32_t *out)
+{
+	const san_ev *e = &r->s->ev[i];
+	unsigned p = e->pipe, l, n = 0;
+	for (l = 0; l < NLIST; l++) {
+		uint32_t h;
+		if (l != p && l != PTORT_PIPE_S && l != NP && p != NP)
+			continue;
+		h = last_before(r, l, i);
+		if (h != UINT32_MAX)
+			out[n++] = h;
+	}
+	if (e->kind == EV_WAIT && r->match[i] >= 0 && !r->done[r->match[i]])
+		out[n++] = (uint32_t)r->match[i];
+	return n;
+}
+
+/* Whether i is on a cycle of holders (a breadth-first search over the events not run;
+ * par: one entry per event). *via: the first wait after i on the cycle, or NULL. */
+static int on_cycle(const replay *r, uint32_t i, uint32_t *par, uint32_t *q,
+		    const san_ev **via)
+{
+	size_t qh = 0, qt = 0, k;
+	uint32_t out[NLIST + 3];
+	int found = 0;
+	*via = NULL;
+	for (k = 0; k < r->s->nev; k++)
+		par[k] = UINT32_MAX;
+	q[qt++] = i;
+	while (qh < qt && !found) {
+		uint32_t x = q[qh++];
+		unsigned n = holders(r, x, out), j;
+		for (j = 0; j < n && !found; j++) {
+			if (out[j] == i) {
+				found = 1;
+				par[i] = x;
+			} else if (par[out[j]] == UINT32_MAX) {
+				par[out[j]] = x;
+				q[qt++] = out[j];
+			}
+		}
+	}
+	if (found) { /* back from i's holder to i: the wait nearest i */
+		uint32_t x = par[i];
+		while (x != i) {
+			if (r->s->ev[x].kind == EV_WAIT)
+				*via = &r->s->ev[x];
+			x = par[x];
+		}
+	}
+	return found;
 }
 
 /* The pipes blocked at the end: a deadlock report per wait without its set, and per
  * wait on a cycle (a wait blocked behind a wait without a set is its consequence). */
-static void deadlock(replay *r, uint32_t blk)
+static void deadlock(replay *r)
 {
 	struct ptort_san *s = r->s;
+	uint32_t *par = malloc((s->nev + 1) * sizeof *par), *qq = malloc((s->nev + 1) * sizeof *qq);
 	unsigned l;
+	if (!par || !qq)
+		s->oom = 1;
 	for (l = 0; l < NLIST; l++) {
-		uint32_t i, w, h, steps;
+		uint32_t i;
 		const san_ev *e, *se, *be = NULL;
 		if (r->head[l] >= r->nlist[l])
 			continue;
@@ -526,21 +594,7 @@ static void deadlock(replay *r, uint32_t blk)
 					   ls ? ls->line : 0, ls ? ls->col : 0);
 			continue;
 		}
-		/* follow set -> what holds it -> (a wait) its set -> ... back to i? */
-		w = i;
-		for (steps = 0; steps <= s->nev; steps++) {
-			h = (uint32_t)r->match[w];
-			while (h != UINT32_MAX && s->ev[h].kind != EV_WAIT && steps++ <= s->nev)
-				h = holder(r, h, blk);
-			if (h == UINT32_MAX || r->match[h] < 0)
-				break;
-			if (w == i)
-				be = &s->ev[h];
-			w = h;
-			if (w == i)
-				break;
-		}
-		if (w != i || !be)
+		if (!par || !on_cycle(r, i, par, qq, &be))
 			continue;
 		se = &s->ev[r->match[i]];
 		san_deadlock_cycle(r->run, e->src, e->dst, e->event, e->file, e->line, e->col, se->file,
@@ -548,6 +602,8 @@ static void deadlock(replay *r, uint32_t blk)
 				   be ? be->dst : 0, be ? be->event : 0, be ? be->file : NULL,
 				   be ? be->line : 0, be ? be->col : 0);
 	}
+	free(par);
+	free(qq);
 }
 
 static void replay_run(struct ptort_san *s, san_run *run)
@@ -659,7 +715,7 @@ static void replay_run(struct ptort_san *s, san_run *run)
 	for (l = 0; l < NLIST; l++)
 		m |= r.head[l] < r.nlist[l];
 	if (m)
-		deadlock(&r, blk);
+		deadlock(&r);
 	/* flags left set */
 	for (k = 0; k < NKEY; k++)
 		if (r.nsets[k] > r.nwaits[k]) {
