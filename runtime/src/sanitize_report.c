@@ -120,6 +120,23 @@ static const char *pn(unsigned p)
 	return ptort_pipe_name((ptort_pipe)p);
 }
 
+/* A finding equal to (cls, kind, locations) already in the run: counted, and 1. The
+ * finders call it before they word anything (a racing loop repeats its findings). */
+static int seen(san_run *run, int cls, const char *kind, const char *fa, uint32_t la,
+		uint32_t ca, const char *fb, uint32_t lb, uint32_t cb)
+{
+	size_t i;
+	for (i = run->n; i-- > 0;) {
+		san_find *y = &run->f[i];
+		if (y->cls == cls && y->la == la && y->ca == ca && y->lb == lb && y->cb == cb &&
+		    !strcmp(y->kind, kind) && same_file(y->fa, fa) && same_file(y->fb, fb)) {
+			y->count++;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Adds a finding (text owned by b) unless an equal one is there. */
 static san_find *add(san_run *run, int cls, const char *kind, const char *fa, uint32_t la,
 		     uint32_t ca, const char *fb, uint32_t lb, uint32_t cb, sbuf *b)
@@ -166,6 +183,8 @@ void san_race(san_run *run, const char *kind, const char *space, int gm, uint64_
 {
 	sbuf b = {0};
 	san_find *y;
+	if (seen(run, CLS_RACE, kind, sfile, sline, scol, ffile, fline, fcol))
+		return;
 	sf(&b, "sync race (%s) on %s bytes \001: %s %s them, and nothing orders it after the %s %s",
 	   kind, space, pn(spipe), sw ? "writes" : "reads", pn(fpipe), fw ? "write" : "read");
 	sf(&b, "\n");
