@@ -56,10 +56,12 @@ typedef struct cell {
 	uint32_t w, r[NP];
 } cell;
 
-typedef struct gmcell {
-	uint64_t key; /* granule + 1; 0 empty */
-	cell c;
-} gmcell;
+/* GM shadow: chunks of GM_CHUNK granules, found by a hash of the chunk number */
+#define GM_CHUNK_SHIFT 14
+typedef struct gmchunk {
+	uint64_t key; /* chunk number + 1; 0 empty */
+	cell *c;
+} gmchunk;
 
 struct ptort_san {
 	unsigned inorder;
@@ -73,10 +75,14 @@ struct ptort_san {
 	/* replay state, kept between runs to save allocations */
 	cell *shadow[PTORT_MEM_COUNT];
 	size_t nshadow[PTORT_MEM_COUNT], shadow_hi[PTORT_MEM_COUNT];
-	gmcell *gm;
+	gmchunk *gm;
 	size_t capgm, ngm;
+	uint64_t lastkey; /* the chunk gm_cell found last */
+	cell *last;
 	uint32_t cap[PTORT_MEM_COUNT];
 };
+
+static void gm_clear(struct ptort_san *s);
 
 #define GRAN_SHIFT 5 /* on-chip: 32-byte granules */
 #define GM_SHIFT 2   /* GM: 4-byte granules */
@@ -111,7 +117,7 @@ void ptort_san_free(ptort_ctx *ctx)
 	free(s->acc);
 	for (m = 0; m < PTORT_MEM_COUNT; m++)
 		free(s->shadow[m]);
-	free(s->gm);
+	gm_clear(s);
 	free(s);
 	ctx->san = NULL;
 }
@@ -291,10 +297,13 @@ static unsigned key_of(const san_ev *e)
 
 static cell *gm_cell(struct ptort_san *s, uint64_t g)
 {
+	uint64_t key = (g >> GM_CHUNK_SHIFT) + 1;
 	size_t i;
+	if (key == s->lastkey)
+		return &s->last[g & ((1u << GM_CHUNK_SHIFT) - 1)];
 	if (2 * (s->ngm + 1) > s->capgm) {
-		size_t cap = s->capgm ? s->capgm * 2 : 4096, j;
-		gmcell *q = calloc(cap, sizeof *q);
+		size_t cap = s->capgm ? s->capgm * 2 : 64, j;
+		gmchunk *q = calloc(cap, sizeof *q);
 		if (!q)
 			return NULL;
 		for (j = 0; j < s->capgm; j++)
@@ -308,14 +317,33 @@ static cell *gm_cell(struct ptort_san *s, uint64_t g)
 		s->gm = q;
 		s->capgm = cap;
 	}
-	i = (size_t)((g + 1) * 0x9E3779B97F4A7C15ull >> 17) & (s->capgm - 1);
-	while (s->gm[i].key && s->gm[i].key != g + 1)
+	i = (size_t)(key * 0x9E3779B97F4A7C15ull >> 17) & (s->capgm - 1);
+	while (s->gm[i].key && s->gm[i].key != key)
 		i = (i + 1) & (s->capgm - 1);
 	if (!s->gm[i].key) {
-		s->gm[i].key = g + 1;
+		cell *c = calloc((size_t)1 << GM_CHUNK_SHIFT, sizeof *c);
+		if (!c)
+			return NULL;
+		s->gm[i].key = key;
+		s->gm[i].c = c;
 		s->ngm++;
 	}
-	return &s->gm[i].c;
+	s->lastkey = key;
+	s->last = s->gm[i].c;
+	return &s->last[g & ((1u << GM_CHUNK_SHIFT) - 1)];
+}
+
+/* Drops the GM shadow (between runs). */
+static void gm_clear(struct ptort_san *s)
+{
+	size_t j;
+	for (j = 0; j < s->capgm; j++)
+		free(s->gm[j].c);
+	free(s->gm);
+	s->gm = NULL;
+	s->capgm = s->ngm = 0;
+	s->lastkey = 0;
+	s->last = NULL;
 }
 
 static cell *chip_cell(struct ptort_san *s, unsigned m, uint64_t g)
@@ -758,9 +786,7 @@ unsigned ptort_sync_finish(ptort_ctx *ctx, ptort_sync_findings *f)
 			memset(s->shadow[m], 0, s->shadow_hi[m] * sizeof(cell));
 			s->shadow_hi[m] = 0;
 		}
-	if (s->gm)
-		memset(s->gm, 0, s->capgm * sizeof *s->gm);
-	s->ngm = 0;
+	gm_clear(s);
 	if (!s->oom)
 		replay_run(s, &run);
 	if (s->oom)
