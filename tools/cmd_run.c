@@ -81,7 +81,8 @@ static void usage(FILE *f)
 {
 	fputs("usage: ptoc run FILE.pto [--target a2a3|a5] [--entry NAME] [--in ARG=FILE]...\n"
 	      "                [--out ARG=FILE]... [--arg ARG=VALUE]... [--blocks N] [--threads T]\n"
-	      "                [--cc CC] [--keep] [--cache-dir DIR] [--no-cache]\n"
+	      "                [--cc CC] [--keep] [--cache-dir DIR] [--no-cache] [--sync-check]\n"
+	      "                [--sync-schedule=inorder|adversarial]\n"
 	      "\n"
 	      "Compiles FILE.pto to C, builds it with the C compiler against the runtime and runs\n"
 	      "the entry kernel on the CPU.\n"
@@ -112,6 +113,12 @@ static void usage(FILE *f)
 	      "                   at most $PTOC_CACHE_MAX_MB MiB, default 512, least recently\n"
 	      "                   used programs removed first)\n"
 	      "  --no-cache       build the program, use no cache\n"
+	      "  --sync-check     check the kernel's set_flag/wait_flag/barrier plan while it runs\n"
+	      "                   (docs/sync-check.md): races between pipes, deadlocks, bad\n"
+	      "                   events are errors at the ops' locations; no output written\n"
+	      "  --sync-schedule=S  inorder (the default and, for now, the only schedule:\n"
+	      "                   instructions run in program order); adversarial (latest-\n"
+	      "                   issued work first as far as the syncs allow) is refused\n"
 	      "\n"
 	      "exit status: 0 success, 1 errors (input, compiler, runtime), 2 usage error\n",
 	      f);
@@ -343,6 +350,24 @@ int cmd_run(int argc, char **argv)
 		}
 		if (!strcmp(a, "--no-cache")) {
 			no_cache = 1;
+			continue;
+		}
+		if (!strcmp(a, "--sync-check")) { /* the runtime's switch (ptort_sync.h) */
+			setenv("PTORT_SYNC_CHECK", "1", 1);
+			continue;
+		}
+		if (!strcmp(a, "--sync-schedule") || !strncmp(a, "--sync-schedule=", 16)) {
+			const char *v = a[15] == '=' ? a + 16 : i + 1 < argc ? argv[++i] : NULL;
+			if (!v)
+				return usage_error("%s", "--sync-schedule needs inorder or adversarial");
+			if (strcmp(v, "inorder") && strcmp(v, "adversarial"))
+				return usage_error("--sync-schedule: '%s' is not inorder or adversarial", v);
+			if (!strcmp(v, "adversarial")) {
+				fputs("ptoc run: --sync-schedule=adversarial is not implemented yet "
+				      "(docs/sync-check.md); use --sync-check\n", stderr);
+				free(fwd);
+				return 1;
+			}
 			continue;
 		}
 		if (!strcmp(a, "--in") || !strcmp(a, "--out") || !strcmp(a, "--arg") ||
