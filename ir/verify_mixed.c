@@ -163,6 +163,11 @@ static void check_peer(mctx *m, const ir_op *init, const ir_value *buf)
 	const ir_attr *nm;
 	if (!d || (d->code != IR_OP_RESERVE_BUFFER && d->code != IR_OP_IMPORT_RESERVED_BUFFER))
 		return;
+	/* peer_func names a function of a kind; in a function of no kind (a kernel whose
+	 * cube and vector functions were inlined into its sections) the pair was checked
+	 * where it was written */
+	if (func_core(m->func) == CORE_ANY)
+		return;
 	nm = attr_str(d, "name", IR_ATTR_STRING);
 	if (!nm)
 		return;

@@ -41,7 +41,25 @@ struct ptort_ctx {
 	ptort_gm_rec *rec;
 	size_t nrec, caprec;
 	size_t located;          /* records before this one have their location */
+	/* the cluster this context is a core of (cluster.c), NULL outside one; core:
+	 * PTORT_CORE_CUBE or PTORT_CORE_VECTOR (sub_idx tells the vector core) */
+	struct ptort_cluster *cl;
+	int core;
 };
+
+/* cluster.c: a cluster of one cube and two vector contexts (ptort.h section 10) */
+typedef struct ptort_cluster ptort_cluster;
+/* Three contexts from ctx_create; NULL when out of memory. */
+ptort_cluster *ptort_cluster_create(ptort_ctx *(*ctx_create)(void));
+void ptort_cluster_destroy(ptort_cluster *cl);
+/* Core i (0 the cube, 1 and 2 the vector cores) */
+ptort_ctx *ptort_cluster_ctx(ptort_cluster *cl, unsigned i);
+/* Runs run(ctx, user) on the three cores (their block set by the caller) until all
+ * finish or all wait (deadlock). Returns the core whose error stands for the cluster's
+ * (the first reported, in the deterministic order of the run), or -1; a deadlock
+ * writes its notes into notes[0 .. nn). */
+int ptort_cluster_run(ptort_cluster *cl, void (*run)(ptort_ctx *, void *), void *user,
+		      char *notes, size_t nn);
 
 /* mem.c */
 #if defined(__GNUC__) || defined(__clang__)
