@@ -179,6 +179,21 @@ static void pop_alloc(ir_ctx *ctx, ir_op *pop)
 		ops[n++] = pop->operands[0].value;
 		ops[n++] = pop->operands[1].value;
 		seg[1] = seg[2] = 1;
+	} else if (pop->results[0].type->u.tb.v_row == IR_DYN ||
+		   pop->results[0].type->u.tb.v_col == IR_DYN) {
+		/* a `?` valid shape without operands: the whole tile (the pop's check then
+		 * wants parts of that shape) */
+		const ir_type *tb = pop->results[0].type, *idx = ir_type_index(ctx);
+		int64_t dims[2] = {tb->u.tb.rows, tb->u.tb.cols};
+		unsigned k;
+		for (k = 0; k < 2; k++) {
+			ir_named_attr va = {ir_intern(ctx, "value", 5), ir_attr_int(ctx, dims[k], idx)};
+			ir_op *c = ir_op_create(ctx, "arith.constant", pop->loc, NULL, 0, &idx, 1,
+						ir_attr_dict(ctx, &va, 1, pop->loc), 0);
+			ir_block_insert_before(pop, c);
+			ops[n++] = &c->results[0];
+		}
+		seg[1] = seg[2] = 1;
 	}
 	na.name = ir_intern(ctx, "operandSegmentSizes", 19);
 	na.value = ir_attr_dense(ctx, ir_type_int(ctx, 32, IR_INT_SIGNLESS), seg, 3);
