@@ -54,7 +54,10 @@ typedef struct core {
 struct ptort_cluster {
 	ucontext_t sched;
 	core c[3];
-	int cur, aborted, inited;
+	int cur, aborted;
+	int stored;            /* the slots are placed (fifo_store) */
+	void *gm;              /* the GM slot buffer an init named, and its bytes */
+	uint64_t gm_bytes;
 	unsigned long progress;
 	void (*run)(ptort_ctx *, void *);
 	void *user;
@@ -167,7 +170,9 @@ int ptort_cluster_run(ptort_cluster *cl, void (*run)(ptort_ctx *, void *), void 
 	memset(cl->f, 0, sizeof cl->f);
 	memset(cl->vflag, 0, sizeof cl->vflag);
 	memset(cl->cflag, 0, sizeof cl->cflag);
-	cl->aborted = cl->inited = 0;
+	cl->aborted = cl->stored = 0;
+	cl->dir_mask = 0;
+	cl->gm = NULL;
 	cl->progress = 0;
 	cl->run = run, cl->user = user;
 	cl->init_file = cl->flag_file = NULL;
@@ -221,7 +226,9 @@ int ptort_cluster_run(ptort_cluster *cl, void (*run)(ptort_ctx *, void *), void 
 					k += (size_t)snprintf(notes + k, nn - k, "%s waits: %s\n", core_names[i],
 							      c->what);
 			}
-			if (first >= 0) {
+			if (fail >= 0 && nn) /* an earlier error stands for the cluster */
+				notes[0] = 0;
+			if (first >= 0 && fail < 0) {
 				core *c = &cl->c[first];
 				ptort_ctx_clear_error(c->ctx);
 				ptort_report(c->ctx, "deadlock: every unfinished core of the cluster waits "
@@ -266,67 +273,82 @@ int ptort_pipe_init(ptort_ctx *ctx, unsigned dir_mask, uint32_t slot_size, uint3
 {
 	ptort_cluster *cl = ctx->cl;
 	uint32_t depth[2] = {c2v_depth, v2c_depth};
-	uint64_t need = 0, off;
-	unsigned d, s;
+	unsigned d;
 	if (outside(ctx, "pipe init"))
 		return -1;
 	if (!dir_mask || dir_mask > 3 || !slot_size) {
 		ptort_report(ctx, "pipe init: dir_mask %u, slot_size %u", dir_mask, slot_size);
 		return -1;
 	}
-	for (d = 0; d < 2; d++)
-		if ((dir_mask >> d & 1) && (!depth[d] || depth[d] > CL_MAX_DEPTH)) {
-			ptort_report(ctx, "pipe init: a FIFO of %u slots (1 to %u)", depth[d],
-				     CL_MAX_DEPTH);
+	for (d = 0; d < 2; d++) {
+		xfifo *f = &cl->f[d];
+		if (!(dir_mask >> d & 1))
+			continue;
+		if (depth[d] > CL_MAX_DEPTH) {
+			ptort_report(ctx, "pipe init: a FIFO of %u slots (at most %u)", depth[d], CL_MAX_DEPTH);
 			return -1;
 		}
-	if (cl->inited) { /* the peer's init: the same FIFOs */
-		for (d = 0; d < 2; d++)
-			if ((dir_mask >> d & 1) && (cl->f[d].depth != depth[d] || cl->f[d].slot != slot_size)) {
-				ptort_report(ctx, "pipe init: the %s FIFO has %u slots of %u bytes; "
-						  "the other core's init made it %u of %u",
-					     d ? "vector-to-cube" : "cube-to-vector", depth[d], slot_size,
-					     cl->f[d].depth, cl->f[d].slot);
-				return -1;
-			}
-		return 0;
+		if ((f->slot && f->slot != slot_size) || (depth[d] && f->depth && f->depth != depth[d])) {
+			ptort_report(ctx, "pipe init: the %s FIFO has %u slots of %u bytes here; "
+					  "the other core's init made it %u of %u", d ? "vector-to-cube"
+					  : "cube-to-vector", depth[d], slot_size, f->depth, f->slot);
+			return -1;
+		}
+		f->slot = slot_size;
+		if (depth[d]) /* 0: not known on this side (its buffer is the peer's) */
+			f->depth = depth[d];
 	}
-	for (d = 0; d < 2; d++)
-		if (dir_mask >> d & 1)
-			need += 2ull * depth[d] * slot_size;
-	if (gm) {
-		uint8_t *base;
+	cl->dir_mask |= dir_mask;
+	if (gm)
+		cl->gm = gm, cl->gm_bytes = gm_bytes;
+	if (!cl->init_file)
+		cl->init_file = file, cl->init_line = line, cl->init_col = col;
+	cl->progress++; /* a core waiting for the depth may go on */
+	return 0;
+}
+
+/* The slots of every initialised direction, at the first push or pop: in the GM slot
+ * buffer when an init named one (cluster b's at b times what one cluster needs), else
+ * in the cluster. -1 after reporting. */
+static int fifo_store(ptort_ctx *ctx, const char *op)
+{
+	ptort_cluster *cl = ctx->cl;
+	uint64_t need = 0, off = 0;
+	uint8_t *base;
+	unsigned d, s;
+	if (cl->stored)
+		return 0;
+	for (d = 0; d < 2; d++) {
+		if (!(cl->dir_mask >> d & 1))
+			continue;
+		need += 2ull * cl->f[d].depth * cl->f[d].slot;
+	}
+	if (cl->gm) {
 		off = (uint64_t)ctx->block_idx * need;
-		if (off + need > gm_bytes) {
-			ptort_report(ctx, "pipe init: the GM slot buffer holds %llu bytes; cluster %u's "
-					  "slots need bytes [%llu, %llu)",
-				     (unsigned long long)gm_bytes, ctx->block_idx, (unsigned long long)off,
-				     (unsigned long long)(off + need));
+		if (off + need > cl->gm_bytes) {
+			ptort_report(ctx, "%s: the GM slot buffer holds %llu bytes; cluster %u's slots "
+					  "need bytes [%llu, %llu)", op, (unsigned long long)cl->gm_bytes,
+				     ctx->block_idx, (unsigned long long)off, (unsigned long long)(off + need));
 			return -1;
 		}
-		base = (uint8_t *)gm + off;
-		for (d = 0, off = 0; d < 2; d++)
-			for (s = 0; s < 2 && (dir_mask >> d & 1); s++, off += (uint64_t)depth[d] * slot_size)
-				cl->f[d].store[s] = base + off;
+		base = (uint8_t *)cl->gm + off;
 	} else {
 		if (need > cl->ownsz) {
 			uint8_t *p = realloc(cl->own, (size_t)need);
 			if (!p) {
-				ptort_report(ctx, "pipe init: out of host memory");
+				ptort_report(ctx, "%s: out of host memory", op);
 				return -1;
 			}
 			cl->own = p, cl->ownsz = (size_t)need;
 		}
-		for (d = 0, off = 0; d < 2; d++)
-			for (s = 0; s < 2 && (dir_mask >> d & 1); s++, off += (uint64_t)depth[d] * slot_size)
-				cl->f[d].store[s] = cl->own + off;
+		base = cl->own;
 	}
-	for (d = 0; d < 2; d++)
-		if (dir_mask >> d & 1)
-			cl->f[d].depth = depth[d], cl->f[d].slot = slot_size;
-	cl->dir_mask = dir_mask;
-	cl->inited = 1;
-	cl->init_file = file, cl->init_line = line, cl->init_col = col;
+	for (d = 0, off = 0; d < 2; d++)
+		for (s = 0; s < 2 && (cl->dir_mask >> d & 1); s++) {
+			cl->f[d].store[s] = base + off;
+			off += (uint64_t)cl->f[d].depth * cl->f[d].slot;
+		}
+	cl->stored = 1;
 	return 0;
 }
 
@@ -389,13 +411,27 @@ static const char *dir_name(unsigned d)
 	return d ? "vector-to-cube" : "cube-to-vector";
 }
 
-static int fifo_ready(ptort_ctx *ctx, const char *op, unsigned d)
+static int fifo_ready(ptort_ctx *ctx, const char *op, unsigned d, const char *file, uint32_t line,
+		      uint32_t col)
 {
-	if (ctx->cl->f[d].depth)
-		return 0;
-	ptort_report(ctx, "%s: the %s FIFO is not initialised (no pipe init with that direction "
-			  "ran before)", op, dir_name(d));
-	return -1;
+	if (!(ctx->cl->dir_mask >> d & 1)) {
+		ptort_report(ctx, "%s: the %s FIFO is not initialised (no pipe init with that "
+				  "direction ran before)", op, dir_name(d));
+		return -1;
+	}
+	/* the consumer's init gives the depth: until it ran, wait for it */
+	for (;;) {
+		unsigned k;
+		for (k = 0; k < 2; k++)
+			if ((ctx->cl->dir_mask >> k & 1) && !ctx->cl->f[k].depth)
+				break;
+		if (k == 2 || ctx->cl->stored)
+			break;
+		if (wait_for(ctx, file, line, col, "'%s' for the pipe init that gives the %s FIFO's "
+			     "depth (the one naming its reserve_buffer)", op, dir_name(k)))
+			return -1;
+	}
+	return fifo_store(ctx, op);
 }
 
 int ptort_tpush_at(ptort_ctx *ctx, const ptort_tile *src, uint32_t split, const char *file,
@@ -410,7 +446,7 @@ int ptort_tpush_at(ptort_ctx *ctx, const ptort_tile *src, uint32_t split, const 
 		return -1;
 	cl = ctx->cl;
 	d = ctx->core == PTORT_CORE_CUBE ? 0 : 1;
-	if (fifo_ready(ctx, op, d))
+	if (fifo_ready(ctx, op, d, file, line, col))
 		return -1;
 	f = &cl->f[d];
 	if (d == 0) {
@@ -470,7 +506,7 @@ int ptort_tpop_at(ptort_ctx *ctx, const ptort_tile *dst, uint32_t split, const c
 		return -1;
 	cl = ctx->cl;
 	d = ctx->core == PTORT_CORE_CUBE ? 1 : 0;
-	if (fifo_ready(ctx, op, d))
+	if (fifo_ready(ctx, op, d, file, line, col))
 		return -1;
 	f = &cl->f[d];
 	if (split > 2) {
@@ -544,7 +580,7 @@ int ptort_tfree(ptort_ctx *ctx, uint32_t split, const char *file, uint32_t line,
 	if (outside(ctx, "tfree"))
 		return -1;
 	d = ctx->core == PTORT_CORE_CUBE ? 1 : 0;
-	if (fifo_ready(ctx, op, d))
+	if (fifo_ready(ctx, op, d, file, line, col))
 		return -1;
 	f = &ctx->cl->f[d];
 	if (split > 2) {
@@ -648,7 +684,7 @@ static void end_checks(ptort_cluster *cl)
 	for (d = 0; d < 2; d++)
 		for (s = 0; s < 2; s++) {
 			xfifo *f = &cl->f[d];
-			if (!f->depth || (f->pushed[s] == f->popped[s] && f->popped[s] == f->freed[s]))
+			if (f->pushed[s] == f->popped[s] && f->popped[s] == f->freed[s])
 				continue;
 			ptort_report(ctx, "unbalanced FIFO at kernel end: the %s FIFO of vector core %u "
 					  "had %u pushes, %u pops and %u frees",
