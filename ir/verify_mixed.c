@@ -507,30 +507,3 @@ unsigned ir_verify_mixed(ir_ctx *ctx, const ir_op *module, const struct target *
 	}
 	return m.errors;
 }
-
-/* The first mixed cube/vector op under `root` (the rows SECTION_CUBE..TFREE of ops.def). */
-static const ir_op *first_mixed(const ir_op *root)
-{
-	unsigned i;
-	const ir_block *b;
-	const ir_op *o, *r;
-	for (i = 0; i < root->num_regions; i++)
-		for (b = root->regions[i].first; b; b = b->next)
-			for (o = b->first; o; o = o->next) {
-				if (o->code >= IR_OP_SECTION_CUBE && o->code <= IR_OP_TFREE)
-					return o;
-				if ((r = first_mixed(o)))
-					return r;
-			}
-	return NULL;
-}
-
-int ir_mixed_unlowered(ir_ctx *ctx, const ir_op *module)
-{
-	const ir_op *o = first_mixed(module);
-	if (!o)
-		return 0;
-	ir_error(ctx, o->loc, "'%s' op: mixed cube/vector kernels are parsed and verified but "
-			      "not lowered to C yet (docs/semantics.md §8.9)", o->name);
-	return -1;
-}
