@@ -39,6 +39,9 @@ typedef struct xfifo {
 	uint8_t *store[2];     /* per vector core: depth * slot bytes */
 	uint32_t rows[2][CL_MAX_DEPTH], cols[2][CL_MAX_DEPTH]; /* each slot's part */
 	uint32_t pushed[2], popped[2], freed[2];
+	/* vector clocks: each slot's at its push (a pop joins it) and at its free (the
+	 * push that reuses it joins it) */
+	uint32_t full_vc[2][CL_MAX_DEPTH][3], free_vc[2][CL_MAX_DEPTH][3];
 } xfifo;
 
 typedef struct core {
@@ -70,6 +73,7 @@ struct ptort_cluster {
 	int a5;                /* the flags' target, from the first sync op */
 	uint8_t vflag[2][CL_FLAGS];   /* each vector core's flags */
 	uint8_t cflag[CL_FLAGS][2];   /* the cube's flags, per signalling vector core (A2A3) */
+	uint32_t vflag_vc[2][CL_FLAGS][3], cflag_vc[CL_FLAGS][3]; /* the sets' clocks, joined */
 	const char *flag_file;        /* the last set, for a flag left set */
 	uint32_t flag_line, flag_col;
 };
@@ -129,6 +133,18 @@ static int core_index(const ptort_ctx *ctx)
 	return ctx->core == PTORT_CORE_CUBE ? 0 : 1 + (int)(ctx->sub_idx & 1);
 }
 
+/* Vector clocks (the cross-core race check): an acquire joins a clock into the core's,
+ * a release (push, free, set) stores the core's clock and starts a new epoch of it.
+ * Joining every set of a flag is conservative (a wait may pair with an earlier set):
+ * it can hide a race, never invent one. */
+static void vc_join(uint32_t *dst, const uint32_t *src)
+{
+	unsigned k;
+	for (k = 0; k < 3; k++)
+		if (src[k] > dst[k])
+			dst[k] = src[k];
+}
+
 /* The calling core waits: records what for, yields to the scheduler. Returns -1 when
  * the cluster was aborted (the caller returns -1), 0 to check again. */
 static int wait_for(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col,
@@ -150,6 +166,7 @@ static int wait_for(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t co
 }
 
 static void end_checks(ptort_cluster *cl);
+static int race_check(ptort_cluster *cl, char *notes, size_t nn);
 
 /* A fresh coroutine that runs core_main on c's stack (its own function: getcontext
  * returns twice only here, never after makecontext replaced the context). */
@@ -183,7 +200,11 @@ int ptort_cluster_run(ptort_cluster *cl, void (*run)(ptort_ctx *, void *), void 
 		cl->c[i].what[0] = 0;
 		cl->c[i].ctx->sub_idx = i ? (uint32_t)(i - 1) : 0;
 		cl->c[i].ctx->sub_num = i ? 2 : 1;
+		memset(cl->c[i].ctx->vc, 0, sizeof cl->c[i].ctx->vc);
+		cl->c[i].ctx->vc[i] = 1;
 	}
+	memset(cl->vflag_vc, 0, sizeof cl->vflag_vc);
+	memset(cl->cflag_vc, 0, sizeof cl->cflag_vc);
 	for (;;) {
 		seen = cl->progress;
 		live = 0;
@@ -241,6 +262,11 @@ int ptort_cluster_run(ptort_cluster *cl, void (*run)(ptort_ctx *, void *), void 
 	}
 	if (fail < 0 && !cl->aborted)
 		end_checks(cl);
+	if (fail < 0 && !cl->aborted) {
+		int r = race_check(cl, notes, nn);
+		if (r >= 0)
+			return r;
+	}
 	for (i = 0; fail < 0 && i < 3; i++)
 		if (ptort_ctx_error(cl->c[i].ctx))
 			fail = i;
@@ -485,11 +511,15 @@ int ptort_tpush_at(ptort_ctx *ctx, const ptort_tile *src, uint32_t split, const 
 	}
 	for (s = lo; s <= hi; s++) {
 		uint32_t k = f->pushed[s] % f->depth;
+		vc_join(ctx->vc, f->free_vc[s][k]); /* the slot's last free */
 		copy_part(ctx, src, f->store[s] + (size_t)k * f->slot, d ? 0 : p.r0[s],
 			  d ? 0 : p.c0[s], p.rows, p.cols, 1);
 		f->rows[s][k] = p.rows, f->cols[s][k] = p.cols;
 		f->pushed[s]++;
+		memset(f->full_vc[s][k], 0, sizeof f->full_vc[s][k]);
+		vc_join(f->full_vc[s][k], ctx->vc);
 	}
+	ctx->vc[core_index(ctx)]++;
 	cl->progress++;
 	return 0;
 }
@@ -553,6 +583,7 @@ int ptort_tpop_at(ptort_ctx *ctx, const ptort_tile *dst, uint32_t split, const c
 	}
 	for (s = lo; s <= hi; s++) {
 		uint32_t k = f->popped[s] % f->depth;
+		vc_join(ctx->vc, f->full_vc[s][k]);
 		copy_part(ctx, dst, f->store[s] + (size_t)k * f->slot,
 			  d && split == 1 && s ? rows : 0, d && split == 2 && s ? cols : 0, rows, cols, 0);
 		f->popped[s]++;
@@ -597,8 +628,13 @@ int ptort_tfree(ptort_ctx *ctx, uint32_t split, const char *file, uint32_t line,
 					  "(%u popped, %u freed)", op, dir_name(d), s, f->popped[s], f->freed[s]);
 			return -1;
 		}
-	for (s = lo; s <= hi; s++)
+	for (s = lo; s <= hi; s++) {
+		uint32_t k = f->freed[s] % f->depth;
+		memset(f->free_vc[s][k], 0, sizeof f->free_vc[s][k]);
+		vc_join(f->free_vc[s][k], ctx->vc);
 		f->freed[s]++;
+	}
+	ctx->vc[core_index(ctx)]++;
 	ctx->cl->progress++;
 	return 0;
 }
@@ -634,13 +670,19 @@ int ptort_xsync_set(ptort_ctx *ctx, int a5, int64_t id, const char *file, uint32
 	cl = ctx->cl;
 	cl->a5 = a5;
 	if (ctx->core == PTORT_CORE_CUBE) {
-		if (a5)
+		if (a5) {
 			rc = bump(ctx, &cl->vflag[id / 16][id % 16]);
-		else
+			vc_join(cl->vflag_vc[id / 16][id % 16], ctx->vc);
+		} else {
 			rc = bump(ctx, &cl->vflag[0][id]) | bump(ctx, &cl->vflag[1][id]);
+			vc_join(cl->vflag_vc[0][id], ctx->vc);
+			vc_join(cl->vflag_vc[1][id], ctx->vc);
+		}
 	} else {
 		rc = bump(ctx, &cl->cflag[id][a5 ? 0 : ctx->sub_idx & 1]);
+		vc_join(cl->cflag_vc[id], ctx->vc);
 	}
+	ctx->vc[core_index(ctx)]++;
 	cl->flag_file = file, cl->flag_line = line, cl->flag_col = col;
 	cl->progress++;
 	return rc ? -1 : 0;
@@ -666,6 +708,8 @@ int ptort_xsync_wait(ptort_ctx *ctx, int a5, int64_t id, const char *file, uint3
 			--*a;
 			if (b)
 				--*b;
+			vc_join(ctx->vc, ctx->core == PTORT_CORE_CUBE ? cl->cflag_vc[id]
+				: cl->vflag_vc[ctx->sub_idx & 1][id % 16]);
 			cl->progress++;
 			return 0;
 		}
@@ -701,4 +745,61 @@ static void end_checks(ptort_cluster *cl)
 				ptort_ctx_locate(ctx, cl->flag_file, cl->flag_line, cl->flag_col);
 				return;
 			}
+}
+
+/* ---- the cross-core race check ----------------------------------------------------- */
+
+static int lo_cmp(const void *pa, const void *pb)
+{
+	const ptort_gm_rec *a = pa, *b = pb;
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* Whether access x happens before access y: y's clock knows x's epoch of x's core. */
+static int happens_before(const ptort_gm_rec *x, const ptort_gm_rec *y)
+{
+	return y->vc[x->core - 1] >= x->vc[x->core - 1];
+}
+
+/* Two GM accesses of different cores of the cluster on a common byte, one a write,
+ * neither ordered before the other by a FIFO or a flag: reported on the core of the
+ * access later in address order (then program order), the other as a note. Returns
+ * that core, -1 when there is none (or no memory to look: the check is skipped). */
+static int race_check(ptort_cluster *cl, char *notes, size_t nn)
+{
+	size_t n = 0, k = 0, i, j;
+	ptort_gm_rec *all;
+	unsigned c;
+	for (c = 0; c < 3; c++)
+		n += cl->c[c].ctx->nrec;
+	if (n < 2 || !(all = malloc(n * sizeof *all)))
+		return -1;
+	for (c = 0; c < 3; c++) {
+		memcpy(all + k, cl->c[c].ctx->rec, cl->c[c].ctx->nrec * sizeof *all);
+		k += cl->c[c].ctx->nrec;
+	}
+	qsort(all, n, sizeof *all, lo_cmp);
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n && all[j].lo < all[i].hi; j++) {
+			const ptort_gm_rec *a = &all[i], *b = &all[j];
+			uintptr_t lo = b->lo, hi = a->hi < b->hi ? a->hi : b->hi;
+			ptort_ctx *ctx;
+			if (!a->core || !b->core || a->core == b->core || !(a->write || b->write) ||
+			    happens_before(a, b) || happens_before(b, a))
+				continue;
+			ctx = cl->c[b->core - 1].ctx;
+			ptort_report(ctx, "cross-core race on GM: %s %s %llu bytes that %s %s; no FIFO "
+					  "push/pop or cross-core flag orders the two accesses",
+				     core_names[b->core - 1], b->write ? "writes" : "reads",
+				     (unsigned long long)(hi - lo), core_names[a->core - 1],
+				     a->write ? "writes" : "reads");
+			ptort_ctx_locate(ctx, b->file, b->line, b->col);
+			if (nn && a->file)
+				snprintf(notes, nn, "%s:%u:%u: note: %s's access\n", a->file, a->line, a->col,
+					 core_names[a->core - 1]);
+			free(all);
+			return (int)b->core - 1;
+		}
+	free(all);
+	return -1;
 }

@@ -201,8 +201,10 @@ static void *worker(void *arg)
 		if (cluster) {
 			unsigned i;
 			int f;
-			for (i = 0; i < 3; i++)
+			for (i = 0; i < 3; i++) {
 				ctx_prepare(st, ptort_cluster_ctx(cl, i), b);
+				ptort_cluster_ctx(cl, i)->track = 1; /* the cross-core race check */
+			}
 			f = ptort_cluster_run(cl, l->run, l->user, s->notes, sizeof s->notes);
 			for (i = 0; i < 3; i++)
 				if (ctx_collect(ptort_cluster_ctx(cl, i), s))

@@ -18,6 +18,10 @@ typedef struct ptort_gm_rec {
 	uint32_t write;
 	const char *file;
 	uint32_t line, col;
+	/* in a cluster: the core (1 + its index: AIC, AIV0, AIV1; 0 outside one) and its
+	 * vector clock when it made the access (cluster.c's cross-core race check) */
+	uint32_t core;
+	uint32_t vc[3];
 } ptort_gm_rec;
 
 struct ptort_ctx {
@@ -45,6 +49,7 @@ struct ptort_ctx {
 	 * PTORT_CORE_CUBE or PTORT_CORE_VECTOR (sub_idx tells the vector core) */
 	struct ptort_cluster *cl;
 	int core;
+	uint32_t vc[3]; /* the core's vector clock over the cluster's three cores */
 };
 
 /* cluster.c: a cluster of one cube and two vector contexts (ptort.h section 10) */
