@@ -49,11 +49,11 @@ static int is_mixed_op(ir_op *op, void *user)
 {
 	(void)user;
 	return (op->code >= IR_OP_SECTION_CUBE && op->code <= IR_OP_TFREE) ||
-	       op->code == IR_OP_I_TPUSH || op->code == IR_OP_I_TPOP ||
-	       op->code == IR_OP_SYNC_SET || op->code == IR_OP_SYNC_WAIT;
+	       op->code == IR_OP_I_TPUSH || op->code == IR_OP_I_TPOP;
 }
 
 int emit_is_mixed(ir_op *func)
 {
-	return emit_core_of(func) != 0 || ir_walk(func, is_mixed_op, NULL) != 0;
+	/* a function of a kind alone is not: a vector kernel runs on one core */
+	return ir_walk(func, is_mixed_op, NULL) != 0;
 }

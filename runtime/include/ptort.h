@@ -978,7 +978,8 @@ PTORT_API int ptort_cmpf(unsigned pred, ptort_type t, uint64_t a, uint64_t b);
  * without its flag), in the fixed order AIC, AIV0, AIV1: a cluster's run, its text
  * and its errors do not depend on the thread count. When every unfinished core is
  * blocked, the cluster stops with a deadlock error that lists what each waits for.
- * Every call below reports an error and returns -1 outside a cluster. `file` is a
+ * The FIFO calls report an error and return -1 outside a cluster, the flag calls
+ * do nothing there (a kernel with flags but no section runs on one core). `file` is a
  * string literal naming the op's source (or NULL), for the deadlock report. */
 #define PTORT_CORE_CUBE 1
 #define PTORT_CORE_VECTOR 2

@@ -78,7 +78,6 @@ struct ptort_cluster {
 	uint32_t flag_line, flag_col;
 };
 
-static _Thread_local ptort_cluster *starting;
 
 ptort_cluster *ptort_cluster_create(ptort_ctx *(*ctx_create)(void))
 {
@@ -117,9 +116,12 @@ ptort_ctx *ptort_cluster_ctx(ptort_cluster *cl, unsigned i)
 	return i < 3 ? cl->c[i].ctx : NULL;
 }
 
-static void core_main(void)
+/* The coroutine's entry: the cluster's address in two ints (makecontext passes ints;
+ * no thread-local variable, which tcc cannot link from the static runtime). */
+static void core_main(int hi, int lo)
 {
-	ptort_cluster *cl = starting;
+	ptort_cluster *cl = (ptort_cluster *)(uintptr_t)(((uint64_t)(uint32_t)hi << 32) |
+							 (uint32_t)lo);
 	int i = cl->cur;
 	cl->run(cl->c[i].ctx, cl->user);
 	cl->c[i].state = 2;
@@ -170,13 +172,15 @@ static int race_check(ptort_cluster *cl, char *notes, size_t nn);
 
 /* A fresh coroutine that runs core_main on c's stack (its own function: getcontext
  * returns twice only here, never after makecontext replaced the context). */
-static void core_start(core *c)
+static void core_start(ptort_cluster *cl, core *c)
 {
+	uint64_t p = (uint64_t)(uintptr_t)cl;
 	getcontext(&c->uc);
 	c->uc.uc_stack.ss_sp = c->stack;
 	c->uc.uc_stack.ss_size = CL_STACK;
 	c->uc.uc_link = NULL;
-	makecontext(&c->uc, core_main, 0);
+	makecontext(&c->uc, (void (*)(void))core_main, 2, (int)(uint32_t)(p >> 32),
+		    (int)(uint32_t)p);
 }
 
 int ptort_cluster_run(ptort_cluster *cl, void (*run)(ptort_ctx *, void *), void *user,
@@ -214,9 +218,8 @@ int ptort_cluster_run(ptort_cluster *cl, void (*run)(ptort_ctx *, void *), void 
 				continue;
 			cl->cur = i;
 			if (!started[i]) {
-				core_start(c);
+				core_start(cl, c);
 				started[i] = 1;
-				starting = cl;
 			}
 			swapcontext(&cl->sched, &c->uc);
 			if (fail < 0 && ptort_ctx_error(c->ctx))
@@ -665,7 +668,9 @@ int ptort_xsync_set(ptort_ctx *ctx, int a5, int64_t id, const char *file, uint32
 {
 	ptort_cluster *cl;
 	int rc = 0;
-	if (outside(ctx, "sync.set") || flag_id(ctx, "sync.set", a5, id))
+	if (!ctx->cl) /* a kernel without sections or FIFOs runs on one core: a no-op */
+		return 0;
+	if (flag_id(ctx, "sync.set", a5, id))
 		return -1;
 	cl = ctx->cl;
 	cl->a5 = a5;
@@ -692,7 +697,9 @@ int ptort_xsync_wait(ptort_ctx *ctx, int a5, int64_t id, const char *file, uint3
 		     uint32_t col)
 {
 	ptort_cluster *cl;
-	if (outside(ctx, "sync.wait") || flag_id(ctx, "sync.wait", a5, id))
+	if (!ctx->cl)
+		return 0;
+	if (flag_id(ctx, "sync.wait", a5, id))
 		return -1;
 	cl = ctx->cl;
 	for (;;) {
