@@ -16,9 +16,6 @@ int ptoc_module_compile(ptoc_module *m, const ptoc_compile_opts *o, ptoc_write_f
 		return -1;
 	if (!pipeline && (o->output == PTOC_OUTPUT_C || o->output == PTOC_OUTPUT_MAIN))
 		pipeline = ptoc_default_pipeline();
-	if ((o->output == PTOC_OUTPUT_C || o->output == PTOC_OUTPUT_MAIN) &&
-	    ir_mixed_unlowered(m->ctx, m->op)) /* ir/verify_mixed.c */
-		return -1;
 	ro.verify_each = o->verify_each;
 	ro.dump = o->dump;
 	ro.dump_user = o->dump_user;

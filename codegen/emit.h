@@ -55,4 +55,14 @@ typedef struct emit_sync {
 } emit_sync;
 int emit_sync_of(const ir_op *op, emit_sync *s);
 
+/* emit_mixed.c (docs/semantics.md §8.9): the core a section or function runs on (1 the
+ * cube, 2 the vector cores, 0 any); whether the vector code under `root` exchanges
+ * tiles only with split 0 (then only vector core 0 runs it, as PTOAS guards it with
+ * get_subblockid() == 0); whether kernel `func` is mixed, runs as clusters: it has a
+ * section or a FIFO op (cross-core flags alone do not make it so: outside a cluster
+ * they are no-ops, §8.5). */
+int emit_core_of(const ir_op *op);
+int emit_vector_only0(ir_op *root);
+int emit_is_mixed(ir_op *func);
+
 #endif

@@ -1641,6 +1641,94 @@ static void emit_return(em *e, ir_op *op)
 	close_block(e);
 }
 
+/* A mixed cube/vector op (docs/semantics.md §8.9) as its runtime call (ptort.h section
+ * 10), the op's location passed for the deadlock report: a section is an `if` on the
+ * core; a pipe init gives the FIFO depths mixed.c (passes/) wrote; the buffer handles
+ * are only comments. */
+static void put_loc_args(em *e, const ir_op *op)
+{
+	if (op->loc.file)
+		put_src(e, op->loc.file);
+	else
+		pf(e, "0");
+	pf(e, ", %u, %u);", op->loc.line, op->loc.col);
+}
+
+static void emit_mixed_op(em *e, ir_op *op)
+{
+	const ir_attr *a;
+	int64_t v[4] = {0, 0, 0, 0};
+	unsigned i;
+	/* v[0]: the event id, the split or the dir_mask; v[1..3] a pipe init's numbers */
+	const char *keys[4] = {"dir_mask", "slot_size", "c2v_depth", "v2c_depth"};
+	if (op->code == IR_OP_SYNC_SET || op->code == IR_OP_SYNC_WAIT)
+		keys[0] = "event_id";
+	else if (ir_op_get_attr(op, "split"))
+		keys[0] = "split";
+	for (i = 0; i < 4; i++)
+		if ((a = ir_op_get_attr(op, keys[i])) && a->kind == IR_ATTR_INT)
+			v[i] = a->u.i.v;
+	ind(e);
+	switch (op->code) {
+	case IR_OP_SECTION_CUBE: case IR_OP_SECTION_VECTOR:
+		pf(e, "if (ptort_core_in(ctx, %s, %d)) { /* %s */\n",
+		   op->code == IR_OP_SECTION_CUBE ? "PTORT_CORE_CUBE" : "PTORT_CORE_VECTOR",
+		   op->code == IR_OP_SECTION_VECTOR && emit_vector_only0(op), op->name);
+		e->indent++;
+		if (op->regions[0].first)
+			emit_block(e, op->regions[0].first);
+		e->indent--;
+		ind(e);
+		pf(e, "}\n");
+		return;
+	case IR_OP_RESERVE_BUFFER: case IR_OP_IMPORT_RESERVED_BUFFER:
+		pf(e, "/* %s: the FIFO slots live in the cluster (ptort_pipe_init) */\n", op->name);
+		return;
+	case IR_OP_SYNC_SET: case IR_OP_SYNC_WAIT:
+		pf(e, "ptort_xsync_%s(ctx, %d, %lld, ", op->code == IR_OP_SYNC_SET ? "set" : "wait",
+		   e->t->id == PTOC_TARGET_A5, (long long)v[0]);
+		break;
+	case IR_OP_TFREE_FROM_AIC: case IR_OP_TFREE_FROM_AIV: case IR_OP_TFREE:
+		pf(e, "ptort_tfree(ctx, %lldu, ", (long long)v[0]);
+		break;
+	case IR_OP_I_TPUSH: case IR_OP_I_TPOP: {
+		int push = op->code == IR_OP_I_TPUSH;
+		pf(e, "/* %s */\n", op->name);
+		open_block(e);
+		emit_tile(e, op, push ? "src" : "dst", 0, "ptoc_t");
+		ind(e);
+		pf(e, "ptort_%s_at(ctx, &ptoc_t, %lldu, ", push ? "tpush" : "tpop", (long long)v[0]);
+		put_loc_args(e, op);
+		locate(e, op);
+		close_block(e);
+		return;
+	}
+	default: { /* the pipe inits */
+		const ir_value *gm = NULL;
+		if ((op->code == IR_OP_AIC_INITIALIZE_PIPE || op->code == IR_OP_AIV_INITIALIZE_PIPE) &&
+		    op->num_operands == 3)
+			gm = op->operands[0].value;
+		else if (op->code == IR_OP_INITIALIZE_L2G2L_PIPE)
+			gm = op->operands[0].value;
+		if (gm && gm->type->kind != IR_TYPE_PTR)
+			gm = NULL;
+		pf(e, "ptort_pipe_init(ctx, %lldu, %lldu, %lldu, %lldu, ", (long long)v[0],
+		   (long long)v[1], (long long)v[2], (long long)v[3]);
+		if (gm) {
+			ptort_type t = PTORT_F32;
+			ir_type_to_elem(gm->type->u.ptr.elem, &t);
+			pf(e, "%s, %s * %uu, ", vexpr(e, op, gm), ptr_elems(e, op, gm),
+			   ptort_type_bits(t) / 8 ? ptort_type_bits(t) / 8 : 1);
+		} else {
+			pf(e, "0, 0, ");
+		}
+		break;
+	}
+	}
+	put_loc_args(e, op);
+	locate(e, op);
+}
+
 static void emit_op(em *e, ir_op *op)
 {
 	switch (op->code) {
@@ -1697,9 +1785,16 @@ static void emit_op(em *e, ir_op *op)
 	case IR_OP_DECLARE_EVENTID_ARRAY: case IR_OP_EVENTID_ARRAY_GET: case IR_OP_EVENTID_ARRAY_SET:
 		emit_sync_op(e, op);
 		return;
-	case IR_OP_GET_BUF: case IR_OP_RLS_BUF: case IR_OP_SYNC_SET: case IR_OP_SYNC_WAIT:
+	case IR_OP_GET_BUF: case IR_OP_RLS_BUF:
 		ind(e);
 		pf(e, "/* %s: no-op on the CPU */\n", op->name);
+		return;
+	case IR_OP_SYNC_SET: case IR_OP_SYNC_WAIT: case IR_OP_SECTION_CUBE: case IR_OP_SECTION_VECTOR:
+	case IR_OP_RESERVE_BUFFER: case IR_OP_IMPORT_RESERVED_BUFFER: case IR_OP_AIC_INITIALIZE_PIPE:
+	case IR_OP_AIV_INITIALIZE_PIPE: case IR_OP_INITIALIZE_L2L_PIPE: case IR_OP_INITIALIZE_L2G2L_PIPE:
+	case IR_OP_TFREE_FROM_AIC: case IR_OP_TFREE_FROM_AIV: case IR_OP_TFREE: case IR_OP_I_TPUSH:
+	case IR_OP_I_TPOP:
+		emit_mixed_op(e, op);
 		return;
 	case IR_OP_TRAP:
 		/* a located runtime error; the function stops here (docs/semantics.md §8.5) */
@@ -1883,6 +1978,14 @@ static void emit_func(em *e, ir_op *f)
 		}
 		/* an argument of N < 64 bits is reduced to them (docs/semantics.md §8.4) */
 		canon_narrow(e, b->args[i]->type, e->names[b->args[i]->vmark - 1]);
+	}
+	if (emit_core_of(f) && !(fn_type(f) && fn_type(f)->u.fn.nout)) {
+		/* a cube or vector function runs on its core only (docs/semantics.md §8.9) */
+		ind(e);
+		pf(e, "if (!ptort_core_in(ctx, %s, %d))\n", emit_core_of(f) == 1 ? "PTORT_CORE_CUBE"
+		   : "PTORT_CORE_VECTOR", emit_core_of(f) == 2 && emit_vector_only0(f));
+		ind(e);
+		pf(e, "\treturn;\n");
 	}
 	if (b)
 		emit_block(e, b);
@@ -2165,8 +2268,9 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 		pf(&e, "};\n\n");
 	}
 	pf(&e, "static const ptort_main_desc ptoc_desc = {.nargs = %uu, .args = %s, "
-	   ".ctx_create = %s_ctx_create, .call = ptoc_call};\n\n"
-	   "int main(int argc, char **argv)\n{\n\treturn ptort_main(&ptoc_desc, argc, argv);\n}\n", n, n ? "ptoc_args" : "0", name);
+	   ".ctx_create = %s_ctx_create, .call = ptoc_call%s};\n\n"
+	   "int main(int argc, char **argv)\n{\n\treturn ptort_main(&ptoc_desc, argc, argv);\n}\n", n, n ? "ptoc_args" : "0", name,
+	   emit_is_mixed(func) ? ", .flags = PTORT_MAIN_CLUSTER" : "");
 	names_reset(&e);
 	free(e.names);
 	free(e.vals);

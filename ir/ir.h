@@ -592,8 +592,6 @@ struct ptoc_module {
 unsigned ir_verify(ir_ctx *ctx, ir_op *root, const struct target *t);
 /* verify_mixed.c: the mixed cube/vector ops' module-wide rules; the error count */
 unsigned ir_verify_mixed(ir_ctx *ctx, const ir_op *module, const struct target *t);
-/* A located error at the first mixed cube/vector op (not lowered yet); -1, else 0. */
-int ir_mixed_unlowered(ir_ctx *ctx, const ir_op *module);
 
 /* ---- print.c: the printers (custom form and MLIR generic form) -------- */
 

@@ -163,6 +163,11 @@ static void check_peer(mctx *m, const ir_op *init, const ir_value *buf)
 	const ir_attr *nm;
 	if (!d || (d->code != IR_OP_RESERVE_BUFFER && d->code != IR_OP_IMPORT_RESERVED_BUFFER))
 		return;
+	/* peer_func names a function of a kind; in a function of no kind (a kernel whose
+	 * cube and vector functions were inlined into its sections) the pair was checked
+	 * where it was written */
+	if (func_core(m->func) == CORE_ANY)
+		return;
 	nm = attr_str(d, "name", IR_ATTR_STRING);
 	if (!nm)
 		return;
@@ -501,31 +506,4 @@ unsigned ir_verify_mixed(ir_ctx *ctx, const ir_op *module, const struct target *
 			check_split_pairs(&m, f);
 	}
 	return m.errors;
-}
-
-/* The first mixed cube/vector op under `root` (the rows SECTION_CUBE..TFREE of ops.def). */
-static const ir_op *first_mixed(const ir_op *root)
-{
-	unsigned i;
-	const ir_block *b;
-	const ir_op *o, *r;
-	for (i = 0; i < root->num_regions; i++)
-		for (b = root->regions[i].first; b; b = b->next)
-			for (o = b->first; o; o = o->next) {
-				if (o->code >= IR_OP_SECTION_CUBE && o->code <= IR_OP_TFREE)
-					return o;
-				if ((r = first_mixed(o)))
-					return r;
-			}
-	return NULL;
-}
-
-int ir_mixed_unlowered(ir_ctx *ctx, const ir_op *module)
-{
-	const ir_op *o = first_mixed(module);
-	if (!o)
-		return 0;
-	ir_error(ctx, o->loc, "'%s' op: mixed cube/vector kernels are parsed and verified but "
-			      "not lowered to C yet (docs/semantics.md §8.9)", o->name);
-	return -1;
 }

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "passes/lower.h"
 #include "passes/passes.h"
 
 #define PASS_NAME "inline"
@@ -266,6 +267,9 @@ unsigned pass_inline(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 	unsigned errors = 0;
 	if (!module->num_regions || !module->regions[0].first)
 		return 0;
+	/* mixed kernels: a cube / vector callee's body keeps its core (mixed.c) */
+	if (mixed_prepare(ctx, module))
+		return 1;
 	memset(&m, 0, sizeof m);
 	for (f = module->regions[0].first->first; f && !errors; f = f->next) {
 		unsigned count = 0;

@@ -95,6 +95,15 @@ int lower_vec_uses_ub_scratch(const ir_op *op, const struct target *t);
  * Returns the number of errors reported. */
 unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o);
 
+/* ---- mixed.c: mixed cube/vector kernels (docs/semantics.md §8.9) ------------------ */
+/* Run by `inline` before it inlines: calls of cube / vector functions into sections of
+ * their kind, the FIFO depths of each pipe init as attributes c2v_depth / v2c_depth,
+ * each tpop_from_aic / _aiv result an alloc_tile before the pop. Returns the errors. */
+unsigned mixed_prepare(ir_ctx *ctx, ir_op *module);
+/* split-repeats: a tpush (any form) to pto.i.tpush of its tile, a tpop to pto.i.tpop of
+ * the tile it writes, inserted before `op`, WITHOUT erasing it. Returns the errors. */
+unsigned lower_mixed_op(ir_ctx *ctx, ir_op *op);
+
 /* ---- split_repeats.c: the splitting of a vector conversion --------------------------- */
 
 /* A conversion of the v_row x v_col region of row-major tiles; addresses are byte

@@ -243,7 +243,9 @@ static int collect(ir_op *op, void *user)
 	if ((d->flags & IR_OPF_TILE) || op->code == IR_OP_TPRINT || op->code == IR_OP_ALLOC_TILE ||
 	    op->code == IR_OP_TASSIGN || op->code == IR_OP_SET_VALIDSHAPE ||
 	    op->code == IR_OP_TRESHAPE || op->code == IR_OP_TBITCAST || op->code == IR_OP_TGETVAL ||
-	    op->code == IR_OP_TSETVAL)
+	    op->code == IR_OP_TSETVAL || (op->code >= IR_OP_TPUSH_TO_AIV && op->code <= IR_OP_TPOP &&
+					   op->code != IR_OP_TFREE_FROM_AIC &&
+					   op->code != IR_OP_TFREE_FROM_AIV))
 		push(s, op);
 	return 0;
 }
@@ -525,6 +527,11 @@ static int lower_op(sr *s, ir_op *op)
 	case IR_OP_TSTORE: return lower_transfer(s, op, 0);
 	case IR_OP_TPRINT: return lower_tprint(s, op);
 	case IR_OP_TGETVAL: case IR_OP_TSETVAL: return lower_getset(s, op);
+	case IR_OP_TPUSH_TO_AIV: case IR_OP_TPUSH_TO_AIC: case IR_OP_TPOP_FROM_AIC:
+	case IR_OP_TPOP_FROM_AIV: case IR_OP_TPUSH: case IR_OP_TPOP:
+		e = lower_mixed_op(s->ctx, op);
+		s->errors += e;
+		return e ? -1 : 0;
 	default:
 		e = ir_vecdef_get(op->code) ? lower_vec_op(s->ctx, op, s->o)
 					    : lower_cube_op(s->ctx, op, s->o);

@@ -802,7 +802,9 @@ typedef struct ptort_main_desc {
 	/* calls the kernel: buf[i] and elems[i] for a GM argument, scalar[i] otherwise */
 	void (*call)(ptort_ctx *ctx, void *const buf[], const uint64_t elems[],
 		     const int64_t scalar[]);
+	unsigned flags; /* PTORT_MAIN_CLUSTER: a mixed kernel, each block a cluster */
 } ptort_main_desc;
+#define PTORT_MAIN_CLUSTER 1u
 
 #define PTORT_MAX_BLOCKS (1u << 20)
 #define PTORT_MAX_THREADS 4096u
@@ -836,6 +838,8 @@ PTORT_API int ptort_main(const ptort_main_desc *d, int argc, char **argv);
  * block); PTORT_LAUNCH_NOMEM: out of host memory (contexts, access records, text);
  * PTORT_LAUNCH_BAD: blocks 0, no ctx_create or run, or a thread could not start. */
 #define PTORT_LAUNCH_NO_RACE_CHECK 1u
+/* each block a cluster of a cube core and two vector cores (section 10) */
+#define PTORT_LAUNCH_CLUSTER 2u
 
 typedef struct ptort_launch {
 	uint32_t blocks;  /* >= 1 */
@@ -874,6 +878,9 @@ typedef struct ptort_launch_report {
 	/* PTORT_LAUNCH_RACE */
 	uintptr_t lo, hi;   /* host addresses [lo, hi) */
 	ptort_gm_access acc[2];
+	/* PTORT_LAUNCH_ERROR of a cluster: lines "FILE:LINE:COL: note: ..." (or "note: ...")
+	 * saying what each core of a deadlocked cluster waits for; "" otherwise */
+	char notes[1024];
 } ptort_launch_report;
 
 /* The worker threads ptort_launch uses for `threads` (0: the online CPUs) and
@@ -959,6 +966,63 @@ PTORT_API int ptort_cmpf(unsigned pred, ptort_type t, uint64_t a, uint64_t b);
 
 /* ==== 9. Pipes, flags and barriers: ptort_sync.h ==================================== */
 #include "ptort_sync.h"
+
+/* ==== 10. Clusters: mixed cube/vector kernels (src/cluster.c) =======================
+ *
+ * docs/semantics.md §8.9, docs/runtime.md "Clusters". A launch with PTORT_LAUNCH_CLUSTER
+ * runs each block as a cluster of three contexts: the cube core (AIC) and two vector
+ * cores (AIV 0 and 1), each with its own on-chip memories, all running the same kernel
+ * function; ptort_core_in tells the code of `pto.section.cube` / `.vector` where it runs.
+ * The three cores run as coroutines of one worker thread, switched only where a core
+ * blocks (a FIFO push without a free slot, a pop without data, a cross-core wait
+ * without its flag), in the fixed order AIC, AIV0, AIV1: a cluster's run, its text
+ * and its errors do not depend on the thread count. When every unfinished core is
+ * blocked, the cluster stops with a deadlock error that lists what each waits for.
+ * The FIFO calls report an error and return -1 outside a cluster, the flag calls
+ * do nothing there (a kernel with flags but no section runs on one core). `file` is a
+ * string literal naming the op's source (or NULL), for the deadlock report. */
+#define PTORT_CORE_CUBE 1
+#define PTORT_CORE_VECTOR 2
+/* 1 when the context runs the code of a section of kind `core` (PTORT_CORE_*): the
+ * cube core for CUBE, each vector core for VECTOR (only vector core 0 when only0: a
+ * section whose FIFO ops all use split 0). Outside a cluster: 1. */
+PTORT_API int ptort_core_in(const ptort_ctx *ctx, int core, int only0);
+/* aic_initialize_pipe / aiv_initialize_pipe / initialize_l2l_pipe / _l2g2l_pipe: the
+ * FIFOs of directions dir_mask (1 cube to vector, 2 vector to cube, 3 both), slots of
+ * slot_size bytes, c2v_depth and v2c_depth slots for each vector core. gm (gm_bytes
+ * long) non-NULL: the slots live in that GM buffer (A2A3), cluster b's at b times
+ * the bytes one cluster needs; NULL: in the cluster (A5, the consumer's memory). The
+ * first init of a cluster sets the FIFOs; a later one must agree. */
+PTORT_API int ptort_pipe_init(ptort_ctx *ctx, unsigned dir_mask, uint32_t slot_size,
+			      uint32_t c2v_depth, uint32_t v2c_depth, void *gm, uint64_t gm_bytes,
+			      const char *file, uint32_t line, uint32_t col);
+/* tpush: on the cube core, src's valid region to the vector cores (split 0: all of it
+ * to vector core 0; 1: the upper rows to vector core 0, the lower to 1; 2: the left
+ * columns to 0, the right to 1); on a vector core, its tile as its part of the tile
+ * the cube pops. Waits for a free slot of every receiving core. tpop: the oldest
+ * filled slot(s) into dst's valid region (whose shape must be the part's, or the two
+ * parts joined on the cube), waiting for data. tfree releases the oldest popped
+ * slot(s). The elements move by value, (r, c) to (r, c), through each tile's layout;
+ * the two tiles' element types must have one width. The _at forms are what generated
+ * code calls (the location names the op in a deadlock report). */
+PTORT_API int ptort_tpush(ptort_ctx *ctx, const ptort_tile *src, uint32_t split);
+PTORT_API int ptort_tpop(ptort_ctx *ctx, const ptort_tile *dst, uint32_t split);
+PTORT_API int ptort_tpush_at(ptort_ctx *ctx, const ptort_tile *src, uint32_t split, const char *file,
+			     uint32_t line, uint32_t col);
+PTORT_API int ptort_tpop_at(ptort_ctx *ctx, const ptort_tile *dst, uint32_t split, const char *file,
+			    uint32_t line, uint32_t col);
+PTORT_API int ptort_tfree(ptort_ctx *ctx, uint32_t split, const char *file, uint32_t line,
+			  uint32_t col);
+/* Cross-core flags (sync.set / sync.wait) with the target's semantics: a5 0 (A2A3, FFTS
+ * mode 2): ids 0-15; a set on the cube counts the flag up on both vector cores, a set
+ * on a vector core counts its own flag on the cube, whose wait needs both; a5 1: ids
+ * 0-31; the cube's set of id e reaches vector core e / 16 (flag e % 16), a vector
+ * core's set of id e the cube's flag e. A wait blocks until its flag counts at least
+ * one and takes one; a count past 15 is an error. */
+PTORT_API int ptort_xsync_set(ptort_ctx *ctx, int a5, int64_t id, const char *file, uint32_t line,
+			      uint32_t col);
+PTORT_API int ptort_xsync_wait(ptort_ctx *ctx, int a5, int64_t id, const char *file,
+			       uint32_t line, uint32_t col);
 
 #ifdef __cplusplus
 }

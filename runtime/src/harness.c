@@ -700,6 +700,8 @@ int ptort_main(const ptort_main_desc *d, int argc, char **argv)
 	l.blocks = r.blocks;
 	l.threads = r.threads;
 	l.ctx_create = d->ctx_create;
+	if (d->flags & PTORT_MAIN_CLUSTER)
+		l.flags |= PTORT_LAUNCH_CLUSTER;
 	l.run = call_block;
 	l.user = &h;
 	switch (ptort_launch_run(&l, &rep)) {
@@ -712,6 +714,7 @@ int ptort_main(const ptort_main_desc *d, int argc, char **argv)
 				rep.message);
 		else
 			fprintf(stderr, "runtime error: %s\n", rep.message);
+		fputs(rep.notes, stderr); /* a deadlocked cluster: what each core waits for */
 		rc = 1;
 		break;
 	case PTORT_LAUNCH_RACE:

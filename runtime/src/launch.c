@@ -46,6 +46,7 @@ typedef struct blk {
 	uint32_t line, col;
 	ptort_gm_rec *rec;
 	size_t nrec;
+	char notes[1024]; /* a deadlocked cluster's notes */
 	char *text; /* tprint output, when captured */
 	size_t ntext, captext;
 } blk;
@@ -131,49 +132,96 @@ static void stop_all(launch_state *st, int nomem)
 #endif
 }
 
+/* Sets up ctx to run block b (memories zeroed as far as written, no error, the block,
+ * tracking, the print sink). */
+static void ctx_prepare(launch_state *st, ptort_ctx *ctx, uint32_t b)
+{
+	const ptort_launch *l = st->l;
+	unsigned m;
+	for (m = 0; m < PTORT_MEM_COUNT; m++) {
+		memset(ctx->mem[m], 0, ctx->dirty[m]);
+		ctx->dirty[m] = 0;
+	}
+	ptort_ctx_clear_error(ctx);
+	ctx->block_idx = b;
+	ctx->block_num = l->blocks;
+	ctx->track = st->track;
+	ctx->track_oom = 0;
+	ctx->nrec = ctx->located = 0;
+	if (st->capture)
+		ptort_ctx_set_print(ctx, capture, &st->b[b]);
+	else
+		ptort_ctx_set_print(ctx, l->print, l->print_user);
+}
+
+/* Moves ctx's GM records to block slot s (appended); 0, or -1 out of memory. */
+static int ctx_collect(ptort_ctx *ctx, blk *s)
+{
+	if (!s->rec) {
+		s->rec = ctx->rec;
+		s->nrec = ctx->nrec;
+		ctx->rec = NULL;
+		ctx->caprec = 0;
+	} else if (ctx->nrec) {
+		ptort_gm_rec *q = realloc(s->rec, (s->nrec + ctx->nrec) * sizeof *q);
+		if (!q)
+			return -1;
+		memcpy(q + s->nrec, ctx->rec, ctx->nrec * sizeof *q);
+		s->rec = q;
+		s->nrec += ctx->nrec;
+	}
+	ctx->nrec = ctx->located = 0;
+	if (ctx->track_oom)
+		s->oom = 1;
+	return 0;
+}
+
+static void fail_block(launch_state *st, blk *s, ptort_ctx *ctx)
+{
+	s->failed = 1;
+	snprintf(s->msg, sizeof s->msg, "%s", ptort_ctx_error(ctx));
+	s->file = ptort_ctx_error_loc(ctx, &s->line, &s->col);
+	stop_all(st, 0);
+}
+
 static void *worker(void *arg)
 {
 	launch_state *st = arg;
 	const ptort_launch *l = st->l;
-	ptort_ctx *ctx = l->ctx_create();
+	int cluster = (l->flags & PTORT_LAUNCH_CLUSTER) != 0;
+	ptort_cluster *cl = cluster ? ptort_cluster_create(l->ctx_create) : NULL;
+	ptort_ctx *ctx = cluster ? NULL : l->ctx_create();
 	uint32_t b;
-	if (!ctx) {
+	if (cluster ? !cl : !ctx) {
 		stop_all(st, 1);
 		return NULL;
 	}
 	while ((b = take(st)) < l->blocks) {
 		blk *s = &st->b[b];
-		unsigned m;
-		for (m = 0; m < PTORT_MEM_COUNT; m++) {
-			memset(ctx->mem[m], 0, ctx->dirty[m]);
-			ctx->dirty[m] = 0;
+		if (cluster) {
+			unsigned i;
+			int f;
+			for (i = 0; i < 3; i++) {
+				ctx_prepare(st, ptort_cluster_ctx(cl, i), b);
+				ptort_cluster_ctx(cl, i)->track = 1; /* the cross-core race check */
+			}
+			f = ptort_cluster_run(cl, l->run, l->user, s->notes, sizeof s->notes);
+			for (i = 0; i < 3; i++)
+				if (ctx_collect(ptort_cluster_ctx(cl, i), s))
+					s->oom = 1;
+			if (f >= 0)
+				fail_block(st, s, ptort_cluster_ctx(cl, (unsigned)f));
+			continue;
 		}
-		ptort_ctx_clear_error(ctx);
-		ctx->block_idx = b;
-		ctx->block_num = l->blocks;
-		ctx->track = st->track;
-		ctx->track_oom = 0;
-		ctx->nrec = ctx->located = 0;
-		if (st->capture)
-			ptort_ctx_set_print(ctx, capture, s);
-		else
-			ptort_ctx_set_print(ctx, l->print, l->print_user);
+		ctx_prepare(st, ctx, b);
 		l->run(ctx, l->user);
 		/* the records of this block move to its slot */
-		s->rec = ctx->rec;
-		s->nrec = ctx->nrec;
-		ctx->rec = NULL;
-		ctx->nrec = ctx->caprec = ctx->located = 0;
-		if (ctx->track_oom)
-			s->oom = 1;
-		if (ptort_ctx_error(ctx)) {
-			s->failed = 1;
-			snprintf(s->msg, sizeof s->msg, "%s", ptort_ctx_error(ctx));
-			s->file = ptort_ctx_error_loc(ctx, &s->line, &s->col);
-			stop_all(st, 0);
-		}
+		ctx_collect(ctx, s);
+		if (ptort_ctx_error(ctx))
+			fail_block(st, s, ctx);
 	}
 	ptort_ctx_destroy(ctx);
+	ptort_cluster_destroy(cl);
 	return NULL;
 }
 
@@ -350,6 +398,7 @@ ptort_launch_status ptort_launch_run(const ptort_launch *l, ptort_launch_report 
 		rep->file = s->file;
 		rep->line = s->line;
 		rep->col = s->col;
+		memcpy(rep->notes, s->notes, sizeof rep->notes);
 	} else if (st.track && race_check(&st, rep) < 0) {
 		rep->status = PTORT_LAUNCH_NOMEM;
 	}

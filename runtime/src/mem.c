@@ -154,6 +154,11 @@ void ptort_gm_note_(ptort_ctx *ctx, const void *p, size_t n, int write)
 	r->write = (uint32_t)write;
 	r->file = NULL;
 	r->line = r->col = 0;
+	r->core = 0;
+	if (ctx->cl) {
+		r->core = ctx->core == PTORT_CORE_CUBE ? 1 : 2 + (ctx->sub_idx & 1);
+		memcpy(r->vc, ctx->vc, sizeof r->vc);
+	}
 }
 
 void ptort_ctx_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col)

@@ -18,6 +18,10 @@ typedef struct ptort_gm_rec {
 	uint32_t write;
 	const char *file;
 	uint32_t line, col;
+	/* in a cluster: the core (1 + its index: AIC, AIV0, AIV1; 0 outside one) and its
+	 * vector clock when it made the access (cluster.c's cross-core race check) */
+	uint32_t core;
+	uint32_t vc[3];
 } ptort_gm_rec;
 
 struct ptort_ctx {
@@ -42,7 +46,26 @@ struct ptort_ctx {
 	size_t nrec, caprec;
 	size_t located;          /* records before this one have their location */
 	struct ptort_san *san;   /* the sync sanitizer's trace (sanitize.c), NULL when off */
+	/* the cluster this context is a core of (cluster.c), NULL outside one; core:
+	 * PTORT_CORE_CUBE or PTORT_CORE_VECTOR (sub_idx tells the vector core) */
+	struct ptort_cluster *cl;
+	int core;
+	uint32_t vc[3]; /* the core's vector clock over the cluster's three cores */
 };
+
+/* cluster.c: a cluster of one cube and two vector contexts (ptort.h section 10) */
+typedef struct ptort_cluster ptort_cluster;
+/* Three contexts from ctx_create; NULL when out of memory. */
+ptort_cluster *ptort_cluster_create(ptort_ctx *(*ctx_create)(void));
+void ptort_cluster_destroy(ptort_cluster *cl);
+/* Core i (0 the cube, 1 and 2 the vector cores) */
+ptort_ctx *ptort_cluster_ctx(ptort_cluster *cl, unsigned i);
+/* Runs run(ctx, user) on the three cores (their block set by the caller) until all
+ * finish or all wait (deadlock). Returns the core whose error stands for the cluster's
+ * (the first reported, in the deterministic order of the run), or -1; a deadlock
+ * writes its notes into notes[0 .. nn). */
+int ptort_cluster_run(ptort_cluster *cl, void (*run)(ptort_ctx *, void *), void *user,
+		      char *notes, size_t nn);
 
 /* mem.c */
 #if defined(__GNUC__) || defined(__clang__)

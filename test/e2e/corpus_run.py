@@ -11,7 +11,7 @@ under it. For each .pto file, in order:
      Qwen3 decode kernels (Qwen3DecodeA3/A5: checked by the CTest test `qwen3`,
      test/qwen3/run.py, against PTOAS's goldens and bit for bit against exact.py, on
      their 128 and 400 MiB weights), the files of the pending list (not accepted yet; run_all.test adds corpus-mixed.txt,
-     the mixed cube/vector kernels not lowered yet),
+     the mixed cube/vector kernels, run as clusters by corpus/mixed_run.test),
      and the files the corpus means to be rejected (EXPECTED_ERRORS: their diagnostic
      must match on every target).
   2. The targets: the module's pto.target_arch, else the directory name (…A3 / …A5),

@@ -1,0 +1,59 @@
+/* emit_mixed.c: what emit-c asks of a mixed cube/vector kernel (docs/semantics.md §8.9,
+ * ptort.h section 10): the core a function or section runs on, whether a vector
+ * section runs on vector core 0 only, whether a kernel needs the cluster launch. */
+#include <string.h>
+
+#include "codegen/emit.h"
+
+int emit_core_of(const ir_op *op)
+{
+	const ir_attr *k;
+	if (op->code == IR_OP_SECTION_CUBE)
+		return 1;
+	if (op->code == IR_OP_SECTION_VECTOR)
+		return 2;
+	if (op->code != IR_OP_FUNC || !(k = ir_op_get_attr(op, "pto.kernel_kind")) ||
+	    k->kind != IR_ATTR_PTO || !k->u.pto.value)
+		return 0;
+	return !strcmp(k->u.pto.value, "cube") ? 1 : !strcmp(k->u.pto.value, "vector") ? 2 : 0;
+}
+
+/* The FIFO ops under `root`: counts those with split 0 and the others. */
+typedef struct splits {
+	unsigned zero, other;
+} splits;
+
+static int count_split(ir_op *op, void *user)
+{
+	splits *s = user;
+	const ir_attr *a;
+	if (op->code != IR_OP_I_TPUSH && op->code != IR_OP_I_TPOP &&
+	    !(op->code >= IR_OP_TPUSH_TO_AIV && op->code <= IR_OP_TFREE))
+		return 0;
+	a = ir_op_get_attr(op, "split");
+	if (a && a->kind == IR_ATTR_INT && a->u.i.v == 0)
+		s->zero++;
+	else
+		s->other++;
+	return 0;
+}
+
+int emit_vector_only0(ir_op *root)
+{
+	splits s = {0, 0};
+	ir_walk(root, count_split, &s);
+	return s.zero && !s.other;
+}
+
+static int is_mixed_op(ir_op *op, void *user)
+{
+	(void)user;
+	return (op->code >= IR_OP_SECTION_CUBE && op->code <= IR_OP_TFREE) ||
+	       op->code == IR_OP_I_TPUSH || op->code == IR_OP_I_TPOP;
+}
+
+int emit_is_mixed(ir_op *func)
+{
+	/* a function of a kind alone is not: a vector kernel runs on one core */
+	return ir_walk(func, is_mixed_op, NULL) != 0;
+}
