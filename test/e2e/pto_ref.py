@@ -615,6 +615,8 @@ class Interp:
             if t.startswith("!pto.ptr<"):
                 if i in gm:  # a pointer the caller passes no buffer for is never used
                     env[a] = ("ptr", gm[i], t[len("!pto.ptr<"):-1])
+            elif t in ("f32", "f16", "bf16"):
+                env[a] = ("fbits", t, scalars[i])  # a float argument: its bits
             else:
                 env[a] = scalars[i]
         self.block(body, env)
