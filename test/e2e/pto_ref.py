@@ -989,7 +989,7 @@ class Interp:
 
     # -- vector ops (§7) --
     def binary(self, opname, ins):
-        x, y, dst = ins
+        x, y, dst = ins[0], ins[1], ins[-1]  # trem's optional tmp (ins[2]) is not read
         vr, vc = dst.vr, dst.vc
         for s in (x, y):
             if s.vr < vr or s.vc < vc or s.t != dst.t:
