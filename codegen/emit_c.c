@@ -2241,6 +2241,7 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 		   "static const ptort_main_arg ptoc_args[%u] = {\n", n);
 		for (i = 0; i < n && !e.errors; i++) {
 			unsigned bits = 0, rank = 0;
+			int fscalar = 0;
 			uint64_t elems = 0, sh[8];
 			ptort_type et = PTORT_U8;
 			if (b->args[i]->type->kind == IR_TYPE_PTR) {
@@ -2251,6 +2252,8 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 				bits = ptort_type_bits(et);
 				elems = arg_elems(b->args[i]);
 				rank = emit_arg_shape(b->args[i], elems, sh, 8);
+			} else if (!ir_type_to_elem(b->args[i]->type, &et) && ptort_type_is_float(et)) {
+				fscalar = 1; /* --arg takes a number of the type (harness.c) */
 			}
 			pf(&e, "\t{.name = \"%s\", .bits = %u, .elems = %lluu, .file = ",
 			   e.names[b->args[i]->vmark - 1], bits, (unsigned long long)elems);
@@ -2259,8 +2262,10 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 			else
 				pf(&e, "0");
 			pf(&e, ", .line = %u, .col = %u", b->args[i]->loc.line, b->args[i]->loc.col);
-			if (bits)
+			if (bits || fscalar)
 				pf(&e, ", .type = %s", rt_type_names[et]);
+			if (fscalar)
+				pf(&e, ", .is_float = 1");
 			if (rank)
 				pf(&e, ", .rank = %u, .shape = ptoc_shape%u", rank, i);
 			pf(&e, "},\n");

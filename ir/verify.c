@@ -1032,6 +1032,10 @@ static void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 			op_error(v, op, "expects no tmp operand (PTOAS's trowexpandadd takes none)");
 			break;
 		}
+		if (nin == 3 && vd->kind == IR_VK_BIN && op->code != IR_OP_V_trem) {
+			op_error(v, op, "expects no tmp operand (of the binary ops only trem takes one)");
+			break;
+		}
 		same_elem(v, op, &t[0], "src0", &t[1], "src1");
 		same_elem(v, op, &t[0], "src0", &dt, "dst");
 		vec_elem(v, op, vd, dt.elem, "dst");

@@ -88,6 +88,15 @@ unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o);
  * does (docs/placement.md). */
 int lower_vec_uses_ub_scratch(const ir_op *op, const struct target *t);
 
+/* ---- lower_scalar.c ----------------------------------------------------------------- */
+
+/* The run-time scalar `s` of tile-scalar op `op` as the bits of element type `et`
+ * (docs/semantics.md §7.3: as a tcvt with RINT, saturation off): `s` itself when its
+ * bits are those (the same type; an integer to one no wider), else the result of a
+ * pto.i.scvt inserted before `op`. NULL after a located error (a type without a
+ * conversion: i1, f64, ...). */
+ir_value *lower_rt_scalar(ir_ctx *ctx, ir_op *op, ir_value *s, ptort_type et);
+
 /* ---- lower_cube.c ------------------------------------------------------------------ */
 
 /* The cube-side hook (lower_cube.c): lowers `op` (tmov, tmatmul*, tload/tstore of a

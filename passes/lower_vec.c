@@ -47,6 +47,8 @@ typedef struct vl {
 	uint32_t w;         /* its bits */
 	ptort_type scalar_et; /* the type a scalar converts to (the tile's) */
 	int pair8;          /* 8-bit bitwise op on the repeat form: byte pairs as 16 bits */
+	ir_value *sdyn;     /* a run-time scalar (its bits of scalar_et), else NULL: the
+			     * scalar field of every instruction that takes the op's scalar */
 	unsigned errors;
 	/* the valid region of the destination: static, or dynamic values */
 	uint32_t rows, cols;
@@ -103,9 +105,13 @@ static int scalar_bits(vl *v, ir_value *s, uint64_t *out)
 	char buf[1200];
 	int n;
 	if (!a || (a->kind != IR_ATTR_INT && a->kind != IR_ATTR_FLOAT)) {
-		verr(v, "the scalar operand must be an arith.constant (a run-time scalar is not "
-			"supported yet)%s", "");
-		return -1;
+		/* a run-time scalar: converted by the generated code (lower_scalar.c) */
+		*out = 0;
+		if (!(v->sdyn = lower_rt_scalar(v->ctx, v->op, s, v->scalar_et))) {
+			v->errors++;
+			return -1;
+		}
+		return 0;
 	}
 	if (a->kind == IR_ATTR_INT) {
 		const ir_type *t = s->type;
@@ -169,6 +175,15 @@ static int scalar_bits(vl *v, ir_value *s, uint64_t *out)
 			*out = (*out & 0xFF) * 0x0101;
 	}
 	return 0;
+}
+
+/* The scalar field of `li`: the run-time scalar if the op has one, else the bits sc. */
+static void li_scalar(vl *v, lower_insn *li, uint64_t sc)
+{
+	if (v->sdyn)
+		li_dyn(v->ctx, li, "scalar", v->sdyn);
+	else
+		li_int(v->ctx, li, "scalar", (int64_t)sc);
 }
 
 /* Whether a row-expand's src1 holds one 32-byte block per row (32 / element bytes
@@ -287,7 +302,7 @@ static int vs_emit(vs *s, const uint32_t *off, uint32_t repeat, const uint32_t *
 			li_int(v->ctx, &li, s->o[i].rep, rep[i]);
 	}
 	if (s->has_scalar)
-		li_int(v->ctx, &li, "scalar", (int64_t)s->scalar);
+		li_scalar(v, &li, s->scalar);
 	if (s->has_flags)
 		li_int(v->ctx, &li, "flags", s->flags);
 	li_int(v->ctx, &li, "repeat", repeat);
@@ -439,7 +454,7 @@ static void v_sources(vl *v, lower_insn *li, const lower_tile *a, const lower_ti
 		li_int(v->ctx, li, "src1_pitch", tile_pitch(b));
 	} else {
 		li_addr(v->ctx, li, "src", a, 0, v->op);
-		li_int(v->ctx, li, "scalar", (int64_t)sc);
+		li_scalar(v, li, sc);
 		li_int(v->ctx, li, "src_pitch", tile_pitch(a));
 	}
 }
@@ -471,7 +486,7 @@ static int lower_v_elementwise(vl *v, vops *p)
 		common(v, &li, IR_OP_I_VBINS_V, 1);
 		li_addr(v->ctx, &li, "dst", p->dst, 0, v->op);
 		li_addr(v->ctx, &li, "src", &p->t[si], 0, v->op);
-		li_int(v->ctx, &li, "scalar", (int64_t)sc);
+		li_scalar(v, &li, sc);
 		li_int(v->ctx, &li, "flags", si ? PTORT_V_SCALAR_FIRST : 0);
 		li_rc(v, &li, v->rows, v->cols, 1);
 		li_int(v->ctx, &li, "dst_pitch", tile_pitch(p->dst));
@@ -509,7 +524,7 @@ static int lower_v_elementwise(vl *v, vops *p)
 			return -1;
 		common(v, &li, IR_OP_I_VDUP_V, 0);
 		li_addr(v->ctx, &li, "dst", p->dst, 0, v->op);
-		li_int(v->ctx, &li, "scalar", (int64_t)sc);
+		li_scalar(v, &li, sc);
 		li_rc(v, &li, v->rows, v->cols, 1);
 		li_int(v->ctx, &li, "dst_pitch", tile_pitch(p->dst));
 		return emit(v, &li);
@@ -921,7 +936,7 @@ static int bins_rows(vl *v, int vop, const lower_tile *d, uint32_t doff, uint32_
 		start(v, &li, IR_OP_I_VBINS_V, vop);
 		li_addr(v->ctx, &li, "dst", d, doff, v->op);
 		li_addr(v->ctx, &li, "src", a, aoff, v->op);
-		li_int(v->ctx, &li, "scalar", (int64_t)sc);
+		li_scalar(v, &li, sc);
 		li_int(v->ctx, &li, "flags", 0);
 		li_rc(v, &li, rows, v->cols, 0);
 		li_int(v->ctx, &li, "dst_pitch", dp);
@@ -947,7 +962,7 @@ static int dup_rows(vl *v, const lower_tile *d, uint32_t doff, uint32_t dp, uint
 		lower_insn li;
 		common(v, &li, IR_OP_I_VDUP_V, 0);
 		li_addr(v->ctx, &li, "dst", d, doff, v->op);
-		li_int(v->ctx, &li, "scalar", (int64_t)sc);
+		li_scalar(v, &li, sc);
 		li_rc(v, &li, rows, v->cols, 0);
 		li_int(v->ctx, &li, "dst_pitch", dp);
 		return emit(v, &li);
@@ -1513,6 +1528,8 @@ static int lower_axpy(vl *v, vops *p)
 		return -1;
 	if (se != v->et)
 		sc = ptort_cvt1(se, v->et, sc, PTORT_RINT, PTORT_SAT_OFF);
+	if (se != v->et && v->sdyn && !(v->sdyn = lower_rt_scalar(v->ctx, v->op, v->sdyn, v->et)))
+		return v->errors++, -1;
 	pitch = (v->cols * (v->w / 8) + 31) / 32 * 32;
 	per = scratch_tile(v, &scr, d->type, pitch);
 	if (!per) {
@@ -1536,17 +1553,6 @@ static int lower_axpy(vl *v, vops *p)
 
 /* ---- tci, ttri, tfillpad_inplace --------------------------------------------------- */
 
-/* An integer constant operand (tci's start, ttri's diagonal). */
-static int const_int(vl *v, unsigned i, int64_t *out)
-{
-	if (!ir_value_const_int(v->op->operands[i].value, out)) {
-		verr(v, "the scalar operand must be an integer arith.constant (a run-time value "
-			"is not supported yet)%s", "");
-		return -1;
-	}
-	return 0;
-}
-
 /* tci (docs/semantics.md §7.3): dst(0, k) = S + k (S - k with descending) for the
  * valid columns k, wrapping in the element type: S in column 0, then doubling, the
  * columns [n, 2n) from [0, n) plus (minus) n. */
@@ -1562,12 +1568,18 @@ static int lower_seq(vl *v, vops *p)
 		verr(v, "tci with a valid shape known only at run time is not supported%s", "");
 		return -1;
 	}
-	if (const_int(v, 0, &s))
-		return -1;
-	sc = (uint64_t)s & mask;
+	if (ir_value_const_int(v->op->operands[0].value, &s)) {
+		sc = (uint64_t)s & mask;
+	} else {
+		/* a run-time start: its low bits, as the constant's (the verifier checks it is
+		 * an integer) */
+		sc = 0;
+		v->sdyn = v->op->operands[0].value;
+	}
 	v->cols = 1;
 	if (dup_rows(v, d, 0, dp, sc, 1))
 		return -1;
+	v->sdyn = NULL;
 	for (k = 1; k < C; k += n) {
 		n = C - k < k ? C - k : k;
 		v->cols = n;
@@ -1592,8 +1604,18 @@ static int lower_tri(vl *v, vops *p)
 		verr(v, "ttri with a valid shape known only at run time is not supported%s", "");
 		return -1;
 	}
-	if (const_int(v, 0, &diag))
-		return -1;
+	if (!ir_value_const_int(v->op->operands[0].value, &diag)) {
+		/* a run-time diagonal: the splits are computed by the instruction */
+		lower_insn li;
+		common(v, &li, IR_OP_I_VTRI_V, 0);
+		li_addr(v->ctx, &li, "dst", d, 0, v->op);
+		li_int(v->ctx, &li, "one", (int64_t)one);
+		li_rc(v, &li, R, C, 1);
+		li_int(v->ctx, &li, "dst_pitch", dp);
+		li_dyn(v->ctx, &li, "diag", v->op->operands[0].value);
+		li_int(v->ctx, &li, "upper", upper);
+		return emit(v, &li);
+	}
 	lo = upper ? 0 : one; /* the value left of the split, then right of it */
 	hi = upper ? one : 0;
 	for (i = 0; i < R && !r; i++) {
@@ -1611,6 +1633,20 @@ static int lower_tri(vl *v, vops *p)
 	}
 	v->cols = C;
 	return r ? -1 : 0;
+}
+
+/* Whether the scalar operand of a tile-scalar op (the one that is not a tile) is an
+ * arith.constant: a run-time one is not paired (the repeat form's byte pairs repeat the
+ * scalar's byte, which is known at compile time only for a constant) */
+static int scalar_is_const(const ir_op *op)
+{
+	unsigned i;
+	for (i = 0; i < op->num_operands; i++) {
+		const ir_value *x = op->operands[i].value;
+		if (!ir_type_is_tile(x->type))
+			return x->def && x->def->code == IR_OP_CONSTANT;
+	}
+	return 1;
 }
 
 unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
@@ -1669,6 +1705,7 @@ unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 	/* and/or/xor of 8-bit elements on the repeat form: byte pairs as 16-bit lanes (the
 	 * bits are the same; a scalar is repeated in both bytes) */
 	if (!o->target->vec.predicated && v.w == 8 && !v.rows_v && !v.cols_v && v.cols % 2 == 0 &&
+	    (v.vd->kind != IR_VK_BINS || scalar_is_const(op)) &&
 	    (v.vd->kind == IR_VK_BIN || v.vd->kind == IR_VK_BINS) &&
 	    (v.vd->vop == PTORT_VOP_AND || v.vd->vop == PTORT_VOP_OR || v.vd->vop == PTORT_VOP_XOR)) {
 		v.pair8 = 1;

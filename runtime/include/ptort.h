@@ -430,6 +430,14 @@ PTORT_API int ptort_tinsert(ptort_ctx *ctx, const ptort_tile *src, const ptort_t
 PTORT_API int ptort_targred(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int64_t col,
 		  int64_t min);
 
+/* ---- 3.5c a run-time scalar operand (docs/semantics.md §7.3) -----------------------
+ * The scalar operand `value` of a vector op, of type `from` as the generated code holds
+ * it (an integer of N bits in its low N bits, any higher bits ignored; a float as its
+ * bit pattern), converted to the element type `to` as a tcvt with RINT and saturation
+ * off (ptort_cvt1 from the integer's 64-bit value, signed or unsigned by its type):
+ * the bits the vector instruction's scalar operand takes, zero-extended. */
+PTORT_API uint64_t ptort_scvt(ptort_ctx *ctx, ptort_type from, ptort_type to, uint64_t value);
+
 /* ---- 3.5a one element of a tile: tgetval, tsetval (docs/semantics.md §7.9) ---------
  *
  * Element `offset` of the tile's storage: the element whose bits start offset * bits
@@ -739,6 +747,11 @@ PTORT_API int ptort_vun_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_typ
 		uint32_t src, uint32_t rows, uint32_t cols, uint32_t dst_pitch, uint32_t src_pitch);
 PTORT_API int ptort_vdup_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t scalar,
 		 uint32_t rows, uint32_t cols, uint32_t dst_pitch);
+/* vtri_v: ttri with a run-time diagonal: row i of the rows x cols region at dst is
+ * `one` (bits of type) in the columns j <= i + diag (upper != 0: j >= i + diag) and 0
+ * elsewhere; one vdup_v per part of a row (docs/semantics.md §7.3) */
+PTORT_API int ptort_vtri_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t one,
+		 uint32_t rows, uint32_t cols, uint32_t dst_pitch, int64_t diag, int64_t upper);
 PTORT_API int ptort_vcmp_v(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, uint32_t dst_bits,
 		 uint32_t src0, uint32_t src1, uint32_t rows, uint32_t cols, uint32_t bits_pitch,
 		 uint32_t src0_pitch, uint32_t src1_pitch);
@@ -793,6 +806,10 @@ typedef struct ptort_main_arg {
 	ptort_type type;
 	unsigned rank;
 	const uint64_t *shape;
+	/* A scalar of a float type (f32, f16, bf16; its type in `type`): its --arg VALUE is
+	 * a decimal number rounded once to the type (RINT) or a bit pattern 0x...; the
+	 * kernel takes the bits. 0 for every other argument. */
+	int is_float;
 } ptort_main_arg;
 
 typedef struct ptort_main_desc {

@@ -6,7 +6,8 @@
  * Command line: PROG [--in ARG=FILE]... [--out ARG=FILE]... [--arg ARG=VALUE]...
  * [--blocks N] [--threads T]. ARG is a kernel argument's name (without %) or its
  * position from 0; a scalar's VALUE is an integer or `block[*K][+C|-C]`, the block
- * index times K plus C (ptort.h section 7 runs the N blocks).
+ * index times K plus C (ptort.h section 7 runs the N blocks); a float scalar's is a
+ * number rounded to its type or a bit pattern 0x....
  *
  * Input files are never copied more than once: a regular file that is only an input
  * is mapped privately (the kernel reads the page cache; a page it writes is copied
@@ -423,6 +424,25 @@ static int parse_block_value(const char *s, int64_t kc[2])
 	return *s ? -1 : 0;
 }
 
+/* A float argument's VALUE: a bit pattern 0x... (as a float arith.constant's hex
+ * literal, docs/semantics.md §8.2), else a number rounded once to type t. 0 or -1. */
+static int float_value(ptort_type t, const char *s, int64_t *out)
+{
+	uint64_t b;
+	unsigned n = ptort_type_bits(t);
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		char *end;
+		errno = 0;
+		b = strtoull(s + 2, &end, 16);
+		if (!s[2] || *end || errno || (n < 64 && b >> n))
+			return -1;
+	} else if (!*s || ptort_value_parse(t, s, strlen(s), &b)) {
+		return -1;
+	}
+	*out = (int64_t)b;
+	return 0;
+}
+
 /* Parses the command line into r; 0, or the exit status after a message. */
 static int parse(hrun *r, int argc, char **argv)
 {
@@ -464,7 +484,12 @@ static int parse(hrun *r, int argc, char **argv)
 			r->in[i] = eq + 1;
 		if (kind == 1)
 			r->out[i] = eq + 1;
-		if (kind == 2 && !strncmp(eq + 1, "block", 5)) {
+		if (kind == 2 && d->args[i].is_float) {
+			if (float_value(d->args[i].type, eq + 1, &r->scalar[i]))
+				return usage(r, "--arg %s: not a number of the argument's float type "
+					     "(a decimal, inf, nan, or a bit pattern 0x...)", v);
+			r->blk[i][0] = 0;
+		} else if (kind == 2 && !strncmp(eq + 1, "block", 5)) {
 			if (parse_block_value(eq + 1, r->blk[i]))
 				return usage(r, "--arg %s: not block, block*K, block+C or block*K+C (K, C "
 					     "64-bit integers, K not 0)", v);

@@ -55,12 +55,6 @@ EXCLUDED_DIRS = {
 # compile must still give (a located error, on every target): when one compiles, the
 # test fails until its line goes. Not counted as passing.
 NOT_YET = {
-    "samples/PyPTOIRParser/orchestration_example_kernel_add_scalar.pto":
-        r"'pto\.tadds' split-repeats: the scalar operand must be an arith\.constant \(a run-time scalar",
-    "samples/PyPTOIRParser/paged_attention_example_kernel_softmax_prepare.pto":
-        r"'pto\.tmuls' split-repeats: the scalar operand must be an arith\.constant \(a run-time scalar",
-    "samples/PyPTOIRParser/vector_example_dag_kernel_add_scalar.pto":
-        r"'pto\.tadds' split-repeats: the scalar operand must be an arith\.constant \(a run-time scalar",
 }
 
 # Kernels ptoc runs whose tiles, placed by hand, overlap on purpose: the reference has no
@@ -114,6 +108,14 @@ SCALARS = {
     ("samples/Sync/decode_projection_incore_0.pto", "decode_projection_incore_0"): [{3: 0}],
     ("samples/Sync/rmsnorm_incore_0.pto", "rmsnorm_incore_0"): [{3: 0}],
     ("samples/Sync/test_if_else_tile_result.pto", "test_if_else_tile_result"): [{2: 1}, {2: 0}, {2: 7}],
+    # run-time f32 scalars (tadds, tmuls), given as bit patterns: 1.5, -0.088388346
+    # (-1/sqrt(128)) and a NaN with a payload
+    ("samples/PyPTOIRParser/orchestration_example_kernel_add_scalar.pto", "kernel_add_scalar"):
+        [{1: 0x3FC00000}, {1: 0xBDB504F3}],
+    ("samples/PyPTOIRParser/vector_example_dag_kernel_add_scalar.pto", "kernel_add_scalar"):
+        [{1: 0x3FC00000}, {1: 0x7FC01234}],
+    ("samples/PyPTOIRParser/paged_attention_example_kernel_softmax_prepare.pto", "kernel_softmax_prepare"):
+        [{1: 0xBDB504F3}],
 }
 
 
@@ -249,7 +251,8 @@ def run_func(ptoc, path, rel, target, func, work, stats, funcs=None):
             else:
                 if i not in scal:
                     return runs, "%s: no value for scalar argument %d" % (fname, i)
-                cmd += ["--arg", "%d=%d" % (i, scal[i])]
+                # a float argument's value is its bit pattern (`0x...`)
+                cmd += ["--arg", ("%d=0x%x" if t in ("f32", "f16", "bf16") else "%d=%d") % (i, scal[i])]
         rc, out, err = sh(cmd)
         label = "%s %s%s" % (target, fname, (" " + ",".join("%d=%d" % kv for kv in sorted(scal.items())))
                               if scal else "")

@@ -73,8 +73,8 @@ def run_cmd(ptoc, target, src, cases, d, write=True):
             cmd += ["--in", "%s=%s" % (a[1:], p)]
             if role == "out":
                 cmd += ["--out", "%s=%s" % (a[1:], os.path.join(d, "got_%s.bin" % a[1:]))]
-        for (a, v, ty) in c.idx:
-            cmd += ["--arg", "%s=%d" % (a[1:], v)]
+        for (a, v, ty) in c.idx:  # a float argument's value is its bit pattern
+            cmd += ["--arg", ("%s=0x%x" if ty in kg.FLOATS else "%s=%d") % (a[1:], v)]
     return cmd
 
 

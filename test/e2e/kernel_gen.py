@@ -13,9 +13,10 @@ What a case can be (`gen_case`):
     constants through `alloc_tile valid_row/valid_col`), placed automatically or by
     hand (`alloc_tile addr =` / `pto.tassign`, disjoint UB windows), then 3-8 ops drawn
     from the target's row of target/vec_types.def (element ops tile-tile, tile-scalar
-    with scalars of any type, unary ops, texpands, compare + select, taddc-like ternary
-    ops, row/column reductions into their documented destination forms, row/column
-    expands and broadcasts, tpart*, taxpy, tfillpad(_expand), ttrans, tci, ttri,
+    with scalars of any type, constants or run-time arguments, unary ops, texpands,
+    compare + select, taddc-like ternary ops, row/column reductions into their
+    documented destination forms, row/column expands and broadcasts, tpart*, taxpy,
+    tfillpad(_expand), ttrans, tci, ttri (start and diagonal constants or arguments),
     in-place ops) and tcvt with the pairs, round modes and
     saturation settings that `ptoc legality --target T` lists, all optionally inside
     scf.for (iterating an in-place op) or scf.if (on a run-time flag);
@@ -215,6 +216,21 @@ def scalar_literal(rng, t):
         return str(int(rng.integers(-9, 10)) if lo < 0 else int(rng.integers(0, 10)))
     vals = [v for v in (lo, hi, lo + 1, hi - 1, 0, -1, 1, 127, 255, 256, -129) if lo <= v <= hi]
     return str(int(rng.choice(vals)))
+
+
+def literal_value(lit, t):
+    """the value of a scalar_literal as a run-time argument takes it: an integer, or a
+    float's bit pattern"""
+    if t not in FLOATS:
+        return int(lit)
+    if lit.startswith("0x"):
+        return int(lit, 16)
+    f = np.array([float(lit)], dtype=np.float32)
+    if t == "f32":
+        return int(f.view(np.uint32)[0])
+    if t == "f16":
+        return int(f.astype(np.float16).view(np.uint16)[0])
+    return int(f.view(np.uint32)[0]) >> 16  # exact in bf16 (a short integer)
 
 
 # ---- text of a case --------------------------------------------------------------------
@@ -455,7 +471,10 @@ class VecGen:
             st = str(rng.choice(["f32", "f16", "i32", "i16"] + (["bf16"] if rng.random() < 0.2 else [])))
             if t in FLOATS and st == "bf16":
                 st = "f32"
-        return self.c.const(scalar_literal(rng, st), st), st
+        lit = scalar_literal(rng, st)
+        if rng.random() < 0.3:  # a run-time scalar: an argument of the kernel
+            return self.c.arg("s", st, literal_value(lit, st)), st
+        return self.c.const(lit, st), st
 
     def op(self, t, pool, outs):
         """one op on tiles of pool (element type t), appending its result(s) to pool/outs"""
@@ -587,12 +606,14 @@ class VecGen:
             return
         elif kind == "SEQ":
             st = {"ui16": "i16", "ui32": "i32"}.get(t, t)
-            start = c.const(scalar_literal(rng, st), st)
+            lit = scalar_literal(rng, st)
+            start = c.arg("s", st, literal_value(lit, st)) if rng.random() < 0.3 else c.const(lit, st)
             d = pick()
             line(op, [(start, st)], d, "{descending = %s}" % ("true" if rng.random() < 0.5 else "false"),
                  ins_attrs=True)
         elif kind == "TRI":
-            diag = c.const(str(int(rng.integers(-4, 9))), "i32")
+            dv = int(rng.integers(-4, 9))
+            diag = c.arg("s", "i32", dv) if rng.random() < 0.3 else c.const(str(dv), "i32")
             d = pick()
             line(op, [(diag, "i32")], d, "{upperOrLower = %d : i32}" % int(rng.integers(0, 2)),
                  ins_attrs=True)

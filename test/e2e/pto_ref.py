@@ -615,6 +615,8 @@ class Interp:
             if t.startswith("!pto.ptr<"):
                 if i in gm:  # a pointer the caller passes no buffer for is never used
                     env[a] = ("ptr", gm[i], t[len("!pto.ptr<"):-1])
+            elif t in ("f32", "f16", "bf16"):
+                env[a] = ("fbits", t, scalars[i])  # a float argument: its bits
             else:
                 env[a] = scalars[i]
         self.block(body, env)
@@ -987,7 +989,7 @@ class Interp:
 
     # -- vector ops (§7) --
     def binary(self, opname, ins):
-        x, y, dst = ins
+        x, y, dst = ins[0], ins[1], ins[-1]  # trem's optional tmp (ins[2]) is not read
         vr, vc = dst.vr, dst.vc
         for s in (x, y):
             if s.vr < vr or s.vc < vc or s.t != dst.t:
