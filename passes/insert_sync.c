@@ -307,6 +307,9 @@ static void xfer(walker *w, hb *st, ir_op *op)
 		walk_block(w, st, region_block(op, 0));
 		loop_more(w, st, op, U_WHILE_AB, 1);
 		return;
+	case IR_OP_SECTION_CUBE: case IR_OP_SECTION_VECTOR: /* one core's code: in line */
+		walk_block(w, st, region_block(op, 0));
+		return;
 	case IR_OP_SCF_IF: {
 		hb s2 = *st;
 		walk_block(w, st, region_block(op, 0));
@@ -688,6 +691,7 @@ typedef struct collect {
 	unsigned pre;
 	int skip;      /* 1 explicit sync, 2 mixed, 3 level 3, 4 unplaced */
 	ir_op *where;
+	unsigned sections; /* 1 << IR_CORE_VECTOR / IR_CORE_CUBE: the kinds of its sections */
 } collect;
 
 static int has_sync_role(const ir_op *op)
@@ -709,7 +713,7 @@ static int no_footprint(const ir_op *op)
 	case IR_OP_ALLOC_TILE: case IR_OP_TASSIGN: case IR_OP_SET_VALIDSHAPE:
 	case IR_OP_SCF_FOR: case IR_OP_SCF_IF: case IR_OP_SCF_WHILE: case IR_OP_SCF_YIELD:
 	case IR_OP_SCF_CONDITION: case IR_OP_RETURN: case IR_OP_FUNC: case IR_OP_TRAP:
-	case IR_OP_CALL:
+	case IR_OP_CALL: case IR_OP_SECTION_CUBE: case IR_OP_SECTION_VECTOR:
 		return 1;
 	default:
 		return (d->flags & IR_OPF_PURE) != 0;
@@ -732,6 +736,14 @@ static int collect_op(ir_op *op, void *user)
 	if (has_sync_role(op)) {
 		c->skip = 1, c->where = op;
 		return 1;
+	}
+	if (op->code == IR_OP_SECTION_CUBE || op->code == IR_OP_SECTION_VECTOR) {
+		c->sections |= 1u << (op->code == IR_OP_SECTION_CUBE ? IR_CORE_CUBE : IR_CORE_VECTOR);
+		if (c->sections == (1u << IR_CORE_CUBE | 1u << IR_CORE_VECTOR)) {
+			c->skip = 2, c->where = op;
+			return 1;
+		}
+		return 0;
 	}
 	if ((op->code >= IR_OP_SECTION_CUBE && op->code <= IR_OP_TFREE) ||
 	    (op->code == IR_OP_UNKNOWN && op->num_regions)) {
@@ -1075,7 +1087,9 @@ static unsigned run_func(is *s, ir_op *func)
 					: "mixed cube/vector ops are not synchronised by ptoc yet");
 		return 0;
 	}
-	s->core = ir_func_core(func);
+	s->core = c.sections == 1u << IR_CORE_CUBE     ? IR_CORE_CUBE
+		  : c.sections == 1u << IR_CORE_VECTOR ? IR_CORE_VECTOR
+						       : ir_func_core(func);
 	if (find_deps(s))
 		goto oom;
 	sort_s = s;
