@@ -31,9 +31,9 @@
  *
  * Requires: level 2, placed (after place-tiles, before split-repeats).
  * Preserves: everything but the sync ops it inserts.
- * Diagnostics: an error for level-3 instructions and unplaced tiles; remarks
- * (-Rpass=insert-sync) for each pair and barrier, each fallback and each function
- * left alone. */
+ * Diagnostics: an error for unplaced tiles; remarks (-Rpass=insert-sync) for each
+ * pair and barrier, each fallback and each function left alone (its own syncs,
+ * level-3 instructions, cube and vector code in one function). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1070,11 +1070,6 @@ static unsigned run_func(is *s, ir_op *func)
 	ir_walk(func, collect_op, &c);
 	if (s->oom)
 		goto oom;
-	if (c.skip == 3) {
-		ir_error(s->ctx, c.where->loc, "insert-sync runs on tile buffers (level 2): '%s' is "
-			 "a level-3 instruction (run insert-sync before split-repeats)", c.where->name);
-		return 1;
-	}
 	if (c.skip == 4) {
 		ir_error(s->ctx, c.where->loc, "insert-sync needs placed tile buffers: '%s' has a "
 			 "tile without a memory (run bufferize and place-tiles first)", c.where->name);
@@ -1084,7 +1079,9 @@ static unsigned run_func(is *s, ir_op *func)
 		pass_remark(s->ctx, s->o, PASS_NAME, c.where->loc,
 			    "function left as written: %s",
 			    c.skip == 1 ? "it synchronises itself (explicit and inserted syncs never mix)"
-					: "mixed cube/vector ops are not synchronised by ptoc yet");
+			    : c.skip == 3 ? "it holds level-3 instructions (insert-sync runs on tile "
+					    "buffers, before split-repeats)"
+					  : "mixed cube/vector ops are not synchronised by ptoc yet");
 		return 0;
 	}
 	s->core = c.sections == 1u << IR_CORE_CUBE     ? IR_CORE_CUBE
