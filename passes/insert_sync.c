@@ -941,6 +941,7 @@ static void to_barrier_all(is *s, pair *p)
 	if (p->drain)
 		ir_op_erase(p->drain);
 	p->kind = PK_BAR;
+	p->why = "no event id free";
 	p->src = p->dst = PTORT_PIPE_ALL;
 	p->set = p->prime = p->drain = NULL;
 	p->wait = bar;
