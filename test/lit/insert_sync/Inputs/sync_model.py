@@ -35,6 +35,16 @@ def count_syncs(text):
     return sum(1 for l in text.splitlines() if SYNC_RE.match(strip_comment(l)))
 
 
+def count_points(text):
+    """Synchronisation points: a barrier, or a flag (its set and its wait count once)."""
+    n = 0
+    for l in text.splitlines():
+        m = SYNC_RE.match(strip_comment(l))
+        if m and m.group(2) in ("barrier", "barrier_sync", "wait_flag", "wait_event"):
+            n += 1
+    return n
+
+
 # ---- parsing the printed IR ------------------------------------------------------
 
 TYPE_RE = re.compile(r"!pto\.tile_buf<([^>]*)>")
