@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "codegen/emit.h"
+#include "ir/pipe.h"
 #include "passes/pass.h"
 
 #define EM_BUF 16384
@@ -876,6 +877,15 @@ static void canon_narrow(em *e, const ir_type *t, const char *var)
 	pf(e, "%s = ptort_sext((uint64_t)%s, %u);\n", var, var, narrow_bits(t));
 }
 
+/* ` ptort_sync_op(ctx, PTORT_PIPE_X);`: the pipe the instruction just called issued
+ * to, for the sync sanitizer (docs/sync-check.md); S when the table names none. */
+static void sync_op(em *e, const ir_op *op)
+{
+	int p = ir_op_pipe(op, e->t);
+	pf(e, " ptort_sync_op(ctx, PTORT_%s);",
+	   ptort_pipe_name(p >= 0 && p < PTORT_PIPE_COUNT ? (ptort_pipe)p : PTORT_PIPE_S));
+}
+
 /* One pto.i.* op as its runtime call (insns.def): the arguments in the table's order,
  * tile descriptors declared first in a block of their own. */
 static void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
@@ -955,6 +965,7 @@ static void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 		pu(e, op->loc.col);
 		put(e, ");", 2);
 	}
+	sync_op(e, op);
 	put(e, "\n", 1);
 	if (res)
 		canon_narrow(e, op->results[0].type, res);
@@ -975,6 +986,17 @@ static void locate(em *e, const ir_op *op)
 		pf(e, ", %u, %u);", op->loc.line, op->loc.col);
 	}
 	pf(e, "\n");
+}
+
+/* locate, for a GM access of the scalar unit: then ` ptort_sync_op(ctx, PTORT_PIPE_S);` */
+static void locate_s(em *e, const ir_op *op)
+{
+	if (op->loc.file) {
+		pf(e, " ptort_ctx_locate(ctx, ");
+		put_src(e, op->loc.file);
+		pf(e, ", %u, %u);", op->loc.line, op->loc.col);
+	}
+	pf(e, " ptort_sync_op(ctx, PTORT_PIPE_S);\n");
 }
 
 /* A sync op as its runtime call (emit_sync.c decides which; docs/semantics.md §8.7), the
@@ -1073,14 +1095,14 @@ static void emit_ptr_op(em *e, ir_op *op)
 		if (sx_bits)
 			pf(e, ", %u)", sx_bits);
 		put(e, ";", 1);
-		locate(e, op);
+		locate_s(e, op);
 		ind(e);
 		pf(e, "(void)%s;\n", n);
 	} else {
 		ind(e);
 		pf(e, "ptort_store_scalar(ctx, %s, %s, %s, %s, (uint64_t)%s);", pn, ptr_elems(e, op, p),
 		   off, rt_type_names[t], vexpr(e, op, op->operands[2].value));
-		locate(e, op);
+		locate_s(e, op);
 	}
 }
 
@@ -1843,7 +1865,8 @@ static void emit_func(em *e, ir_op *f)
 	ps(e, ")\n{\n");
 	e->indent = 1;
 	ind(e);
-	ps(e, "(void)ctx;\n");
+	/* the pipes that execute in program order, for the sync sanitizer */
+	pf(e, "(void)ctx; ptort_sync_target(ctx, 0x%xu);\n", e->t ? e->t->inorder_pipes : 1u);
 	for (i = 0; b && i < b->num_args; i++) {
 		/* an argument no op uses (a pointer's _elems goes with it) */
 		if (!ir_value_num_uses(b->args[i])) {

@@ -81,7 +81,8 @@ static void usage(FILE *f)
 {
 	fputs("usage: ptoc run FILE.pto [--target a2a3|a5] [--entry NAME] [--in ARG=FILE]...\n"
 	      "                [--out ARG=FILE]... [--arg ARG=VALUE]... [--blocks N] [--threads T]\n"
-	      "                [--cc CC] [--keep] [--cache-dir DIR] [--no-cache]\n"
+	      "                [--cc CC] [--keep] [--cache-dir DIR] [--no-cache] [--sync-check]\n"
+	      "                [--sync-schedule=inorder|adversarial]\n"
 	      "\n"
 	      "Compiles FILE.pto to C, builds it with the C compiler against the runtime and runs\n"
 	      "the entry kernel on the CPU.\n"
@@ -115,6 +116,12 @@ static void usage(FILE *f)
 	      "  --no-insert-sync compile without the insert-sync pass (the kernel's pipes\n"
 	      "                   unsynchronised unless it has sync ops of its own);\n"
 	      "                   --insert-sync (the default) and --enable-insert-sync keep it\n"
+	      "  --sync-check     check the kernel's set_flag/wait_flag/barrier plan while it runs\n"
+	      "                   (docs/sync-check.md): races between pipes, deadlocks, bad\n"
+	      "                   events are errors at the ops' locations; no output written\n"
+	      "  --sync-schedule=S  inorder (default): instructions run in program order;\n"
+	      "                   adversarial: each pipe runs its latest-issued work first as\n"
+	      "                   far as the syncs allow, so a missing sync changes the result\n"
 	      "\n"
 	      "exit status: 0 success, 1 errors (input, compiler, runtime), 2 usage error\n",
 	      f);
@@ -353,6 +360,19 @@ int cmd_run(int argc, char **argv)
 		if (!strcmp(a, "--no-insert-sync") || !strcmp(a, "--insert-sync") ||
 		    !strcmp(a, "--enable-insert-sync")) {
 			no_sync = a[2] == 'n';
+			continue;
+		}
+		if (!strcmp(a, "--sync-check")) { /* the runtime's switch (ptort_sync.h) */
+			setenv("PTORT_SYNC_CHECK", "1", 1);
+			continue;
+		}
+		if (!strcmp(a, "--sync-schedule") || !strncmp(a, "--sync-schedule=", 16)) {
+			const char *v = a[15] == '=' ? a + 16 : i + 1 < argc ? argv[++i] : NULL;
+			if (!v)
+				return usage_error("%s", "--sync-schedule needs inorder or adversarial");
+			if (strcmp(v, "inorder") && strcmp(v, "adversarial"))
+				return usage_error("--sync-schedule: '%s' is not inorder or adversarial", v);
+			setenv("PTORT_SYNC_SCHEDULE", v, 1);
 			continue;
 		}
 		if (!strcmp(a, "--in") || !strcmp(a, "--out") || !strcmp(a, "--arg") ||

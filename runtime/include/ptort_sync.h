@@ -41,4 +41,46 @@ PTORT_API int ptort_sync_barrier(ptort_ctx *ctx, ptort_pipe pipe, const char *fi
  * it lies in [0, n), else 0 after reporting the error (the caller locates it). */
 PTORT_API int64_t ptort_sync_index(ptort_ctx *ctx, int64_t i, int64_t n);
 
+/* ---- The sync sanitizer (docs/semantics.md §8.8a, docs/sync-check.md) -------------
+ *
+ * Off by default; on for a context after ptort_sync_check(ctx, 1), or for every
+ * context created while the environment variable PTORT_SYNC_CHECK is 1 (`ptoc run
+ * --sync-check` sets it). While on, the context records the run as a trace: every
+ * instruction with its pipe, its location and the bytes it reads and writes (on-chip
+ * memories and GM), every set_flag, wait_flag and pipe_barrier. ptort_sync_finish then
+ * replays the trace through the pipe model (happens-before from in-order pipes,
+ * barriers and set/wait pairs: the k-th wait of a flag matches its k-th set) and
+ * reports races, deadlocks and bad events. Off, each instruction costs one branch. */
+
+/* Turns the sanitizer on (on != 0) or off for ctx; returns 0, -1 out of memory. */
+PTORT_API int ptort_sync_check(ptort_ctx *ctx, int on);
+/* Generated code, at the start of a kernel: bit p set = pipe p executes in program
+ * order on the target (S always does). */
+PTORT_API void ptort_sync_target(ptort_ctx *ctx, unsigned inorder_pipes);
+/* Generated code, after each instruction (and its ptort_ctx_locate): the instruction
+ * just executed issued to `pipe`. */
+PTORT_API void ptort_sync_op(ptort_ctx *ctx, ptort_pipe pipe);
+
+/* Findings, merged over blocks (thread-safe): deduplicated by class and source
+ * locations, each with the count of its dynamic instances. */
+typedef struct ptort_sync_findings ptort_sync_findings;
+PTORT_API ptort_sync_findings *ptort_sync_findings_create(void);
+PTORT_API void ptort_sync_findings_destroy(ptort_sync_findings *f);
+/* Checks the run recorded since the last call (one kernel run of one block) and adds
+ * its findings to f (f NULL: checks and drops them); clears the trace. Returns the
+ * number of findings of this run. With PTORT_SYNC_TRACE=FILE in the environment the
+ * trace is appended to FILE first (docs/sync-check.md "Trace format"). */
+PTORT_API unsigned ptort_sync_finish(ptort_ctx *ctx, ptort_sync_findings *f);
+/* Names GM buffers for the reports: a GM range inside base[k] .. base[k] + bytes[k]
+ * is written as byte offsets "of 'name[k]'" (else as host addresses). The arrays
+ * must outlive f's use. */
+PTORT_API void ptort_sync_findings_gm(ptort_sync_findings *f, unsigned n, const void *const base[],
+				      const uint64_t bytes[], const char *const name[]);
+/* The number of distinct findings in f. */
+PTORT_API unsigned ptort_sync_findings_count(const ptort_sync_findings *f);
+/* Writes the findings as `FILE:LINE:COL: error: sync ...` lines with their notes,
+ * sorted (deadlocks, races, events; then by location), through fn. */
+PTORT_API void ptort_sync_findings_write(const ptort_sync_findings *f,
+					 void (*fn)(void *user, const char *s, size_t n), void *user);
+
 #endif

@@ -557,12 +557,21 @@ typedef struct hcall {
 	uint64_t *elems;
 	int64_t *scalar; /* one row of nargs per block, or one row for all (stride 0) */
 	size_t stride;
+	ptort_sync_findings *sync; /* PTORT_SYNC_CHECK=1: the sync sanitizer's findings */
 } hcall;
 
 static void call_block(ptort_ctx *ctx, void *user)
 {
 	const hcall *h = user;
 	h->d->call(ctx, h->bufs, h->elems, h->scalar + (size_t)ptort_block_idx(ctx) * h->stride);
+	if (h->sync)
+		ptort_sync_finish(ctx, h->sync);
+}
+
+static void to_stderr(void *user, const char *s, size_t n)
+{
+	(void)user;
+	fwrite(s, 1, n, stderr);
 }
 
 /* The kernel argument whose buffer holds host address p (*off: the byte in it), or -1. */
@@ -627,6 +636,7 @@ int ptort_main(const ptort_main_desc *d, int argc, char **argv)
 	hcall h;
 	int rc;
 	memset(&r, 0, sizeof r);
+	memset(&h, 0, sizeof h);
 	r.d = d;
 	r.prog = getenv("PTOC_RUN_PROG");
 	if (!r.prog || !*r.prog)
@@ -678,6 +688,14 @@ int ptort_main(const ptort_main_desc *d, int argc, char **argv)
 					rows[(size_t)b * n + i] = r.scalar[i];
 		h.scalar = rows;
 	}
+	{
+		const char *sc = getenv("PTORT_SYNC_CHECK");
+		if (sc && !strcmp(sc, "1") && !(h.sync = ptort_sync_findings_create())) {
+			say(&r, NULL, "out of memory");
+			rc = 1;
+			goto done;
+		}
+	}
 	memset(&l, 0, sizeof l);
 	l.blocks = r.blocks;
 	l.threads = r.threads;
@@ -705,9 +723,25 @@ int ptort_main(const ptort_main_desc *d, int argc, char **argv)
 		rc = 1;
 		break;
 	}
+	if (!rc && ptort_sync_findings_count(h.sync)) { /* sync findings: no output written */
+		uint64_t *nb = calloc(n, sizeof *nb);
+		const char **nm = calloc(n, sizeof *nm);
+		if (nb && nm) {
+			for (i = 0; i < d->nargs; i++) {
+				nm[i] = d->args[i].name;
+				nb[i] = d->args[i].bits ? bytes_of(r.buf[i].elems, d->args[i].bits) : 0;
+			}
+			ptort_sync_findings_gm(h.sync, d->nargs, (const void *const *)bufs, nb, nm);
+		}
+		ptort_sync_findings_write(h.sync, to_stderr, NULL);
+		free(nb);
+		free(nm);
+		rc = 1;
+	}
 	if (!rc)
 		rc = write_outputs(&r);
 done:
+	ptort_sync_findings_destroy(h.sync);
 	if (r.buf)
 		for (i = 0; i < d->nargs; i++)
 			release(&r.buf[i]);

@@ -38,6 +38,13 @@ ptort_ctx *ptort_ctx_create(const uint32_t capacity[PTORT_MEM_COUNT])
 			return NULL;
 		}
 	}
+	{ /* PTORT_SYNC_CHECK=1: the sync sanitizer (ptort_sync.h) */
+		const char *sc = getenv("PTORT_SYNC_CHECK");
+		if (sc && !strcmp(sc, "1") && ptort_sync_check(ctx, 1)) {
+			ptort_ctx_destroy(ctx);
+			return NULL;
+		}
+	}
 	return ctx;
 }
 
@@ -49,6 +56,7 @@ void ptort_ctx_destroy(ptort_ctx *ctx)
 	for (m = 0; m < PTORT_MEM_COUNT; m++)
 		free(ctx->mem[m]);
 	free(ctx->rec);
+	ptort_san_free(ctx);
 	free(ctx);
 }
 
@@ -156,6 +164,8 @@ void ptort_ctx_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t 
 			ctx->rec[i].file = file, ctx->rec[i].line = line, ctx->rec[i].col = col;
 		ctx->located = ctx->nrec;
 	}
+	if (ctx && ctx->san)
+		ptort_san_locate(ctx, file, line, col);
 	if (!ctx || !ctx->nerr || ctx->err_file || !file)
 		return;
 	ctx->err_file = file;
@@ -201,6 +211,8 @@ int ptort_check_range(ptort_ctx *ctx, const char *op, const char *what, unsigned
 	}
 	if (start + len > ctx->dirty[mem])
 		ctx->dirty[mem] = (uint32_t)(start + len);
+	if (ctx->san) /* a destination is written; "" is dma_load_cvt's converted tile */
+		ptort_san_note(ctx, mem, start, len, what[0] == 'd' || !what[0]);
 	return 0;
 }
 

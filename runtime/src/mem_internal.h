@@ -41,6 +41,7 @@ struct ptort_ctx {
 	ptort_gm_rec *rec;
 	size_t nrec, caprec;
 	size_t located;          /* records before this one have their location */
+	struct ptort_san *san;   /* the sync sanitizer's trace (sanitize.c), NULL when off */
 };
 
 /* mem.c */
@@ -72,7 +73,17 @@ void ptort_gm_note_(ptort_ctx *ctx, const void *p, size_t n, int write);
 	do { \
 		if ((ctx)->track) \
 			ptort_gm_note_((ctx), (p), (n), (write)); \
+		if ((ctx)->san) \
+			ptort_san_note((ctx), PTORT_SAN_GM, (uint64_t)(uintptr_t)(p), (n), (write)); \
 	} while (0)
+/* sanitize.c: the instruction running reads (write 0) or writes bytes [lo, lo+n) of
+ * on-chip memory `space` (a ptort_mem) or of GM (PTORT_SAN_GM, lo a host address);
+ * called only while ctx->san is set. ptort_san_locate: the location ptort_ctx_locate
+ * gave. ptort_san_free: ptort_ctx_destroy's. */
+#define PTORT_SAN_GM PTORT_MEM_COUNT
+void ptort_san_note(ptort_ctx *ctx, unsigned space, uint64_t lo, uint64_t n, int write);
+void ptort_san_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col);
+void ptort_san_free(ptort_ctx *ctx);
 /* Whether [a, a+la) and [b, b+lb) intersect. */
 int ptort_overlap(uint64_t a, uint64_t la, uint64_t b, uint64_t lb);
 

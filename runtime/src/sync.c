@@ -3,6 +3,7 @@
  * calls order nothing; they check the run-time event ids of set_flag_dyn and
  * wait_flag_dyn. */
 #include "mem_internal.h"
+#include "sanitize_internal.h"
 
 const char *ptort_pipe_name(ptort_pipe p)
 {
@@ -33,21 +34,31 @@ static int flag(ptort_ctx *ctx, const char *op, ptort_pipe src, ptort_pipe dst, 
 int ptort_sync_set(ptort_ctx *ctx, ptort_pipe src, ptort_pipe dst, int64_t event,
 		   const char *file, uint32_t line, uint32_t col)
 {
-	return flag(ctx, "set_flag", src, dst, event, file, line, col);
+	if (flag(ctx, "set_flag", src, dst, event, file, line, col))
+		return -1;
+	if (ctx->san)
+		ptort_san_sync(ctx, SAN_SET, src, dst, event, file, line, col);
+	return 0;
 }
 
 int ptort_sync_wait(ptort_ctx *ctx, ptort_pipe src, ptort_pipe dst, int64_t event,
 		    const char *file, uint32_t line, uint32_t col)
 {
-	return flag(ctx, "wait_flag", src, dst, event, file, line, col);
+	if (flag(ctx, "wait_flag", src, dst, event, file, line, col))
+		return -1;
+	if (ctx->san)
+		ptort_san_sync(ctx, SAN_WAIT, src, dst, event, file, line, col);
+	return 0;
 }
 
 int ptort_sync_barrier(ptort_ctx *ctx, ptort_pipe pipe, const char *file, uint32_t line,
 		       uint32_t col)
 {
-	(void)file, (void)line, (void)col;
-	if ((unsigned)pipe <= PTORT_PIPE_ALL)
+	if ((unsigned)pipe <= PTORT_PIPE_ALL) {
+		if (ctx->san)
+			ptort_san_sync(ctx, SAN_BAR, pipe, pipe, 0, file, line, col);
 		return 0;
+	}
 	ptort_report(ctx, "pipe_barrier: no pipe %d", (int)pipe);
 	ptort_ctx_locate(ctx, file, line, col);
 	return -1;

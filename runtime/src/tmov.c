@@ -163,12 +163,22 @@ int ptort_ttrans(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst)
 /* tgetval / tsetval (docs/semantics.md §7.9): element `offset` of the storage. */
 static int val_check(ptort_ctx *ctx, const char *name, const ptort_tile *t, int64_t offset)
 {
-	if (ptort_check_tile(ctx, name, "tile", t))
+	struct ptort_san *san = ctx->san;
+	int bad;
+	ctx->san = NULL; /* the sync sanitizer sees the element, not the whole tile */
+	bad = ptort_check_tile(ctx, name, "tile", t);
+	ctx->san = san;
+	if (bad)
 		return -1;
 	if (offset < 0 || (uint64_t)offset >= (uint64_t)t->rows * t->cols) {
 		ptort_report(ctx, "%s: offset %lld outside the %ux%u tile", name, (long long)offset,
 			     t->rows, t->cols);
 		return -1;
+	}
+	if (san) {
+		unsigned b = ptort_type_bits((ptort_type)t->type);
+		ptort_san_note(ctx, t->mem, t->addr + (uint64_t)offset * b / 8, b < 8 ? 1 : b / 8,
+			       name[1] == 's');
 	}
 	return 0;
 }
