@@ -952,6 +952,8 @@ static int assign_events(is *s, ir_op *func)
 {
 	numbering n = {0};
 	size_t i, j, *lo = NULL, *hi = NULL;
+	unsigned char next_id[PTORT_PIPE_COUNT + 1][PTORT_PIPE_COUNT + 1];
+	memset(next_id, 0, sizeof next_id);
 	if (ir_walk(func, number_op, &n)) {
 		free(n.op);
 		return -1;
@@ -995,8 +997,17 @@ static int assign_events(is *s, ir_op *func)
 			    lo[j] <= hi[pick] && lo[pick] <= hi[j])
 				used |= 1u << (q->ev - 1);
 		}
-		for (j = 0; j < PTORT_EVENT_IDS && (used >> j & 1); j++)
-			;
+		/* round robin from the key's last id: a flag of the same pipes placed after
+		 * another takes another id while one is free, so that its set need not wait
+		 * for the other's wait (a set on a flag still set is lost) */
+		{
+			unsigned k0 = next_id[s->pairs[pick].src][s->pairs[pick].dst], t;
+			for (t = 0; t < PTORT_EVENT_IDS && (used >> ((k0 + t) % PTORT_EVENT_IDS) & 1); t++)
+				;
+			j = t == PTORT_EVENT_IDS ? PTORT_EVENT_IDS : (k0 + t) % PTORT_EVENT_IDS;
+			if (j < PTORT_EVENT_IDS)
+				next_id[s->pairs[pick].src][s->pairs[pick].dst] = (unsigned char)((j + 1) % PTORT_EVENT_IDS);
+		}
 		if (j == PTORT_EVENT_IDS) {
 			pair *p = &s->pairs[pick];
 			const dep *d = &s->deps[p->dep];
