@@ -27,6 +27,8 @@ unsigned pass_verify(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 	     pass_bufferize)                                                                  \
 	NEXT("place-tiles", "give every tile buffer a byte address in its memory",            \
 	     pass_place_tiles)                                                                \
+	NEXT("insert-sync", "set_flag/wait_flag/barrier for every dependence between pipes "  \
+	     "(functions without sync ops of their own)", pass_insert_sync)                    \
 	NEXT("split-repeats", "lower tile ops to level-3 instructions within the target's "   \
 	     "vector limits", pass_split_repeats)                                             \
 	NEXT("fuse-dma", "fuse a tload with the whole-tile conversion that alone reads its "  \

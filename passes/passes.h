@@ -43,6 +43,11 @@ unsigned pass_bufferize(ir_ctx *ctx, ir_op *module, const pass_opts *o);
  *    memory, within the target's capacity and alignment; level 2. */
 unsigned pass_place_tiles(ir_ctx *ctx, ir_op *module, const pass_opts *o);
 
+/* 5a. insert-sync (insert_sync.c, with sync_fp.c): pto.set_flag / pto.wait_flag /
+ *    pto.barrier ordering every dependence between pipes of a placed function that has
+ *    no sync op of its own; level 2, placed. */
+unsigned pass_insert_sync(ir_ctx *ctx, ir_op *module, const pass_opts *o);
+
 /* 6. split-repeats (split_repeats.c, with lower.c and lower_cube.c): placed level-2
  *    tile ops to level-3 pto.i.* instructions within the target's vector limits. */
 unsigned pass_split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o);

@@ -20,6 +20,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: ptoc FILE.pto|- [-o OUT] [--emit=c|ir|generic|lowered|main] [--target a2a3|a5]\n"
 	      "            [--pto-arch=a3|a5] [--verify-diagnostics] [--split-input-file]\n"
+	      "            [--insert-sync|--no-insert-sync]\n"
 	      "       ptoc cvt ...       convert element values (ptoc cvt --help)\n"
 	      "       ptoc legality ...  per-target conversion table (ptoc legality --help)\n"
 	      "       ptoc run ...       compile and execute a kernel (ptoc run --help)\n"
@@ -39,6 +40,12 @@ static void usage(FILE *f)
 	      "  --target a2a3|a5      the target (also a3, a2; any case; default: the module's\n"
 	      "                        pto.target_arch, same names, else a2a3)\n"
 	      "  --pto-arch=a3|a5      PTOAS's spelling of --target\n"
+	      "  --insert-sync         synchronise the pipes (the insert-sync pass, on by default\n"
+	      "                        for C, main and lowered; functions with sync ops of\n"
+	      "                        their own are left as written); with --emit=ir or\n"
+	      "                        generic: the placed IR with the inserted set_flag,\n"
+	      "                        wait_flag and barrier ops (also --enable-insert-sync)\n"
+	      "  --no-insert-sync      leave the pipes unsynchronised (no insert-sync pass)\n"
 	      "  --verify-diagnostics  check diagnostics against // expected-error {{...}} comments\n"
 	      "  --split-input-file    process each chunk between '// -----' lines on its own\n"
 	      "  --pass-pipeline=P     run the comma-separated passes P after parsing (below)\n"
@@ -69,6 +76,8 @@ typedef struct opts {
 	int verify_diags, split;
 	ptoc_compile_opts c;   /* target, pipeline, remarks, output, entry, dumps */
 	ptoc_buf *emitted;     /* per chunk: the output of process() */
+	int sync;              /* --insert-sync 1, --no-insert-sync -1, else 0 */
+	char pipebuf[512];     /* the pipeline --insert-sync / --no-insert-sync chose */
 } opts;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -152,6 +161,10 @@ static int parse_args(int argc, char **argv, opts *o)
 			o->c.dump_user = stderr;
 		} else if (!strcmp(a, "--print-locations") || !strcmp(a, "--mlir-print-debuginfo")) {
 			o->c.print_locations = 1;
+		} else if (!strcmp(a, "--insert-sync") || !strcmp(a, "--enable-insert-sync")) {
+			o->sync = 1;
+		} else if (!strcmp(a, "--no-insert-sync")) {
+			o->sync = -1;
 		} else if (!strcmp(a, "--verify-each")) {
 			o->c.verify_each = 1;
 		} else if (!strncmp(a, "-Rpass=", 7)) {
@@ -181,6 +194,14 @@ static int parse_args(int argc, char **argv, opts *o)
 	}
 	if (!o->input)
 		return usage_error("%s", "no input file");
+	if (o->sync && o->c.pipeline)
+		return usage_error("%s", "--insert-sync and --no-insert-sync choose passes of the "
+				   "default pipeline; with --pass-pipeline name the passes instead");
+	if (o->sync < 0 && (lowered || o->c.output == PTOC_OUTPUT_C || o->c.output == PTOC_OUTPUT_MAIN))
+		o->c.pipeline = tool_sync_pipeline(-1, o->pipebuf, sizeof o->pipebuf);
+	else if (o->sync > 0 && !lowered && (o->c.output == PTOC_OUTPUT_IR ||
+					     o->c.output == PTOC_OUTPUT_GENERIC))
+		o->c.pipeline = tool_sync_pipeline(1, o->pipebuf, sizeof o->pipebuf);
 	if (lowered && !o->c.pipeline) /* the level-3 instructions */
 		o->c.pipeline = ptoc_default_pipeline();
 	o->c.dump_form = o->c.output == PTOC_OUTPUT_GENERIC ? PTOC_PRINT_GENERIC : PTOC_PRINT_CUSTOM;

@@ -118,6 +118,9 @@ static void usage(FILE *f)
 	      "                   at most $PTOC_CACHE_MAX_MB MiB, default 512, least recently\n"
 	      "                   used programs removed first)\n"
 	      "  --no-cache       build the program, use no cache\n"
+	      "  --no-insert-sync compile without the insert-sync pass (the kernel's pipes\n"
+	      "                   unsynchronised unless it has sync ops of its own);\n"
+	      "                   --insert-sync (the default) and --enable-insert-sync keep it\n"
 	      "  --sync-check     check the kernel's set_flag/wait_flag/barrier plan while it runs\n"
 	      "                   (docs/sync-check.md): races between pipes, deadlocks, bad\n"
 	      "                   events are errors at the ops' locations; no output written\n"
@@ -175,8 +178,8 @@ static int write_file(const char *path, const ptoc_buf *b)
 /* Compiles `file` to the kernel C and the harness C (ptoc_module_compile: the default
  * pipeline and emit-c, then the harness of the lowered module). Returns 0 or 1
  * (diagnosed). */
-static int compile(const char *file, const char *target, const char *entry, ptoc_buf *kc,
-		   ptoc_buf *hc)
+static int compile(const char *file, const char *target, const char *entry, const char *pipeline,
+		   ptoc_buf *kc, ptoc_buf *hc)
 {
 	ptoc_buf src = {0};
 	ptoc_context *ctx;
@@ -198,6 +201,7 @@ static int compile(const char *file, const char *target, const char *entry, ptoc
 	m = ptoc_parse_part(ctx, src.data, src.len, file, 1);
 	o.target = target;
 	o.entry = entry;
+	o.pipeline = pipeline;
 	o.output = PTOC_OUTPUT_C;
 	if (m && !ptoc_context_error_count(ctx) && !ptoc_module_compile(m, &o, ptoc_buf_write, kc)) {
 		o.pipeline = ""; /* lowered already */
@@ -329,7 +333,8 @@ int cmd_run(int argc, char **argv)
 {
 	const char *file = NULL, *entry = NULL, *cc = NULL, *cache_dir = NULL, *v;
 	struct run_cache cache = {0};
-	int no_cache = 0, nkey;
+	int no_cache = 0, nkey, no_sync = 0;
+	char pipebuf[512];
 	char **fwd, tmpl[4096], *kfile = NULL, *hfile = NULL, *prog = NULL, *log = NULL;
 	char *inc = NULL, *lib = NULL, *ccbuf = NULL, *flags = NULL, *incflag = NULL;
 	char *cargv[MAX_ARGS];
@@ -355,6 +360,11 @@ int cmd_run(int argc, char **argv)
 		}
 		if (!strcmp(a, "--no-cache")) {
 			no_cache = 1;
+			continue;
+		}
+		if (!strcmp(a, "--no-insert-sync") || !strcmp(a, "--insert-sync") ||
+		    !strcmp(a, "--enable-insert-sync")) {
+			no_sync = a[2] == 'n';
 			continue;
 		}
 		if (!strcmp(a, "--sync-check")) { /* the runtime's switch (ptort_sync.h) */
@@ -452,7 +462,8 @@ int cmd_run(int argc, char **argv)
 		free(fwd);
 		return usage_error("%s", "no input file");
 	}
-	if (compile(file, target, entry, &kc, &hc))
+	if (compile(file, target, entry, no_sync ? tool_sync_pipeline(-1, pipebuf, sizeof pipebuf) : NULL,
+		    &kc, &hc))
 		goto out;
 	if (find_runtime(&inc, &lib)) {
 		fputs("ptoc run: cannot find the runtime (ptort.h and libptort.a): set "

@@ -23,6 +23,11 @@ const char *tool_opt_value(int argc, char **argv, int *i, const char *name, int 
  * ptoc_target_spellings, the one spelling rule); returns buf. */
 const char *tool_unknown_target(const char *v, char *buf, size_t cap);
 
+/* args.c: the default pipeline (ptoc_default_pipeline) without its insert-sync pass
+ * (sync < 0), or up to and including it (sync > 0: the placed level-2 IR with the
+ * inserted syncs, what `--insert-sync --emit=ir` prints), into buf; returns buf. */
+const char *tool_sync_pipeline(int sync, char *buf, size_t cap);
+
 /* run_cache.c: the cache of programs `ptoc run` built (key: the kernel and harness C,
  * the compiler's words and identity, the runtime header's contents and library's
  * identity). Every failure of the cache is a miss: it never fails a run. */
