@@ -12,5 +12,7 @@ struct target;
 unsigned ir_verify_tinsert(ir_ctx *ctx, const ir_op *op, const struct target *t);
 /* verify_argred.c: the same for trowargmax/min and tcolargmax/min (semantics.md §7.6a). */
 unsigned ir_verify_argred(ir_ctx *ctx, const ir_op *op, const struct target *t);
+/* verify_gather.c: the same for tgather's index form (semantics.md §7.8a). */
+unsigned ir_verify_tgather(ir_ctx *ctx, const ir_op *op, const struct target *t);
 
 #endif

@@ -430,6 +430,14 @@ PTORT_API int ptort_tinsert(ptort_ctx *ctx, const ptort_tile *src, const ptort_t
 PTORT_API int ptort_targred(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int64_t col,
 		  int64_t min);
 
+/* ---- 3.5d tgather, index form (docs/semantics.md §7.8a) ----------------------------
+ * For each (i, j) of dst's valid region: dst(i, j) = the element of src at storage
+ * offset idx(i, j) (as ptort_getval counts it: whatever the layout), idx read at (i, j)
+ * of the idx tile (i32/ui32, or i16/ui16). An index outside [0, src rows * cols) is a
+ * run-time error naming it. src and dst have one element width. */
+PTORT_API int ptort_tgather(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx,
+		  const ptort_tile *dst);
+
 /* ---- 3.5c a run-time scalar operand (docs/semantics.md §7.3) -----------------------
  * The scalar operand `value` of a vector op, of type `from` as the generated code holds
  * it (an integer of N bits in its low N bits, any higher bits ignored; a float as its

@@ -1,0 +1,69 @@
+/* gather.c: tgather's index form (docs/semantics.md §7.8a): each valid element of dst
+ * takes the src element whose storage offset the index tile holds at the same place.
+ * The index counts elements of src's storage as tgetval does (whatever the layout);
+ * an index outside the tile is a run-time error (pto-isa leaves it target-defined).
+ * All indices are read and checked before dst is written, so src and dst may overlap. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "mem_internal.h"
+#include "ptort.h"
+
+int ptort_tgather(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx,
+		  const ptort_tile *dst)
+{
+	ptort_type it;
+	unsigned sb, ib, db;
+	uint32_t vr, vc, i, j;
+	uint64_t n, k, *vals;
+	if (ptort_check_tile(ctx, "tgather", "source", src) ||
+	    ptort_check_tile(ctx, "tgather", "index", idx) ||
+	    ptort_check_tile(ctx, "tgather", "destination", dst))
+		return -1;
+	it = (ptort_type)idx->type;
+	sb = ptort_type_bits((ptort_type)src->type), ib = ptort_type_bits(it);
+	db = ptort_type_bits((ptort_type)dst->type);
+	if (sb != db || (ib != 16 && ib != 32) ||
+	    (it != PTORT_I32 && it != PTORT_U32 && it != PTORT_I16 && it != PTORT_U16)) {
+		ptort_report(ctx, "tgather: cannot gather %s into %s by %s indices",
+			     ptort_type_name((ptort_type)src->type), ptort_type_name((ptort_type)dst->type),
+			     ptort_type_name(it));
+		return -1;
+	}
+	vr = dst->v_rows, vc = dst->v_cols;
+	if (vr == 0 || vc == 0)
+		return 0;
+	if (idx->rows < vr || idx->cols < vc) {
+		ptort_report(ctx, "tgather: the %ux%u index tile does not cover the %ux%u destination",
+			     idx->rows, idx->cols, vr, vc);
+		return -1;
+	}
+	n = (uint64_t)src->rows * src->cols;
+	vals = malloc((size_t)vr * vc * sizeof *vals);
+	if (!vals) {
+		ptort_report(ctx, "tgather: out of memory");
+		return -1;
+	}
+	for (i = 0; i < vr; i++)
+		for (j = 0; j < vc; j++) {
+			uint64_t x = ptort_ld(ctx->mem[idx->mem],
+					      (uint64_t)idx->addr * 8 + ptort_tile_offset(idx, i, j) * ib, ib);
+			int64_t v = (it == PTORT_I32 || it == PTORT_I16)
+					    ? (int64_t)(x << (64 - ib)) >> (64 - ib)
+					    : (int64_t)x;
+			if (v < 0 || (uint64_t)v >= n) {
+				ptort_report(ctx, "tgather: index %lld at (%u, %u) is outside the %ux%u source tile",
+					     (long long)v, i, j, src->rows, src->cols);
+				free(vals);
+				return -1;
+			}
+			vals[(uint64_t)i * vc + j] =
+				ptort_ld(ctx->mem[src->mem], (uint64_t)src->addr * 8 + (uint64_t)v * sb, sb);
+		}
+	for (i = 0, k = 0; i < vr; i++)
+		for (j = 0; j < vc; j++, k++)
+			ptort_st(ctx->mem[dst->mem],
+				 (uint64_t)dst->addr * 8 + ptort_tile_offset(dst, i, j) * db, db, vals[k]);
+	free(vals);
+	return 0;
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/python3
+"""gather_check.py: tgather's index form end to end through `ptoc run` (docs/semantics.md §7.8a).
+
+  gather_check.py PTOC TARGET WORKDIR
+
+Each case loads a 16 x 32 source tile, an index tile and the destination from GM,
+gathers, and stores the destination's valid region back; the expected output is the
+GM destination with its first rows replaced by numpy's take of the source's flat
+(row-major) storage at the indices. Indices are random in [0, 512), repeats common;
+whole and ragged (valid rows 5 of 8) destinations; every element width of the target
+and each index type it takes (i32, ui32; A5 also i16, ui16). One more kernel holds an
+index outside the source and must stop with the run-time error naming it.
+Prints one line per case and `gather_check: TARGET: N cases, K failed`.
+"""
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from layout_check import K, Case, tb, rand_bits, ptoc_run, same_bits  # noqa: E402
+import pto_ref  # noqa: E402
+
+SR, SC = 16, 32
+R, C = 8, 32
+
+NP = {"i32": np.int32, "ui32": np.uint32, "i16": np.int16, "ui16": np.uint16}
+
+
+def case(c, k, d, t, it, vr, seed, bad=False):
+    rng = np.random.default_rng(seed)
+    a, an, af = c.arg(k, d, "a", t)
+    x, xn, xf = c.arg(k, d, "x", it)
+    b, bn, bf = c.arg(k, d, "b", t)
+    sty = tb("vec", t, SR, SC, SR, SC)
+    xty = tb("vec", it, R, C, vr, C)
+    dty = tb("vec", t, R, C, vr, C)
+    src = k.load(a, t, SR, SC, sty)
+    idx = k.load(x, it, vr, C, xty)
+    dst = k.load(b, t, vr, C, dty)
+    k.emit("pto.tgather ins(%s, %s : %s, %s) outs(%s : %s)" % (src, idx, sty, xty, dst, dty))
+    k.store(dst, dty, b, t, vr, C)
+    A = rand_bits(rng, t, (SR, SC))
+    I = rng.integers(0, SR * SC, size=(vr, C)).astype(NP[it])
+    if bad:
+        I[vr - 1, 3] = SR * SC
+    B = rand_bits(rng, t, (vr, C))
+    A.tofile(af)
+    I.tofile(xf)
+    B.tofile(bf)
+    want = A.reshape(-1)[np.minimum(I.astype(np.int64), SR * SC - 1)]
+    if not bad:  # pto_ref's model of the op (what the corpus run uses) agrees
+        ts = [pto_ref.Tile(ty) for ty in (sty, xty, dty)]
+        ts[0].data[:, :] = A.view(ts[0].data.dtype)
+        ts[1].data[:vr, :] = I.view(ts[1].data.dtype)
+        op = pto_ref.Op("pto.tgather", [], ["%s", "%x", "%d"], {}, [sty, xty, dty], 0)
+        pto_ref.Interp(k.target if hasattr(k, "target") else "a2a3").op_pto_tgather(op, ts, {})
+        assert (ts[2].data[:vr, :] == want.view(ts[2].data.dtype)).all(), "pto_ref's tgather differs"
+    c.ins += [(an, af), (xn, xf), (bn, bf)]
+    c.outs.append((bn, bf))
+    c.check = lambda: same_bits(np.fromfile(bf, dtype=want.dtype).reshape(vr, C), want)
+
+
+def main(argv):
+    if len(argv) != 4:
+        print(__doc__)
+        return 2
+    ptoc, target, work = argv[1:4]
+    types = ("f16", "f32", "i16", "i32") + (("bf16", "ui16", "ui32") if target == "a5" else ())
+    itypes = ("i32", "ui32") + (("i16", "ui16") if target == "a5" else ())
+    cases = []
+    n = 0
+    for t in types:
+        for it in itypes:
+            for vr in (R, 5):
+                n += 1
+                cases.append(("tgather %s by %s, valid %dx%d of %dx%d" % (t, it, vr, C, R, C),
+                              lambda c, k, d, t=t, it=it, vr=vr, n=n: case(c, k, d, t, it, vr, n)))
+    failed = 0
+    n_built = 0
+    for part in range(0, len(cases), 16):  # tcc's main() holds at most so many arguments
+        d = os.path.join(work, "%s_gather%d" % (target, part))
+        os.makedirs(d, exist_ok=True)
+        k = K(target)
+        built = []
+        for i, (label, fn) in enumerate(cases[part:part + 16]):
+            c = Case(label)
+            c.tag = "c%d" % i
+            fn(c, k, d)
+            built.append(c)
+        ok, err = ptoc_run(ptoc, target, d, k.text(), [x for c in built for x in c.ins],
+                           [x for c in built for x in c.outs])
+        for c in built:
+            good, msg = c.check() if ok else (False, "ptoc run failed: " + err)
+            print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, msg))
+            failed += not good
+        n_built += len(built)
+    # an index outside the source: a located run-time error
+    d2 = os.path.join(work, "%s_gather_bad" % target)
+    os.makedirs(d2, exist_ok=True)
+    k2 = K(target)
+    c = Case("tgather index out of range")
+    c.tag = "bad"
+    case(c, k2, d2, "f32", "i32", 5, 99, bad=True)
+    ok, err = ptoc_run(ptoc, target, d2, k2.text(), c.ins, c.outs)
+    good = not ok and "tgather: index 512 at (4, 3) is outside the 16x32 source tile" in err
+    print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, err.strip().splitlines()[-1] if err else "ran"))
+    failed += not good
+    print("gather_check: %s: %d cases, %d failed" % (target, n_built + 1, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
