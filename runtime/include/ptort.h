@@ -431,10 +431,10 @@ PTORT_API int ptort_targred(ptort_ctx *ctx, const ptort_tile *src, const ptort_t
 		  int64_t min);
 
 /* ---- 3.5d tgather, index form (docs/semantics.md §7.8a) ----------------------------
- * For each (i, j) of dst's valid region: dst(i, j) = the element of src at storage
- * offset idx(i, j) (as ptort_getval counts it: whatever the layout), idx read at (i, j)
- * of the idx tile (i32/ui32, or i16/ui16). An index outside [0, src rows * cols) is a
- * run-time error naming it. src and dst have one element width. */
+ * For each (i, j) of dst's valid region: dst(i, j) = element (k / cols, k % cols) of
+ * src (through its layout), k = idx(i, j) read at (i, j) of the idx tile (i32/ui32,
+ * or i16/ui16); an index outside [0, src rows * cols) gives 0 (pto-isa's CPU model).
+ * src and dst have one element width. */
 PTORT_API int ptort_tgather(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx,
 		  const ptort_tile *dst);
 

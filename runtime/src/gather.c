@@ -1,8 +1,8 @@
 /* gather.c: tgather's index form (docs/semantics.md §7.8a): each valid element of dst
- * takes the src element whose storage offset the index tile holds at the same place.
- * The index counts elements of src's storage as tgetval does (whatever the layout);
- * an index outside the tile is a run-time error (pto-isa leaves it target-defined).
- * All indices are read and checked before dst is written, so src and dst may overlap. */
+ * takes the src element at the flat index k the index tile holds at the same place,
+ * k naming element (k / cols, k % cols) of src through its layout; an index outside
+ * [0, rows * cols) gives 0, as pto-isa's CPU model. All elements are read before dst
+ * is written, so src and dst may overlap. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -52,13 +52,15 @@ int ptort_tgather(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx,
 					    ? (int64_t)(x << (64 - ib)) >> (64 - ib)
 					    : (int64_t)x;
 			if (v < 0 || (uint64_t)v >= n) {
-				ptort_report(ctx, "tgather: index %lld at (%u, %u) is outside the %ux%u source tile",
-					     (long long)v, i, j, src->rows, src->cols);
-				free(vals);
-				return -1;
+				vals[(uint64_t)i * vc + j] = 0; /* pto-isa's CPU model: 0 */
+				continue;
 			}
 			vals[(uint64_t)i * vc + j] =
-				ptort_ld(ctx->mem[src->mem], (uint64_t)src->addr * 8 + (uint64_t)v * sb, sb);
+				ptort_ld(ctx->mem[src->mem],
+					 (uint64_t)src->addr * 8 +
+						 ptort_tile_offset(src, (uint32_t)(v / src->cols),
+								   (uint32_t)(v % src->cols)) * sb,
+					 sb);
 		}
 	for (i = 0, k = 0; i < vr; i++)
 		for (j = 0; j < vc; j++, k++)

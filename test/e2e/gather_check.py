@@ -6,10 +6,12 @@
 Each case loads a 16 x 32 source tile, an index tile and the destination from GM,
 gathers, and stores the destination's valid region back; the expected output is the
 GM destination with its first rows replaced by numpy's take of the source's flat
-(row-major) storage at the indices. Indices are random in [0, 512), repeats common;
-whole and ragged (valid rows 5 of 8) destinations; every element width of the target
-and each index type it takes (i32, ui32; A5 also i16, ui16). One more kernel holds an
-index outside the source and must stop with the run-time error naming it.
+(row-major) elements at the indices, 0 where an index is outside the source (pto-isa's
+CPU model). Indices are random in [0, 512), repeats common, with some set outside it
+(512, -1 and 0x7fffffff, or 0xffff for 16-bit indices); whole and ragged (valid rows 5
+of 8) destinations; every element width of the target and each index type it takes
+(i32, ui32; A5 also i16, ui16). pto_ref.py's model is checked against the same numpy
+expectation.
 Prints one line per case and `gather_check: TARGET: N cases, K failed`.
 """
 import os
@@ -27,7 +29,7 @@ R, C = 8, 32
 NP = {"i32": np.int32, "ui32": np.uint32, "i16": np.int16, "ui16": np.uint16}
 
 
-def case(c, k, d, t, it, vr, seed, bad=False):
+def case(c, k, d, t, it, vr, seed):
     rng = np.random.default_rng(seed)
     a, an, af = c.arg(k, d, "a", t)
     x, xn, xf = c.arg(k, d, "x", it)
@@ -42,20 +44,23 @@ def case(c, k, d, t, it, vr, seed, bad=False):
     k.store(dst, dty, b, t, vr, C)
     A = rand_bits(rng, t, (SR, SC))
     I = rng.integers(0, SR * SC, size=(vr, C)).astype(NP[it])
-    if bad:
-        I[vr - 1, 3] = SR * SC
+    big = 0xFFFF if it in ("i16", "ui16") else 0x7FFFFFFF
+    for j, v in enumerate((SR * SC, big, -1 if it[0] == "i" else big)):
+        I[(seed + j) % vr, (7 * seed + 5 * j) % C] = np.array(v).astype(NP[it])
     B = rand_bits(rng, t, (vr, C))
     A.tofile(af)
     I.tofile(xf)
     B.tofile(bf)
-    want = A.reshape(-1)[np.minimum(I.astype(np.int64), SR * SC - 1)]
-    if not bad:  # pto_ref's model of the op (what the corpus run uses) agrees
-        ts = [pto_ref.Tile(ty) for ty in (sty, xty, dty)]
-        ts[0].data[:, :] = A.view(ts[0].data.dtype)
-        ts[1].data[:vr, :] = I.view(ts[1].data.dtype)
-        op = pto_ref.Op("pto.tgather", [], ["%s", "%x", "%d"], {}, [sty, xty, dty], 0)
-        pto_ref.Interp(k.target if hasattr(k, "target") else "a2a3").op_pto_tgather(op, ts, {})
-        assert (ts[2].data[:vr, :] == want.view(ts[2].data.dtype)).all(), "pto_ref's tgather differs"
+    k64 = I.astype(np.int64)
+    inside = (k64 >= 0) & (k64 < SR * SC)
+    want = np.where(inside, A.reshape(-1)[np.where(inside, k64, 0)], np.zeros((), A.dtype))
+    # pto_ref's model of the op (what the corpus run uses) agrees
+    ts = [pto_ref.Tile(ty) for ty in (sty, xty, dty)]
+    ts[0].data[:, :] = A.view(ts[0].data.dtype)
+    ts[1].data[:vr, :] = I.view(ts[1].data.dtype)
+    op = pto_ref.Op("pto.tgather", [], ["%s", "%x", "%d"], {}, [sty, xty, dty], 0)
+    pto_ref.Interp(k.target if hasattr(k, "target") else "a2a3").op_pto_tgather(op, ts, {})
+    assert (ts[2].data[:vr, :] == want.view(ts[2].data.dtype)).all(), "pto_ref's tgather differs"
     c.ins += [(an, af), (xn, xf), (bn, bf)]
     c.outs.append((bn, bf))
     c.check = lambda: same_bits(np.fromfile(bf, dtype=want.dtype).reshape(vr, C), want)
@@ -95,18 +100,7 @@ def main(argv):
             print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, msg))
             failed += not good
         n_built += len(built)
-    # an index outside the source: a located run-time error
-    d2 = os.path.join(work, "%s_gather_bad" % target)
-    os.makedirs(d2, exist_ok=True)
-    k2 = K(target)
-    c = Case("tgather index out of range")
-    c.tag = "bad"
-    case(c, k2, d2, "f32", "i32", 5, 99, bad=True)
-    ok, err = ptoc_run(ptoc, target, d2, k2.text(), c.ins, c.outs)
-    good = not ok and "tgather: index 512 at (4, 3) is outside the 16x32 source tile" in err
-    print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, err.strip().splitlines()[-1] if err else "ran"))
-    failed += not good
-    print("gather_check: %s: %d cases, %d failed" % (target, n_built + 1, failed))
+    print("gather_check: %s: %d cases, %d failed" % (target, n_built, failed))
     return 1 if failed else 0
 
 

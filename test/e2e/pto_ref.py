@@ -935,17 +935,16 @@ class Interp:
         dst.data[r:r + vr, c:c + vc] = val
 
     def op_pto_tgather(self, op, ins, env):
-        """§7.8a: dst(i, j) = src's element at storage offset indices(i, j) (row-major src)"""
+        """§7.8a: dst(i, j) = src(k / cols, k % cols), k = indices(i, j); 0 outside src"""
         src, idx, dst = ins[0], ins[1], ins[-1]
         if len(ins) not in (3, 4) or op.attrs:
             raise Unsupported("tgather other than the index form")
-        if tile_type(op.types[0]).get("blayout", "row_major") != "row_major":
-            raise Unsupported("tgather of a column-major source")
         vr, vc = dst.vr, dst.vc
         i = decode(idx.data[:vr, :vc], idx.t).astype(np.int64)
-        if (i < 0).any() or (i >= src.rows * src.cols).any():
-            raise Unsupported("tgather index outside the source")
-        dst.data[:vr, :vc] = src.data.reshape(-1)[i]
+        inside = (i >= 0) & (i < src.rows * src.cols)
+        k = np.where(inside, i, 0)
+        val = src.data[k // src.cols, k % src.cols]
+        dst.data[:vr, :vc] = np.where(inside, val, 0).astype(dst.data.dtype)
 
     def argred(self, op, ins, col, is_min):
         """§7.6a: index of the first max/min of each valid row (column)"""
