@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "passes/lower.h"
+#include "ir/verify_move.h"
 
 #define PASS_NAME "split-repeats"
 
@@ -255,6 +256,15 @@ static unsigned lower_tgather(ir_ctx *ctx, ir_op *op)
 		ir_error(ctx, op->loc, "'%s' %s: tile SSA form (level 1) must be bufferized first",
 			 op->name, PASS_NAME);
 		return 1;
+	}
+	if (ir_tgather_pattern(op) > 0) {
+		if (tile(ctx, op, 0, &s) || tile(ctx, op, op->num_operands - 1, &d))
+			return 1;
+		li_init(&li, IR_OP_I_TGATHERM);
+		li_tile(ctx, &li, "src", &s);
+		li_tile(ctx, &li, "dst", &d);
+		li_int(ctx, &li, "pattern", ir_tgather_pattern(op));
+		return li_emit(ctx, &li, op) ? 0 : 1;
 	}
 	if (tile(ctx, op, 0, &s) || tile(ctx, op, 1, &x) || tile(ctx, op, op->num_operands - 1, &d))
 		return 1;

@@ -437,6 +437,12 @@ PTORT_API int ptort_targred(ptort_ctx *ctx, const ptort_tile *src, const ptort_t
  * src and dst have one element width. */
 PTORT_API int ptort_tgather(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx,
 		  const ptort_tile *dst);
+/* The mask-pattern form: the elements (r, c) of src's valid region, row by row, whose
+ * column c the pattern selects (1 P0101: c % 2 == 0; 2 P1010: c % 2 == 1; 3 P0001,
+ * 4 P0010, 5 P0100, 6 P1000: c % 4 == 0, 1, 2, 3; 7 P1111: every c), written one after
+ * another to dst's elements (n / cols, n % cols), n = 0, 1, ... (pto-isa's CPU model). */
+PTORT_API int ptort_tgatherm(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
+		  int64_t pattern);
 
 /* ---- 3.5c a run-time scalar operand (docs/semantics.md §7.3) -----------------------
  * The scalar operand `value` of a vector op, of type `from` as the generated code holds

@@ -69,3 +69,54 @@ int ptort_tgather(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx,
 	free(vals);
 	return 0;
 }
+
+static int selected(int64_t pattern, uint32_t c)
+{
+	switch (pattern) {
+	case 1: return c % 2 == 0;
+	case 2: return c % 2 == 1;
+	case 3: case 4: case 5: case 6: return c % 4 == (uint32_t)(pattern - 3);
+	default: return 1;
+	}
+}
+
+int ptort_tgatherm(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int64_t pattern)
+{
+	unsigned sb, db;
+	uint32_t r, c;
+	uint64_t n = 0, room, *vals, k;
+	if (ptort_check_tile(ctx, "tgather", "source", src) ||
+	    ptort_check_tile(ctx, "tgather", "destination", dst))
+		return -1;
+	sb = ptort_type_bits((ptort_type)src->type), db = ptort_type_bits((ptort_type)dst->type);
+	if (sb != db || pattern < 1 || pattern > 7) {
+		ptort_report(ctx, "tgather: cannot gather %s into %s with mask pattern %lld",
+			     ptort_type_name((ptort_type)src->type), ptort_type_name((ptort_type)dst->type),
+			     (long long)pattern);
+		return -1;
+	}
+	room = (uint64_t)dst->rows * dst->cols;
+	vals = malloc(((size_t)src->v_rows * src->v_cols + 1) * sizeof *vals);
+	if (!vals) {
+		ptort_report(ctx, "tgather: out of memory");
+		return -1;
+	}
+	for (r = 0; r < src->v_rows; r++)
+		for (c = 0; c < src->v_cols; c++)
+			if (selected(pattern, c))
+				vals[n++] = ptort_ld(ctx->mem[src->mem],
+						     (uint64_t)src->addr * 8 + ptort_tile_offset(src, r, c) * sb, sb);
+	if (n > room) {
+		ptort_report(ctx, "tgather: %llu selected elements do not fit in the %ux%u destination",
+			     (unsigned long long)n, dst->rows, dst->cols);
+		free(vals);
+		return -1;
+	}
+	for (k = 0; k < n; k++)
+		ptort_st(ctx->mem[dst->mem],
+			 (uint64_t)dst->addr * 8 +
+				 ptort_tile_offset(dst, (uint32_t)(k / dst->cols), (uint32_t)(k % dst->cols)) * db,
+			 db, vals[k]);
+	free(vals);
+	return 0;
+}
