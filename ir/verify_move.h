@@ -12,5 +12,10 @@ struct target;
 unsigned ir_verify_tinsert(ir_ctx *ctx, const ir_op *op, const struct target *t);
 /* verify_argred.c: the same for trowargmax/min and tcolargmax/min (semantics.md §7.6a). */
 unsigned ir_verify_argred(ir_ctx *ctx, const ir_op *op, const struct target *t);
+/* verify_gather.c: the same for tgather's index form (semantics.md §7.8a). */
+unsigned ir_verify_tgather(ir_ctx *ctx, const ir_op *op, const struct target *t);
+/* tgather's maskPattern: 0 none, 1 P0101, 2 P1010, 3 P0001, 4 P0010, 5 P0100, 6 P1000,
+ * 7 P1111, -1 another value (the runtime's pattern codes, ptort_tgatherm) */
+int ir_tgather_pattern(const ir_op *op);
 
 #endif

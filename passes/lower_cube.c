@@ -17,12 +17,14 @@
  *   textract           pto.i.textract (row, col: constants or dyn operands).
  *   tinsert            pto.i.tinsert (row, col likewise; convert_to as tmov).
  *   t{row,col}arg{max,min}  pto.i.targred (col, min flags; tmp unused).
+ *   tgather (index form) pto.i.tgather (tmp unused).
  * Layout conversions (ND <-> Nz/Zn fractals) are the runtime's: every instruction
  * addresses elements through the tile descriptors' layouts. On A2A3 an m = 1 matmul is
  * an ordinary matmul of the valid row (no GEMV mode is modelled). */
 #include <string.h>
 
 #include "passes/lower.h"
+#include "ir/verify_move.h"
 
 #define PASS_NAME "split-repeats"
 
@@ -245,6 +247,34 @@ static unsigned lower_argred(ir_ctx *ctx, ir_op *op)
 	return li_emit(ctx, &li, op) ? 0 : 1;
 }
 
+/* tgather's index form: pto.i.tgather (the tmp tile, when given, is not used) */
+static unsigned lower_tgather(ir_ctx *ctx, ir_op *op)
+{
+	lower_tile s, x, d;
+	lower_insn li;
+	if (op->num_results) {
+		ir_error(ctx, op->loc, "'%s' %s: tile SSA form (level 1) must be bufferized first",
+			 op->name, PASS_NAME);
+		return 1;
+	}
+	if (ir_tgather_pattern(op) > 0) {
+		if (tile(ctx, op, 0, &s) || tile(ctx, op, op->num_operands - 1, &d))
+			return 1;
+		li_init(&li, IR_OP_I_TGATHERM);
+		li_tile(ctx, &li, "src", &s);
+		li_tile(ctx, &li, "dst", &d);
+		li_int(ctx, &li, "pattern", ir_tgather_pattern(op));
+		return li_emit(ctx, &li, op) ? 0 : 1;
+	}
+	if (tile(ctx, op, 0, &s) || tile(ctx, op, 1, &x) || tile(ctx, op, op->num_operands - 1, &d))
+		return 1;
+	li_init(&li, IR_OP_I_TGATHER);
+	li_tile(ctx, &li, "src", &s);
+	li_tile(ctx, &li, "idx", &x);
+	li_tile(ctx, &li, "dst", &d);
+	return li_emit(ctx, &li, op) ? 0 : 1;
+}
+
 unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 {
 	(void)o;
@@ -268,6 +298,8 @@ unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 		return lower_tinsert(ctx, op);
 	case IR_OP_TROWARGMAX: case IR_OP_TROWARGMIN: case IR_OP_TCOLARGMAX: case IR_OP_TCOLARGMIN:
 		return lower_argred(ctx, op);
+	case IR_OP_TGATHER:
+		return lower_tgather(ctx, op);
 	default:
 		if (ir_opdef_get(op->code)->flags & IR_OPF_MATMUL)
 			return lower_matmul(ctx, op);

@@ -430,6 +430,20 @@ PTORT_API int ptort_tinsert(ptort_ctx *ctx, const ptort_tile *src, const ptort_t
 PTORT_API int ptort_targred(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int64_t col,
 		  int64_t min);
 
+/* ---- 3.5d tgather, index form (docs/semantics.md §7.8a) ----------------------------
+ * For each (i, j) of dst's valid region: dst(i, j) = element (k / cols, k % cols) of
+ * src (through its layout), k = idx(i, j) read at (i, j) of the idx tile (i32/ui32,
+ * or i16/ui16); an index outside [0, src rows * cols) gives 0 (pto-isa's CPU model).
+ * src and dst have one element width. */
+PTORT_API int ptort_tgather(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx,
+		  const ptort_tile *dst);
+/* The mask-pattern form: the elements (r, c) of src's valid region, row by row, whose
+ * column c the pattern selects (1 P0101: c % 2 == 0; 2 P1010: c % 2 == 1; 3 P0001,
+ * 4 P0010, 5 P0100, 6 P1000: c % 4 == 0, 1, 2, 3; 7 P1111: every c), written one after
+ * another to dst's elements (n / cols, n % cols), n = 0, 1, ... (pto-isa's CPU model). */
+PTORT_API int ptort_tgatherm(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
+		  int64_t pattern);
+
 /* ---- 3.5c a run-time scalar operand (docs/semantics.md §7.3) -----------------------
  * The scalar operand `value` of a vector op, of type `from` as the generated code holds
  * it (an integer of N bits in its low N bits, any higher bits ignored; a float as its

@@ -934,6 +934,32 @@ class Interp:
                 raise Unsupported("tinsert %s -> %s" % (src.t, dst.t))
         dst.data[r:r + vr, c:c + vc] = val
 
+    def op_pto_tgather(self, op, ins, env):
+        """§7.8a: dst(i, j) = src(k / cols, k % cols), k = indices(i, j); 0 outside src"""
+        pats = ("P0101", "P1010", "P0001", "P0010", "P0100", "P1000", "P1111")
+        mp = op.attrs.get("maskPattern") if isinstance(op.attrs, dict) else None
+        if mp is not None:  # the selected columns, row by row, packed into dst
+            src, dst = ins[0], ins[-1]
+            pat = str(mp).split("<")[-1].rstrip(">")
+            if pat not in pats or len(ins) != 2:
+                raise Unsupported("tgather mask pattern %s" % mp)
+            i = pats.index(pat)
+            cols = np.arange(src.vc)
+            sel = cols % 2 == i if i < 2 else (cols % 4 == i - 2 if i < 6 else np.ones(src.vc, bool))
+            picked = src.data[:src.vr, :src.vc][:, sel].reshape(-1)
+            flat = dst.data.reshape(-1)
+            flat[:picked.size] = picked
+            return
+        src, idx, dst = ins[0], ins[1], ins[-1]
+        if len(ins) not in (3, 4) or op.attrs:
+            raise Unsupported("tgather other than the index and mask forms")
+        vr, vc = dst.vr, dst.vc
+        i = decode(idx.data[:vr, :vc], idx.t).astype(np.int64)
+        inside = (i >= 0) & (i < src.rows * src.cols)
+        k = np.where(inside, i, 0)
+        val = src.data[k // src.cols, k % src.cols]
+        dst.data[:vr, :vc] = np.where(inside, val, 0).astype(dst.data.dtype)
+
     def argred(self, op, ins, col, is_min):
         """§7.6a: index of the first max/min of each valid row (column)"""
         src, dst = ins[0], ins[-1]
