@@ -76,7 +76,8 @@ check-nomlir: setup
 	cd build-nomlir && ctest --output-on-failure -j $(JOBS) -L nomlir
 
 fuzz: setup
-	cmake -S . -B build-fuzz $(LAUNCHER) -DCMAKE_C_COMPILER=clang-19 -DPTOC_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake -S . -B build-fuzz $(LAUNCHER) -DCMAKE_C_COMPILER=clang-19 -DPTOC_FUZZ=ON -DPTOC_SANITIZE=ON \
+		-DCMAKE_BUILD_TYPE=Debug '-DCMAKE_C_FLAGS_DEBUG=-g -O1'
 	cmake --build build-fuzz -j $(JOBS) --target ptoc-fuzz-frontend
 	bash scripts/fuzz.sh build-fuzz $${FUZZ_SECONDS:-120}
 

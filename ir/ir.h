@@ -303,6 +303,12 @@ struct ir_region {
 ir_op *ir_op_create(ir_ctx *ctx, const char *name, ir_loc loc, ir_value *const *operands,
 		    unsigned num_operands, const ir_type *const *result_types,
 		    unsigned num_results, const ir_attr *attrs, unsigned num_regions);
+/* An error at `op`: "'NAME' op MESSAGE" (printf-style). Returns 1, so that checks can
+ * count their errors with `n += ir_op_error(...)`. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 3, 4)))
+#endif
+unsigned ir_op_error(ir_ctx *ctx, const ir_op *op, const char *fmt, ...);
 void ir_op_set_attr(ir_ctx *ctx, ir_op *op, const char *name, const ir_attr *value);
 /* Sets (or, for a NULL value, removes) several attributes at once: one new dictionary. */
 void ir_op_set_attrs(ir_ctx *ctx, ir_op *op, const ir_named_attr *set, unsigned n);

@@ -1,6 +1,8 @@
 /* op.c: ops, values, blocks and regions; use lists; the pre-order walk; the op table
  * generated from ops.def. Everything lives in the context's arena. */
 #include <stdlib.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ir/ir.h"
@@ -264,6 +266,17 @@ const ir_attr *ir_op_get_attr(const ir_op *op, const char *name)
 
 /* Rebuilds the dictionary with each name of `set` set to its value (removed when
  * NULL): one new dictionary for the lot. */
+unsigned ir_op_error(ir_ctx *ctx, const ir_op *op, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	ir_error(ctx, op->loc, "'%s' op %s", op->name, msg);
+	return 1;
+}
+
 void ir_op_set_attrs(ir_ctx *ctx, ir_op *op, const ir_named_attr *set, unsigned nset)
 {
 	unsigned n = op->attrs->u.dict.n, i, j, m = 0;

@@ -33,16 +33,8 @@ typedef struct vctx {
 
 /* ---- messages ------------------------------------------------------------ */
 
-static void op_error(vctx *v, const ir_op *op, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	v->errors++;
-	ir_error(v->ctx, op->loc, "'%s' op %s", op->name, msg);
-}
+/* An error at `op`, counted in v->errors. */
+#define op_error(v, op, ...) ((v)->errors += ir_op_error((v)->ctx, (op), __VA_ARGS__))
 
 static void op_note(vctx *v, ir_loc loc, const char *fmt, ...)
 {

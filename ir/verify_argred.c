@@ -11,16 +11,7 @@
 
 #define T(x) (1u << PTORT_##x)
 
-static unsigned op_err(ir_ctx *ctx, const ir_op *op, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	ir_error(ctx, op->loc, "'%s' op %s", op->name, msg);
-	return 1;
-}
+#define op_err ir_op_error
 
 unsigned ir_verify_argred(ir_ctx *ctx, const ir_op *op, const struct target *t)
 {

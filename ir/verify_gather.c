@@ -10,16 +10,7 @@
 #include "ir/verify_move.h"
 #include "target/target.h"
 
-static unsigned op_err(ir_ctx *ctx, const ir_op *op, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	ir_error(ctx, op->loc, "'%s' op %s", op->name, msg);
-	return 1;
-}
+#define op_err ir_op_error
 
 int ir_tgather_pattern(const ir_op *op)
 {

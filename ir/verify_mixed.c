@@ -24,16 +24,8 @@ typedef struct mctx {
 	unsigned errors;
 } mctx;
 
-static void err(mctx *m, const ir_op *op, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	m->errors++;
-	ir_error(m->ctx, op->loc, "'%s' op %s", op->name, msg);
-}
+/* An error at `op`, counted in m->errors. */
+#define err(m, op, ...) ((m)->errors += ir_op_error((m)->ctx, (op), __VA_ARGS__))
 
 static int attr_int(const ir_op *op, const char *name, int64_t *out)
 {

@@ -33,16 +33,7 @@ static const insert_rule a5_insert[] = {
 	{IR_MEM_VEC, IR_MEM_VEC, SAME, A5_MOVE_TYPES},
 };
 
-static unsigned op_err(ir_ctx *ctx, const ir_op *op, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	ir_error(ctx, op->loc, "'%s' op %s", op->name, msg);
-	return 1;
-}
+#define op_err ir_op_error
 
 static const char *tname(const ir_type *t, char *buf, size_t cap)
 {

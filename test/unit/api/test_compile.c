@@ -72,14 +72,15 @@ static void test_passes(void)
 	size_t i, n = 0;
 	for (i = 0; !ptoc_pass_info(i, &name, &summary); i++)
 		n++;
-	CHECK(n == 8, "%zu passes", n);
+	CHECK(n == 9, "%zu passes", n);
 	CHECK(!ptoc_pass_info(0, &name, &summary) && !strcmp(name, "verify") && *summary);
 	CHECK(!ptoc_pass_info(1, &name, &summary) && !strcmp(name, "inline"));
-	CHECK(!ptoc_pass_info(6, &name, &summary) && !strcmp(name, "split-repeats"));
-	CHECK(!ptoc_pass_info(7, &name, &summary) && !strcmp(name, "fuse-dma"));
-	CHECK(ptoc_pass_info(8, &name, &summary) == -1);
-	CHECK(!strcmp(ptoc_default_pipeline(),
-		      "inline,check-cube,legalize-cvt,bufferize,place-tiles,split-repeats,fuse-dma"));
+	CHECK(!ptoc_pass_info(6, &name, &summary) && !strcmp(name, "insert-sync"));
+	CHECK(!ptoc_pass_info(7, &name, &summary) && !strcmp(name, "split-repeats"));
+	CHECK(!ptoc_pass_info(8, &name, &summary) && !strcmp(name, "fuse-dma"));
+	CHECK(ptoc_pass_info(9, &name, &summary) == -1);
+	CHECK(!strcmp(ptoc_default_pipeline(), "inline,check-cube,legalize-cvt,bufferize,"
+		      "place-tiles,insert-sync,split-repeats,fuse-dma"));
 	CHECK(ptoc_pipeline_check(ptoc_default_pipeline(), err, sizeof err) == 0);
 	CHECK(ptoc_pipeline_check("", err, sizeof err) == 0);
 	CHECK(ptoc_pipeline_check("verify,nope", err, sizeof err) == -1 &&

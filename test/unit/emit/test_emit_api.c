@@ -74,15 +74,37 @@ int main(void)
 	CHECK(strstr(text, "target a5") != NULL);
 	CHECK(strstr(text, "262144u") != NULL); /* A5 UB */
 	CHECK(strstr(text, "void k(ptort_ctx *ctx, void *src, uint64_t src_elems, void *dst, uint64_t dst_elems)") != NULL);
-	/* the default pipeline fuses the load with the whole-tile conversion (fuse-dma) */
-	CHECK(strstr(text, "ptort_dma_load_cvt(") != NULL);
-	CHECK(strstr(text, "ptort_vconv_v(") == NULL);
+	/* the default pipeline synchronises the pipes (insert-sync): the flag between the
+	 * load (MTE2) and the conversion (V) keeps them apart (fuse-dma does not fuse
+	 * across a flag) */
+	CHECK(strstr(text, "ptort_sync_set(") != NULL);
+	CHECK(strstr(text, "ptort_vconv_v(") != NULL);
 	CHECK(strstr(text, "ptort_dma_store(") != NULL);
 	CHECK(ndiags == 0);
 
+	/* without insert-sync, fuse-dma fuses the load with the whole-tile conversion */
 	m = parse(ctx, kernel);
 	ntext = 0;
-	CHECK(m && ptoc_module_emit_c(m, NULL, collect, NULL) == 0);
+	{
+		ptoc_compile_opts o = {0};
+		o.target = "a5";
+		o.pipeline = "inline,check-cube,legalize-cvt,bufferize,place-tiles,split-repeats,"
+			     "fuse-dma";
+		o.output = PTOC_OUTPUT_C;
+		CHECK(m && ptoc_module_compile(m, &o, collect, NULL) == 0);
+	}
+	CHECK(strstr(text, "ptort_dma_load_cvt(") != NULL);
+	CHECK(strstr(text, "ptort_vconv_v(") == NULL);
+
+	m = parse(ctx, kernel);
+	ntext = 0;
+	{
+		ptoc_compile_opts o = {0};
+		o.pipeline = "inline,check-cube,legalize-cvt,bufferize,place-tiles,split-repeats,"
+			     "fuse-dma";
+		o.output = PTOC_OUTPUT_C;
+		CHECK(m && ptoc_module_compile(m, &o, collect, NULL) == 0);
+	}
 	CHECK(strstr(text, "target a2a3") != NULL);
 	/* the repeat form's run of vconv fuses with the load as well */
 	CHECK(strstr(text, "ptort_dma_load_cvt(") != NULL);
