@@ -47,6 +47,12 @@
 #define CW 16                /* words of the pending-flag bitset */
 #define MAX_PAIRS (64 * CW)  /* placed pairs per function before barriers take over */
 #define ALL_PIPES ((1u << PTORT_PIPE_COUNT) - 1)
+/* Dependences of one function past which the placement (each dependence checked against
+ * happens-before by walking the function) would take minutes: a function of thousands
+ * of tile ops sharing buffers (e.g. run/cvt_sweep.test's 3,194 ops, 3.7 million
+ * dependences) is ordered by a `barrier <PIPE_ALL>` after each op instead, with a
+ * remark. [decision] Correct and simple; slow on a device, and said so. */
+#define MAX_DEPS 200000
 
 typedef struct aop {
 	ir_op *op;
@@ -810,7 +816,7 @@ static int add_dep(is *s, unsigned a, unsigned b, ir_op *loop)
 static int find_deps(is *s)
 {
 	size_t i, j;
-	for (i = 0; i < s->nops; i++)
+	for (i = 0; i < s->nops && s->ndeps <= MAX_DEPS; i++)
 		for (j = i; j < s->nops; j++) {
 			aop *x = &s->ops[i], *y = &s->ops[j];
 			ir_block *L;
@@ -1101,6 +1107,14 @@ static unsigned run_func(is *s, ir_op *func)
 						       : ir_func_core(func);
 	if (find_deps(s))
 		goto oom;
+	if (s->ndeps > MAX_DEPS) {
+		for (i = 0; i + 1 < s->nops; i++)
+			put_after(s->ops[i].op, mk_barrier(s, PTORT_PIPE_ALL, s->ops[i].op->loc));
+		pass_remark(s->ctx, s->o, PASS_NAME, func->loc,
+			    "more than %d dependences between its %zu ops: a barrier <PIPE_ALL> "
+			    "after each op", MAX_DEPS, (size_t)s->nops);
+		return 0;
+	}
 	sort_s = s;
 	qsort(s->deps, s->ndeps, sizeof *s->deps, dep_cmp);
 	for (i = 0; i < s->ndeps && !s->oom; i++)
