@@ -1116,7 +1116,8 @@ static unsigned run_func(is *s, ir_op *func)
 		return 0;
 	}
 	sort_s = s;
-	qsort(s->deps, s->ndeps, sizeof *s->deps, dep_cmp);
+	if (s->ndeps)
+		qsort(s->deps, s->ndeps, sizeof *s->deps, dep_cmp);
 	for (i = 0; i < s->ndeps && !s->oom; i++)
 		if (!hb_covered(s, &s->deps[i]))
 			place(s, (unsigned)i);

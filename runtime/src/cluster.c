@@ -782,7 +782,8 @@ static int race_check(ptort_cluster *cl, char *notes, size_t nn)
 	if (n < 2 || !(all = malloc(n * sizeof *all)))
 		return -1;
 	for (c = 0; c < 3; c++) {
-		memcpy(all + k, cl->c[c].ctx->rec, cl->c[c].ctx->nrec * sizeof *all);
+		if (cl->c[c].ctx->nrec)
+			memcpy(all + k, cl->c[c].ctx->rec, cl->c[c].ctx->nrec * sizeof *all);
 		k += cl->c[c].ctx->nrec;
 	}
 	qsort(all, n, sizeof *all, lo_cmp);
