@@ -373,10 +373,14 @@ int cmd_run(int argc, char **argv)
 		}
 		if (!strcmp(a, "--sync-schedule") || !strncmp(a, "--sync-schedule=", 16)) {
 			const char *v = a[15] == '=' ? a + 16 : i + 1 < argc ? argv[++i] : NULL;
-			if (!v)
+			if (!v) {
+				free(fwd);
 				return usage_error("%s", "--sync-schedule needs inorder or adversarial");
-			if (strcmp(v, "inorder") && strcmp(v, "adversarial"))
+			}
+			if (strcmp(v, "inorder") && strcmp(v, "adversarial")) {
+				free(fwd);
 				return usage_error("--sync-schedule: '%s' is not inorder or adversarial", v);
+			}
 			if (!strcmp(v, "adversarial")) {
 				fputs("ptoc run: --sync-schedule=adversarial is not implemented yet "
 				      "(docs/sync-check.md); use --sync-check\n", stderr);
