@@ -11,13 +11,6 @@
 
 #include "frontend/frontend.h"
 
-void fe_grow(void **a, unsigned *cap, size_t elem)
-{
-	unsigned n = *cap ? *cap * 2 : 16;
-	*a = ir_xrealloc(*a, (size_t)n * elem); /* fatal when memory runs out */
-	*cap = n;
-}
-
 /* Names defined since mark `def0`; 0 when error recovery inside a nested region
  * (fe_recover) dropped the stack below the mark. */
 unsigned defs_since(const fe_parser *p, unsigned def0)

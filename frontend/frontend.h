@@ -160,6 +160,7 @@ typedef struct fe_parser {
 		(st).a[(st).n++] = (x);                                                \
 	} while (0)
 
+/* grow.c: doubles *cap (16 at first) and reallocates *a to it */
 void fe_grow(void **a, unsigned *cap, size_t elem);
 
 /* lexer.l */

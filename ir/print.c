@@ -539,8 +539,6 @@ void pr_value(pr *p, const ir_value *v)
 
 /* ---- ops -------------------------------------------------------------------------- */
 
-static void pr_op(pr *p, const ir_op *op, unsigned ind);
-
 static void indent(pr *p, unsigned ind)
 {
 	static const char sp[] = "                                                                ";
@@ -771,12 +769,12 @@ void pr_list(pr *p, const ir_operand *ops, unsigned n)
 	putc_(&p->w, ']');
 }
 
-static void pr_op(pr *p, const ir_op *op, unsigned ind)
+void pr_op(pr *p, const ir_op *op, unsigned ind)
 {
 	indent(p, ind);
-	/* pr_custom prints nothing before deciding, except through pr_results after every
-	 * check passed; a 0 return never leaves partial text */
-	if (p->generic || !pr_custom(p, op, ind))
+	/* the custom form prints nothing before deciding, except through pr_results after
+	 * every check passed; a 0 return never leaves partial text */
+	if (p->generic || !p->custom(p, op, ind))
 		pr_generic(p, op, ind);
 	pr_loc(p, op->loc);
 	if (p->target && (ir_opdef_get(op->code)->flags & IR_OPF_LEVEL3)) {
@@ -790,31 +788,6 @@ static void pr_op(pr *p, const ir_op *op, unsigned ind)
 }
 
 /* ---- entry points ------------------------------------------------------------------- */
-
-int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts, ptoc_write_fn out,
-		void *user)
-{
-	pr *p = ir_xcalloc(1, sizeof *p);
-	int err;
-	p->w.out = out;
-	p->w.user = user;
-	p->ctx = ctx;
-	p->generic = opts && opts->generic;
-	p->locs = opts && opts->locs;
-	p->target = opts ? opts->target : NULL;
-	p->w.mlir = p->generic;
-	scope_push(p);
-	region_enter(p);
-	pr_op(p, op, 0);
-	region_leave(p);
-	scope_pop(p);
-	flush(&p->w);
-	err = p->w.err;
-	free(p->vals);
-	free(p->vlog);
-	free(p);
-	return err;
-}
 
 /* One type (t) or one attribute (a, when t is NULL) through `out`. */
 static int print_one(const ir_type *t, const ir_attr *a, const ir_printer_opts *opts,

@@ -1,5 +1,5 @@
 /* print.h: what the printer's files share: the buffered output, the printer's state
- * and the pieces print_forms.c (the custom forms) takes from print.c. */
+ * and the pieces print_forms.c (the custom forms, ir_print_op) takes from print.c. */
 #ifndef PTOC_IR_PRINT_H
 #define PTOC_IR_PRINT_H
 
@@ -101,6 +101,8 @@ typedef struct pr {
 	unsigned vlogn, vlogcap;
 	unsigned ind;  /* the indentation of the op being printed (the region forms) */
 	char tmp[256];
+	/* the custom form of an op (print_forms.c; 0: none, print the generic form) */
+	int (*custom)(struct pr *p, const ir_op *op, unsigned ind);
 } pr;
 
 /* ---- print.c: types and attributes ---- */
@@ -138,10 +140,8 @@ const int64_t *segments(const ir_op *op, unsigned n);
 extern const char *const seg_skip[];
 void pr_list(pr *p, const ir_operand *ops, unsigned n);
 
-/* ---- print_forms.c ---- */
-
-/* The custom form of `op`'s form; returns 0 when it has none or does not fit (the
- * caller prints the generic form). */
-int pr_custom(pr *p, const ir_op *op, unsigned ind);
+/* One op at indentation `ind`: its custom form (p->custom) or the generic form, its
+ * location, a newline. */
+void pr_op(pr *p, const ir_op *op, unsigned ind);
 
 #endif

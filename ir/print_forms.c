@@ -1,7 +1,10 @@
 /* print_forms.c: the custom forms of the printer, one print routine per syntax form
- * of ops.def (ir.h: ir_form; frontend/build_forms.c parses them); print.c prints the
- * rest (types, attributes, names, regions, the generic form) and calls pr_custom. */
+ * of ops.def (ir.h: ir_form; frontend/build_forms.c parses them), and ir_print_op,
+ * which prints an op with them. print.c prints the rest (types, attributes, names,
+ * regions, the generic form) and reaches the forms only through pr.custom, so that
+ * the two files do not call each other. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir/pipe.h"
@@ -779,9 +782,37 @@ static const pr_form_fn form_printers[IR_FORM_COUNT] = {
 
 /* The custom form of `op`'s form; returns 0 when it has none or does not fit (the
  * caller prints the generic form). */
-int pr_custom(pr *p, const ir_op *op, unsigned ind)
+static int pr_custom(pr *p, const ir_op *op, unsigned ind)
 {
 	pr_form_fn f = form_printers[ir_opdef_get(op->code)->form];
 	p->ind = ind;
 	return f ? f(p, op) : 0;
+}
+
+/* ---- entry point ---------------------------------------------------------------------- */
+
+int ir_print_op(ir_ctx *ctx, const ir_op *op, const ir_printer_opts *opts, ptoc_write_fn out,
+		void *user)
+{
+	pr *p = ir_xcalloc(1, sizeof *p);
+	int err;
+	p->w.out = out;
+	p->w.user = user;
+	p->ctx = ctx;
+	p->generic = opts && opts->generic;
+	p->locs = opts && opts->locs;
+	p->target = opts ? opts->target : NULL;
+	p->w.mlir = p->generic;
+	p->custom = pr_custom;
+	scope_push(p);
+	region_enter(p);
+	pr_op(p, op, 0);
+	region_leave(p);
+	scope_pop(p);
+	flush(&p->w);
+	err = p->w.err;
+	free(p->vals);
+	free(p->vlog);
+	free(p);
+	return err;
 }

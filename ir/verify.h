@@ -2,8 +2,9 @@
  * (counts, dominance, regions, terminators, type fields, attributes) and dispatches each
  * op to its family's file: verify_tile.c (tile and view ops), verify_vec.c (vector ops),
  * verify_cube.c (the tmatmul family), verify_arith.c, verify_func.c (func and scf),
- * verify_insn.c (level-3 instructions). verify_sync.c, verify_mixed.c and verify_move.h's
- * files take the context instead of a vctx. */
+ * verify_insn.c (level-3 instructions); all of them use verify_util.c's helpers, which
+ * call none of theirs (no two files call each other). verify_sync.c, verify_mixed.c
+ * and verify_move.h's files take the context instead of a vctx. */
 #ifndef PTOC_IR_VERIFY_H
 #define PTOC_IR_VERIFY_H
 
@@ -25,7 +26,7 @@ typedef struct vctx {
 /* An error at `op`, counted in v->errors. */
 #define op_error(v, op, ...) ((v)->errors += ir_op_error((v)->ctx, (op), __VA_ARGS__))
 
-/* ---- verify.c: messages and helpers on types ---- */
+/* ---- verify_util.c: messages and helpers on types ---- */
 
 /* A note at `loc` (after an error of op_error). */
 void op_note(vctx *v, ir_loc loc, const char *fmt, ...);

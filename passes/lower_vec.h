@@ -1,7 +1,8 @@
-/* lower_vec.h: what the vector ops' lowering files share: lower_vec.c (the state, one
- * instruction, the repeat form's splitting, the elementwise ops, lower_vec_op),
- * lower_vec_red.c (reductions, row helpers, tpart, tfillpad) and lower_vec_steps.c
- * (conversions inside an op, trowprod, the two-step ops, tci, ttri). */
+/* lower_vec.h: what the vector ops' lowering files share, bottom-up (each calls only
+ * the ones before it): lower_vec_insn.c (errors, scalars, one instruction, the repeat
+ * form's splitting, the UB scratch), lower_vec_red.c (reductions, row helpers, tpart,
+ * tfillpad), lower_vec_steps.c (conversions inside an op, trowprod, the two-step ops,
+ * tci, ttri), lower_vec.c (the elementwise ops and lower_vec_op). */
 #ifndef PTOC_PASSES_LOWER_VEC_H
 #define PTOC_PASSES_LOWER_VEC_H
 
@@ -57,7 +58,7 @@ typedef struct vops {
 	lower_tile *dst;
 } vops;
 
-/* ---- lower_vec.c: one instruction ---- */
+/* ---- lower_vec_insn.c: one instruction ---- */
 
 /* An error at the op being lowered, counted in v->errors. */
 void vl_err(vl *v, const char *fmt, const char *a);
@@ -76,7 +77,7 @@ void li_rc(vl *v, lower_insn *li, uint32_t rows, uint32_t cols, int dyn);
 int reg_form(const vl *v);
 void lane_mask(uint32_t m, uint32_t lanes, uint64_t *hi, uint64_t *lo);
 
-/* ---- lower_vec.c: the repeat form's splitting ---- */
+/* ---- lower_vec_insn.c: the repeat form's splitting ---- */
 
 int vs_split(vs *s, uint32_t rows, uint32_t cols);
 void vs_init(vs *s, vl *v, ir_opcode code, int with_op);
