@@ -160,6 +160,7 @@ typedef struct fe_parser {
 		(st).a[(st).n++] = (x);                                                \
 	} while (0)
 
+/* grow.c: doubles *cap (16 at first) and reallocates *a to it */
 void fe_grow(void **a, unsigned *cap, size_t elem);
 
 /* lexer.l */
@@ -175,7 +176,8 @@ fe_use fe_lookup(fe_parser *p, fe_tok t);
 fe_use fe_index_const(fe_parser *p, fe_tok t);
 void fe_poison_defs(fe_parser *p, unsigned def0);
 void fe_recover(fe_parser *p);
-/* Before a custom op's operands: remembers `name` when it names no op ptoc knows. */
+/* build_forms.c: before a custom op's operands: remembers `name` when it names no op
+ * ptoc knows. */
 void fe_custom_name(fe_parser *p, fe_tok name);
 /* In a syntax error: reports "custom op 'X' is unknown" at the op being read instead,
  * when it is one ptoc does not know (its syntax can be anything). Returns 1 if so. */
@@ -201,7 +203,15 @@ void fe_while_end(fe_parser *p, unsigned def0, unsigned ndefs, unsigned use0, co
 		  ir_region *before, fe_tok word, ir_region *after, ir_loc loc);
 void fe_line_arg(fe_parser *p, fe_tok name, const ir_type *t);
 void fe_line_const(fe_parser *p, fe_tok name, const ir_attr *value, const ir_type *t);
-/* build.c: statements */
+/* build.c: what build_forms.c shares */
+int tok_is(fe_tok t, const char *s);
+unsigned defs_since(const fe_parser *p, unsigned def0);
+const ir_type *legacy_view_rank(fe_parser *p, const ir_type *t, unsigned nshape);
+int use_type(fe_parser *p, const fe_use *u, const ir_type *t);
+int uses_ok(fe_parser *p, unsigned use0, unsigned n);
+unsigned count_defs(fe_parser *p, unsigned def0, unsigned ndefs);
+int define_results(fe_parser *p, ir_op *op, unsigned def0, unsigned ndefs);
+/* build_forms.c and build.c: statements */
 ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned def0,
 		       unsigned use0, unsigned type0);
 ir_op *fe_build_generic(fe_parser *p, fe_tok opname, unsigned use0, unsigned nuses,
@@ -212,7 +222,8 @@ void fe_append(fe_parser *p, ir_op *op);
 void fe_section_end(fe_parser *p, fe_tok kw, ir_region *r);
 ir_op *fe_build_pipe(fe_parser *p, fe_tok opname, const char *name, unsigned piece0,
 		     unsigned def0);
-/* `0x7FC00000 : f32`: the float attribute of a bit pattern (f64, f32, f16, bf16) */
+/* build_forms.c: `0x7FC00000 : f32`: the float attribute of a bit pattern (f64, f32,
+ * f16, bf16) */
 const ir_attr *fe_float_bits(fe_parser *p, uint64_t bits, const ir_type *t);
 const ir_attr *fe_float_typed(fe_parser *p, fe_tok tok, double dv, const ir_type *t);
 const ir_attr *fe_dict(fe_parser *p, unsigned named0, ir_loc loc);

@@ -470,31 +470,13 @@ unsigned ir_opdef_lead(const ir_opdef *d, ir_kind k);
 
 /* The vector ops (target/vec_types.def): how each uses its operands, the element
  * operation it computes and the element types each target's vector unit takes. */
+/* IR_VK_BIN, ... in the order of vec_kinds.def, which describes each */
+#include "vec_kinds.def"
+#define IR_VK_ENUM_(kind, form, doc, operands, attrs) IR_VK_##kind,
 typedef enum ir_vkind {
-	IR_VK_BIN,    /* tile op tile */
-	IR_VK_BINS,   /* tile op scalar (tdivs: also scalar op tile) */
-	IR_VK_UN,     /* op tile */
-	IR_VK_DUP,    /* the scalar to every element (texpands) */
-	IR_VK_ROWRED, /* reduce each row to column 0 */
-	IR_VK_COLRED, /* reduce each column to row 0 */
-	IR_VK_ROWEXP, /* tile op the row's value of src1 (column 0) */
-	IR_VK_COLEXP, /* tile op the column's value of src1 (row 0) */
-	IR_VK_CMP,    /* compare two tiles to a predicate tile */
-	IR_VK_CMPS,   /* compare a tile to a scalar */
-	IR_VK_SEL,    /* select between two tiles by a predicate tile */
-	IR_VK_SELS,   /* select between a tile and a scalar */
-	IR_VK_PAD,    /* copy the valid region, pad the rest (tfillpad) */
-	IR_VK_PART,   /* tile op tile where both are valid, the other's element elsewhere */
-	IR_VK_ROWBC,  /* the row's value of src (column 0) in every column */
-	IR_VK_COLBC,  /* the column's value of src (row 0) in every row */
-	IR_VK_TER,    /* (src0 op src1) + src2 */
-	IR_VK_TERS,   /* (src0 op scalar) + src1 */
-	IR_VK_AXPY,   /* dst + src * scalar (dst read and written) */
-	IR_VK_PADIN,  /* pad around the source's valid region, no copy (tfillpad_inplace) */
-	IR_VK_SEQ,    /* scalar + k (or - k) in column k of row 0 (tci) */
-	IR_VK_TRI,    /* a triangular mask of ones and zeros (ttri) */
-	IR_VK_TRANS   /* dst(i, j) = src(j, i) (ttrans) */
+	IR_VK_ROWS(IR_VK_ENUM_)
 } ir_vkind;
+#undef IR_VK_ENUM_
 typedef struct ir_vecdef {
 	const char *name;      /* "tadd" */
 	ir_vkind kind;

@@ -113,7 +113,7 @@ unsigned mixed_prepare(ir_ctx *ctx, ir_op *module);
  * the tile it writes, inserted before `op`, WITHOUT erasing it. Returns the errors. */
 unsigned lower_mixed_op(ir_ctx *ctx, ir_op *op);
 
-/* ---- split_repeats.c: the splitting of a vector conversion --------------------------- */
+/* ---- vc_split.c: the splitting of a vector conversion -------------------------------- */
 
 /* A conversion of the v_row x v_col region of row-major tiles; addresses are byte
  * offsets from each tile's base. */
@@ -138,6 +138,12 @@ typedef struct vc_insn {
 } vc_insn;
 
 typedef int (*vc_emit_fn)(void *user, const vc_insn *in);
+
+/* The bytes of n elements of `bits` bits. */
+static inline uint32_t vc_nbytes(uint32_t n, uint32_t bits)
+{
+	return (uint32_t)((uint64_t)n * bits / 8);
+}
 
 enum {
 	VC_OK = 0,

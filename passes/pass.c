@@ -82,34 +82,6 @@ static const pass_info *pass_lookup(const char *name, size_t len)
 	return NULL;
 }
 
-/* Whether remarks of pass `name` are enabled (-Rpass=name / all). */
-static int pass_remarks_on(const pass_opts *o, const char *name)
-{
-	const char *s = o->remarks;
-	size_t n = strlen(name);
-	while (s && *s) {
-		const char *e = strchr(s, ',');
-		size_t len = e ? (size_t)(e - s) : strlen(s);
-		if ((len == 3 && !memcmp(s, "all", 3)) || (len == n && !memcmp(s, name, n)))
-			return 1;
-		s = e ? e + 1 : NULL;
-	}
-	return 0;
-}
-
-void pass_remark(ir_ctx *ctx, const pass_opts *o, const char *name, ir_loc loc,
-		 const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-	if (!pass_remarks_on(o, name))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	ir_remark(ctx, loc, "[%s] %s", name, msg);
-}
-
 const struct target *target_resolve(ir_ctx *ctx, const ir_op *module,
 				    const struct target *chosen)
 {

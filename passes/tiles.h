@@ -1,5 +1,5 @@
 /* tiles.h: the facts about tile buffers that bufferize.c and place_tiles.c share
- * with later passes (their entry points are in passes.h). */
+ * with later passes (their entry points are in passes.h); tiles.c holds them. */
 #ifndef PTOC_PASSES_TILES_H
 #define PTOC_PASSES_TILES_H
 

@@ -178,16 +178,11 @@ def gen_target_table(t):
     return lambda code: run([code.ptoc, "legality", "--target", t]).stdout
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-VEC_KINDS = {"BIN": "tile, tile", "BINS": "tile, scalar", "UN": "tile", "DUP": "scalar",
-             "ROWRED": "row reduction", "COLRED": "column reduction", "ROWEXP": "tile, row values",
-             "COLEXP": "tile, column values", "CMP": "compare tiles", "CMPS": "compare to scalar",
-             "SEL": "select tiles", "SELS": "select tile, scalar", "PAD": "copy and pad",
-             "PART": "tile, tile (partial)",
-             "ROWBC": "row values", "COLBC": "column values",
-             "TER": "tile, tile, tile", "TERS": "tile, scalar, tile",
-             "AXPY": "tile, scalar, dst", "PADIN": "pad in place",
-             "SEQ": "scalar (index sequence)", "TRI": "scalar (triangular mask)",
-             "TRANS": "transpose"}
+def vec_kinds():
+    """The operand words of each vector kind: the "doc words" column of ir/vec_kinds.def
+    (one row a kind: `X(KIND, FORM, "doc words", ...`)."""
+    text = open(os.path.join(SRC, "ir", "vec_kinds.def"), encoding="utf-8").read()
+    return dict(re.findall(r'^\s*X\((\w+), \w+, "([^"]*)"', text, re.M))
 
 
 def split_top(s):
@@ -221,11 +216,12 @@ def gen_vector_types(code):
         ids = set(re.findall(r"VT\((\w+)\)", expr))
         return ", ".join(name[i] for i in order if i in ids)
 
+    kinds = vec_kinds()
     out = ["| op | operands | per element | A2A3 | A5 |", "|---|---|---|---|---|"]
     for m in re.finditer(r"^VEC_OP\((.*)\)$", text, re.M):
         op, kind, vop, a2a3, a5 = split_top(m.group(1))
         elem = "compare / copy" if vop == "MOV" else vop.lower()
-        out.append("| %s | %s | %s | %s | %s |" % (op, VEC_KINDS[kind], elem, types(a2a3), types(a5)))
+        out.append("| %s | %s | %s | %s | %s |" % (op, kinds[kind], elem, types(a2a3), types(a5)))
     return "\n".join(out) + "\n"
 
 
