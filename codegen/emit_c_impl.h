@@ -1,0 +1,97 @@
+/* emit_c_impl.h: the C emitter's shared state and helpers (private to emit_c*.c).
+ * The emitter writes through an `em`: the output buffer, the C names of values and
+ * the module's source files; every helper reports through em_err and writes nothing
+ * after the first error. */
+#ifndef PTOC_CODEGEN_EMIT_C_IMPL_H
+#define PTOC_CODEGEN_EMIT_C_IMPL_H
+
+#include "codegen/emit.h"
+#include "passes/pass.h"
+
+#define EM_BUF 16384
+
+#define EM_FILES 16
+
+typedef struct em {
+	ir_ctx *ctx;
+	const struct target *t;
+	ptoc_write_fn out;
+	void *user;
+	int werr;
+	int oom;           /* a work allocation failed (also sets werr) */
+	unsigned errors;
+	/* C names of values: id = vmark - 1 */
+	const char **names;
+	ir_value **vals;
+	unsigned nvals, capvals;
+	const char **used; /* open-addressed set of interned names used in this function */
+	unsigned capused, nused;
+	int indent;
+	/* the output, passed to `out` in pieces of up to EM_BUF bytes (flush) */
+	size_t nbuf;
+	char buf[EM_BUF];
+	const ir_op *func;  /* the function being emitted */
+	const char *fname;  /* its C name */
+	/* the source files of the module's locations (interned), each written once as
+	 * `static const char ptoc_src_K[]` and named by it (ptoc_src) */
+	const char *files[EM_FILES];
+	unsigned nfiles;
+} em;
+
+/* emit_c.c: output, C names of values, the op dispatch, functions */
+unsigned em_finish(em *e, const ir_op *module);
+void em_put(em *e, const char *s, size_t n);
+void em_ps(em *e, const char *s);
+void em_pu(em *e, uint64_t x);
+void em_pd(em *e, int64_t x);
+const char *em_intern2(em *e, size_t cap, const char *a, const char *b);
+void em_pf(em *e, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+void em_ind(em *e);
+void em_err(em *e, const ir_op *op, const char *fmt, ...);
+void em_put_cstr(em *e, const char *s);
+void em_open_block(em *e);
+void em_close_block(em *e);
+void em_names_reset(em *e);
+const char *em_set_name(em *e, ir_value *v, const char *s);
+const char *em_name_value(em *e, ir_value *v);
+int em_const_int(const ir_value *v, int64_t *out);
+size_t em_lit(char *buf, int64_t x);
+const char *em_vexpr(em *e, const ir_op *user, const ir_value *v);
+const char *em_ctype(const ir_type *t);
+const char *em_ptr_elems(em *e, const ir_op *user, const ir_value *v);
+const char *em_name_any(em *e, ir_value *v);
+void emit_block(em *e, ir_block *b);
+const char *em_func_name(const ir_op *f);
+int emit_params(em *e, ir_op *f);
+int emit_ret_type(em *e, ir_op *f, const char *name, int decl);
+int em_check_func_name(em *e, ir_op *f, const char **name);
+void emit_header(em *e, ir_op *module, const char *what);
+
+/* emit_c_insn.c: runtime enum spellings, instructions, views, sync, pointer and mixed ops */
+extern const char *const em_rt_type_names[PTORT_TYPE_COUNT];
+void emit_view_op(em *e, ir_op *op);
+void em_loc_comment(em *e, const ir_op *op);
+void em_put_src(em *e, const char *file);
+int em_collect_file(ir_op *op, void *user);
+void em_canon_narrow(em *e, const ir_type *t, const char *var);
+void emit_insn(em *e, const ir_op *op, const ir_insndef *d);
+void emit_sync_op(em *e, ir_op *op);
+void emit_ptr_op(em *e, ir_op *op);
+void emit_mixed_op(em *e, ir_op *op);
+
+/* emit_c_scalar.c: arith and scf */
+void emit_arith(em *e, ir_op *op);
+void emit_yield(em *e, ir_op *op);
+void emit_condition(em *e, ir_op *op);
+void emit_while(em *e, ir_op *op);
+void emit_for(em *e, ir_op *op);
+void emit_if(em *e, ir_op *op);
+const ir_type *em_fn_type(const ir_op *f);
+int em_ret_single(const ir_type *ft);
+void emit_return(em *e, ir_op *op);
+
+#endif
