@@ -6,7 +6,9 @@
  * GM side of a DMA is built from the make_tensor_view / partition_view chain of its
  * operand, arith and scf become plain C, arith.constant values are written as
  * literals where they are used. Every instruction is preceded by a comment with its
- * source line. Values in C (docs/semantics.md §8):
+ * source line; the C is written to be read (docs/lowered.md "How the C reads": numbers
+ * named in comments, layouts by name, the source path once as ptoc_file, `(void)NAME;`
+ * only for a variable no statement reads). Values in C (docs/semantics.md §8):
  *   index and integers: int64_t (i1: int);
  *   floats: their bit pattern in a uint64_t (the runtime's scalar form);
  *   !pto.ptr P: `void *P` and `uint64_t P_elems`, the elements its buffer holds (so
