@@ -6,7 +6,9 @@
  * GM side of a DMA is built from the make_tensor_view / partition_view chain of its
  * operand, arith and scf become plain C, arith.constant values are written as
  * literals where they are used. Every instruction is preceded by a comment with its
- * source line. Values in C (docs/semantics.md §8):
+ * source line; the C is written to be read (docs/lowered.md "How the C reads": numbers
+ * named in comments, layouts by name, the source path once as ptoc_file, `(void)NAME;`
+ * only for a variable no statement reads). Values in C (docs/semantics.md §8):
  *   index and integers: int64_t (i1: int);
  *   floats: their bit pattern in a uint64_t (the runtime's scalar form);
  *   !pto.ptr P: `void *P` and `uint64_t P_elems`, the elements its buffer holds (so
@@ -445,10 +447,124 @@ const char *em_name_any(em *e, ir_value *v)
 	}
 }
 
+/* The arith ops (emit_arith): pure, left out when no op uses the result. */
+static int is_arith(ir_opcode code)
+{
+	switch (code) {
+	case IR_OP_ADDI: case IR_OP_SUBI: case IR_OP_MULI: case IR_OP_DIVSI: case IR_OP_REMSI:
+	case IR_OP_MINSI: case IR_OP_MAXSI: case IR_OP_ANDI: case IR_OP_ORI: case IR_OP_XORI:
+	case IR_OP_CMPI: case IR_OP_SELECT: case IR_OP_INDEX_CAST:
+	case IR_OP_SHLI: case IR_OP_SHRSI: case IR_OP_SHRUI: case IR_OP_DIVUI: case IR_OP_REMUI:
+	case IR_OP_CEILDIVSI: case IR_OP_FLOORDIVSI: case IR_OP_CEILDIVUI: case IR_OP_MINUI:
+	case IR_OP_MAXUI: case IR_OP_EXTSI: case IR_OP_EXTUI: case IR_OP_TRUNCI:
+	case IR_OP_INDEX_CASTUI: case IR_OP_ADDF: case IR_OP_SUBF: case IR_OP_MULF: case IR_OP_DIVF:
+	case IR_OP_MAXIMUMF: case IR_OP_MINIMUMF: case IR_OP_MAXNUMF: case IR_OP_MINNUMF:
+	case IR_OP_NEGF: case IR_OP_CMPF: case IR_OP_SITOFP: case IR_OP_UITOFP: case IR_OP_FPTOSI:
+	case IR_OP_FPTOUI: case IR_OP_EXTF: case IR_OP_TRUNCF: case IR_OP_BITCAST:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Whether operand k of `o` is in `dyn` (after `fixed` operands) as a field of tile
+ * `tile` (TILE_addr, TILE_v_row, TILE_v_col). */
+static int dyn_tile_field(const ir_op *o, unsigned k, unsigned fixed, const char *tile)
+{
+	const ir_attr *d = ir_op_get_attr(o, "dyn"), *s;
+	size_t n = strlen(tile);
+	if (k < fixed || !d || d->kind != IR_ATTR_ARRAY || k - fixed >= d->u.array.n)
+		return 0;
+	s = d->u.array.elems[k - fixed];
+	return s->kind == IR_ATTR_STRING && s->u.str.len > n && !memcmp(s->u.str.s, tile, n) &&
+	       s->u.str.s[n] == '_';
+}
+
+static const char *push_pop_tile(const ir_op *o)
+{
+	return o->code == IR_OP_I_TPUSH ? "src" : "dst";
+}
+
+/* Whether mmad's `init` is not "zero" (so its bias tile is read). */
+static int init_not_zero(const ir_op *o)
+{
+	const ir_attr *a = ir_op_get_attr(o, "init");
+	return !a || a->kind != IR_ATTR_STRING || a->u.str.len != 4 || memcmp(a->u.str.s, "zero", 4);
+}
+
+/* Whether the C of some use of `v` reads its variable: every use but those of ops
+ * emit-c leaves out (pure ops whose result no op uses) and of ops whose C does not name
+ * that operand (a mixed op's numbers, a sync op's static event, a no-op). When unsure,
+ * 0: the variable then gets a `(void)NAME;`, which costs nothing. */
+int em_c_used(const ir_value *v)
+{
+	const ir_operand *u;
+	for (u = v->uses; u; u = u->next_use) {
+		const ir_op *o = u->owner;
+		unsigned k = (unsigned)(u - o->operands);
+		emit_sync s;
+		switch (o->code) {
+		case IR_OP_MAKE_TENSOR_VIEW: case IR_OP_PARTITION_VIEW: case IR_OP_GET_TENSOR_VIEW_DIM:
+		case IR_OP_GET_BLOCK_IDX: case IR_OP_GET_SUBBLOCK_IDX: case IR_OP_GET_BLOCK_NUM:
+		case IR_OP_GET_SUBBLOCK_NUM:
+			if (o->num_results && o->results[0].uses)
+				return 1;
+			continue;
+		case IR_OP_SCF_FOR: case IR_OP_SCF_IF: case IR_OP_SCF_WHILE: case IR_OP_SCF_YIELD:
+		case IR_OP_SCF_CONDITION: case IR_OP_RETURN: case IR_OP_ADDPTR: case IR_OP_LOAD_SCALAR:
+		case IR_OP_STORE_SCALAR: case IR_OP_EVENTID_ARRAY_GET: case IR_OP_EVENTID_ARRAY_SET:
+			return 1;
+		case IR_OP_I_TPUSH: case IR_OP_I_TPOP: /* the tile's dyn fields, not the split */
+			if (dyn_tile_field(o, k, 0, push_pop_tile(o)))
+				return 1;
+			continue;
+		case IR_OP_SET_FLAG_DYN: case IR_OP_WAIT_FLAG_DYN:
+			if (k == 0 && !emit_sync_of(o, &s) && s.dyn)
+				return 1;
+			continue;
+		case IR_OP_AIC_INITIALIZE_PIPE: case IR_OP_AIV_INITIALIZE_PIPE:
+			if (k == 0 && o->num_operands == 3 && v->type->kind == IR_TYPE_PTR)
+				return 1;
+			continue;
+		case IR_OP_INITIALIZE_L2G2L_PIPE:
+			if (k == 0 && v->type->kind == IR_TYPE_PTR)
+				return 1;
+			continue;
+		default:
+			break;
+		}
+		if (ir_insn_get(o->code)) {
+			/* every operand but the dyn fields of a bias tile mmad ignores (init zero) */
+			if (!dyn_tile_field(o, k, ir_insn_get(o->code)->fixed, "bias") || init_not_zero(o))
+				return 1;
+			continue;
+		}
+		if (is_arith(o->code) && o->results[0].uses)
+			return 1; /* emitted when used, and reads every operand */
+	}
+	return 0;
+}
+
+/* `(void)NAME;` (a !pto.ptr also `(void)NAME_elems;`) for a C variable no statement
+ * reads (em_c_used), so that the C compiles without unused-variable warnings. */
+void em_void(em *e, const ir_value *v)
+{
+	const char *n = e->names[v->vmark - 1];
+	em_ind(e);
+	if (v->type->kind == IR_TYPE_PTR)
+		em_pf(e, "(void)%s; (void)%s_elems;\n", n, n);
+	else
+		em_pf(e, "(void)%s;\n", n);
+}
+
 /* ---- the op dispatch ------------------------------------------------------------- */
 
 static void emit_op(em *e, ir_op *op)
 {
+	if (is_arith(op->code)) {
+		emit_arith(e, op);
+		return;
+	}
 	switch (op->code) {
 	case IR_OP_CONSTANT: {
 		const ir_attr *a = ir_op_get_attr(op, "value");
@@ -462,20 +578,6 @@ static void emit_op(em *e, ir_op *op)
 		}
 		return;
 	}
-	case IR_OP_ADDI: case IR_OP_SUBI: case IR_OP_MULI: case IR_OP_DIVSI: case IR_OP_REMSI:
-	case IR_OP_MINSI: case IR_OP_MAXSI: case IR_OP_ANDI: case IR_OP_ORI: case IR_OP_XORI:
-	case IR_OP_CMPI: case IR_OP_SELECT: case IR_OP_INDEX_CAST:
-		emit_arith(e, op);
-		return;
-	case IR_OP_SHLI: case IR_OP_SHRSI: case IR_OP_SHRUI: case IR_OP_DIVUI: case IR_OP_REMUI:
-	case IR_OP_CEILDIVSI: case IR_OP_FLOORDIVSI: case IR_OP_CEILDIVUI: case IR_OP_MINUI:
-	case IR_OP_MAXUI: case IR_OP_EXTSI: case IR_OP_EXTUI: case IR_OP_TRUNCI:
-	case IR_OP_INDEX_CASTUI: case IR_OP_ADDF: case IR_OP_SUBF: case IR_OP_MULF: case IR_OP_DIVF:
-	case IR_OP_MAXIMUMF: case IR_OP_MINIMUMF: case IR_OP_MAXNUMF: case IR_OP_MINNUMF:
-	case IR_OP_NEGF: case IR_OP_CMPF: case IR_OP_SITOFP: case IR_OP_UITOFP: case IR_OP_FPTOSI:
-	case IR_OP_FPTOUI: case IR_OP_EXTF: case IR_OP_TRUNCF: case IR_OP_BITCAST:
-		emit_arith(e, op);
-		return;
 	case IR_OP_GET_BLOCK_IDX: case IR_OP_GET_SUBBLOCK_IDX:
 	case IR_OP_GET_BLOCK_NUM: case IR_OP_GET_SUBBLOCK_NUM:
 		if (op->results[0].uses) {
@@ -518,11 +620,7 @@ static void emit_op(em *e, ir_op *op)
 		/* a located runtime error; the function stops here (docs/semantics.md §8.5) */
 		em_ind(e);
 		em_pf(e, "ptort_trap(ctx);");
-		if (op->loc.file) {
-			em_pf(e, " ptort_ctx_locate(ctx, ");
-			em_put_src(e, op->loc.file);
-			em_pf(e, ", %u, %u);", op->loc.line, op->loc.col);
-		}
+		em_locate(e, op);
 		em_pf(e, " return;\n");
 		return;
 	case IR_OP_SCF_FOR:
@@ -679,23 +777,13 @@ static void emit_func(em *e, ir_op *f)
 	e->indent = 1;
 	em_ind(e);
 	/* the pipes that execute in program order, for the sync sanitizer */
-	em_pf(e, "(void)ctx; ptort_sync_target(ctx, 0x%xu);\n", e->t ? e->t->inorder_pipes : 1u);
+	em_pf(e, "ptort_sync_target(ctx, 0x%xu);\n", e->t ? e->t->inorder_pipes : 1u);
 	for (i = 0; b && i < b->num_args; i++) {
-		/* an argument no op uses (a pointer's _elems goes with it) */
-		if (!ir_value_num_uses(b->args[i])) {
-			em_ind(e);
-			em_ps(e, "(void)");
-			em_ps(e, e->names[b->args[i]->vmark - 1]);
-			em_ps(e, ";\n");
-			if (b->args[i]->type->kind == IR_TYPE_PTR) {
-				em_ind(e);
-				em_ps(e, "(void)");
-				em_ps(e, e->names[b->args[i]->vmark - 1]);
-				em_ps(e, "_elems;\n");
-			}
-		}
-		/* an argument of N < 64 bits is reduced to them (docs/semantics.md §8.4) */
-		em_canon_narrow(e, b->args[i]->type, e->names[b->args[i]->vmark - 1]);
+		/* an argument of N < 64 bits is reduced to them (docs/semantics.md §8.4), which
+		 * reads it; else one no statement reads (a pointer's _elems goes with it) */
+		if (!em_canon_narrow(e, b->args[i]->type, e->names[b->args[i]->vmark - 1]) &&
+		    !em_c_used(b->args[i]))
+			em_void(e, b->args[i]);
 	}
 	if (emit_core_of(f) && !(em_fn_type(f) && em_fn_type(f)->u.fn.nout)) {
 		/* a cube or vector function runs on its core only (docs/semantics.md §8.9) */
@@ -745,11 +833,7 @@ unsigned emit_c(ir_ctx *ctx, ir_op *module, const struct target *t, ptoc_write_f
 		em_pf(&e, "%s%uu", l ? ", " : "", t->mem[l].capacity);
 	em_pf(&e, "};\n");
 	ir_walk(module, em_collect_file, &e);
-	for (l = 0; l < e.nfiles; l++) {
-		em_pf(&e, "static const char ptoc_src_%u[] = ", l);
-		em_put_cstr(&e, e.files[l]);
-		em_pf(&e, ";\n");
-	}
+	em_put_files(&e);
 	for (f = module->regions[0].first ? module->regions[0].first->first : NULL; f && !e.errors;
 	     f = f->next) {
 		if (f->code == IR_OP_FUNC)

@@ -33,7 +33,8 @@ typedef struct em {
 	const ir_op *func;  /* the function being emitted */
 	const char *fname;  /* its C name */
 	/* the source files of the module's locations (interned), each written once as
-	 * `static const char ptoc_src_K[]` and named by it (ptoc_src) */
+	 * `static const char ptoc_file[]` (ptoc_file_K for the K-th after the first) and
+	 * named by it (em_put_src) */
 	const char *files[EM_FILES];
 	unsigned nfiles;
 } em;
@@ -64,6 +65,8 @@ const char *em_vexpr(em *e, const ir_op *user, const ir_value *v);
 const char *em_ctype(const ir_type *t);
 const char *em_ptr_elems(em *e, const ir_op *user, const ir_value *v);
 const char *em_name_any(em *e, ir_value *v);
+int em_c_used(const ir_value *v);
+void em_void(em *e, const ir_value *v);
 void emit_block(em *e, ir_block *b);
 const char *em_func_name(const ir_op *f);
 int emit_params(em *e, ir_op *f);
@@ -77,7 +80,9 @@ void emit_view_op(em *e, ir_op *op);
 void em_loc_comment(em *e, const ir_op *op);
 void em_put_src(em *e, const char *file);
 int em_collect_file(ir_op *op, void *user);
-void em_canon_narrow(em *e, const ir_type *t, const char *var);
+int em_canon_narrow(em *e, const ir_type *t, const char *var);
+void em_locate(em *e, const ir_op *op);
+void em_put_files(em *e);
 void emit_insn(em *e, const ir_op *op, const ir_insndef *d);
 void emit_sync_op(em *e, ir_op *op);
 void emit_ptr_op(em *e, ir_op *op);

@@ -26,6 +26,20 @@ static const char *const rt_mem_names[PTORT_MEM_COUNT] = {
 	PTORT_MEM_LIST(RT_MEM_NAME_)
 #undef RT_MEM_NAME_
 };
+static const char *const rt_blayout_names[IR_BLAYOUT_COUNT] = {
+#define RT_BLAYOUT_NAME_(id, name) "PTORT_BLAYOUT_" #id,
+	IR_BLAYOUT_LIST(RT_BLAYOUT_NAME_)
+#undef RT_BLAYOUT_NAME_
+};
+static const char *const rt_slayout_names[IR_SLAYOUT_COUNT] = {
+#define RT_SLAYOUT_NAME_(id, name) "PTORT_SLAYOUT_" #id,
+	IR_SLAYOUT_LIST(RT_SLAYOUT_NAME_)
+#undef RT_SLAYOUT_NAME_
+};
+/* the layout codes are the runtime's (ptort_blayout, ptort_slayout) */
+typedef char rt_layout_check[(int)IR_BLAYOUT_COL_MAJOR == (int)PTORT_BLAYOUT_COL_MAJOR &&
+			     (int)IR_SLAYOUT_COL_MAJOR == (int)PTORT_SLAYOUT_COL_MAJOR &&
+			     IR_BLAYOUT_COUNT == 2 && IR_SLAYOUT_COUNT == 3 ? 1 : -1];
 /* ir_mem - 1 indexes rt_mem_names: the runtime's memories are the dialect's, in order */
 typedef char rt_mem_count_check[(int)PTOC_LOC_COUNT == (int)PTORT_MEM_COUNT ? 1 : -1];
 
@@ -142,7 +156,7 @@ static void emit_tile(em *e, const ir_op *op, const char *name, unsigned fixed, 
 						"uint32_t") : NULL;
 	v_col = tb->u.tb.v_col == IR_DYN ? fint(e, op, ir_str_cat(vc, sizeof vc, name, "_v_col"), fixed,
 						"uint32_t") : NULL;
-	/* const ptort_tile VAR = {.mem = M, .type = T, .blayout = %u, .slayout = %u, .addr = A,
+	/* const ptort_tile VAR = {.mem = M, .type = T, .blayout = B, .slayout = S, .addr = A,
 	 * .rows = %lld, .cols = %lld, .v_rows = R, .v_cols = C, .fractal = %lld}; */
 	em_ind(e);
 	em_ps(e, "const ptort_tile ");
@@ -152,9 +166,15 @@ static void emit_tile(em *e, const ir_op *op, const char *name, unsigned fixed, 
 	em_ps(e, ", .type = ");
 	em_ps(e, em_rt_type_names[et]);
 	em_ps(e, ", .blayout = ");
-	em_pu(e, (unsigned)tb->u.tb.blayout);
+	if (tb->u.tb.blayout < IR_BLAYOUT_COUNT)
+		em_ps(e, rt_blayout_names[tb->u.tb.blayout]);
+	else
+		em_pu(e, (unsigned)tb->u.tb.blayout);
 	em_ps(e, ", .slayout = ");
-	em_pu(e, (unsigned)tb->u.tb.slayout);
+	if (tb->u.tb.slayout < IR_SLAYOUT_COUNT)
+		em_ps(e, rt_slayout_names[tb->u.tb.slayout]);
+	else
+		em_pu(e, (unsigned)tb->u.tb.slayout);
 	em_ps(e, ", .addr = ");
 	em_ps(e, addr);
 	em_ps(e, ", .rows = ");
@@ -246,10 +266,8 @@ void emit_view_op(em *e, ir_op *op)
 	em_ps(e, "}, (const int64_t[]){");
 	list_operands(e, op, op, 1 + rank, rank);
 	em_ps(e, "});\n");
-	em_ind(e);
-	em_ps(e, "(void)");
-	em_ps(e, name);
-	em_ps(e, ";\n");
+	if (!em_c_used(r))
+		em_void(e, r);
 }
 
 /* Declares ptoc_g (the runtime's gm view) for the GM operand `pv` of a DMA and returns
@@ -280,7 +298,7 @@ static int emit_view(em *e, const ir_op *op, const ir_value *pv, const char **gm
 /* ---- instructions -------------------------------------------------------------------- */
 
 /* The comment before an instruction: NAME:LINE and the op's name, NAME the file's
- * last component (its whole path is written once, at ptoc_src_K). */
+ * last component (its whole path is written once, at ptoc_file). */
 void em_loc_comment(em *e, const ir_op *op)
 {
 	const char *f = op->loc.file ? op->loc.file : "?", *p;
@@ -297,26 +315,68 @@ void em_loc_comment(em *e, const ir_op *op)
 	em_put(e, " */\n", 4);
 }
 
-/* A source file for ptort_ctx_locate: `ptoc_src_K` when the file is one of the
- * module's first EM_FILES, else its path as a literal. */
+/* A source file for ptort_ctx_locate: `ptoc_file` (ptoc_file_K) when the file is one
+ * of the module's first EM_FILES, else its path as a literal. */
 void em_put_src(em *e, const char *file)
 {
 	unsigned k;
 	for (k = 0; k < e->nfiles; k++)
 		if (e->files[k] == file) {
-			em_pf(e, "ptoc_src_%u", k);
+			if (k)
+				em_pf(e, "ptoc_file_%u", k);
+			else
+				em_ps(e, "ptoc_file");
 			return;
 		}
 	em_put_cstr(e, file);
 }
 
-/* The files of the ops whose C locates them (every level-3 instruction and pto.trap),
- * so that each ptoc_src_K is used (an unused static array is a warning). */
+/* `static const char ptoc_file[] = "PATH";` for each collected file. */
+void em_put_files(em *e)
+{
+	unsigned k;
+	for (k = 0; k < e->nfiles; k++) {
+		em_ps(e, "static const char ");
+		em_put_src(e, e->files[k]);
+		em_ps(e, "[] = ");
+		em_put_cstr(e, e->files[k]);
+		em_ps(e, ";\n");
+	}
+}
+
+/* Whether the C of `op` names its source file (a level-3 instruction, pto.trap, the
+ * sync, pointer and mixed ops that call the runtime). */
+static int names_file(const ir_op *op)
+{
+	emit_sync s;
+	if (ir_insn_get(op->code))
+		return 1;
+	switch (op->code) {
+	case IR_OP_TRAP: case IR_OP_ADDPTR: case IR_OP_LOAD_SCALAR: case IR_OP_STORE_SCALAR:
+	case IR_OP_EVENTID_ARRAY_GET: case IR_OP_EVENTID_ARRAY_SET:
+	case IR_OP_SYNC_SET: case IR_OP_SYNC_WAIT: case IR_OP_TFREE_FROM_AIC:
+	case IR_OP_TFREE_FROM_AIV: case IR_OP_TFREE: case IR_OP_I_TPUSH: case IR_OP_I_TPOP:
+	case IR_OP_AIC_INITIALIZE_PIPE: case IR_OP_AIV_INITIALIZE_PIPE:
+	case IR_OP_INITIALIZE_L2L_PIPE: case IR_OP_INITIALIZE_L2G2L_PIPE:
+		return 1;
+	case IR_OP_GET_TENSOR_VIEW_DIM:
+		return op->results[0].uses != NULL;
+	case IR_OP_SET_FLAG: case IR_OP_WAIT_FLAG: case IR_OP_BARRIER: case IR_OP_RECORD_EVENT:
+	case IR_OP_WAIT_EVENT: case IR_OP_BARRIER_SYNC: case IR_OP_SET_FLAG_DYN:
+	case IR_OP_WAIT_FLAG_DYN:
+		return !emit_sync_of(op, &s);
+	default:
+		return 0;
+	}
+}
+
+/* The files of the ops whose C names them (names_file), so that each ptoc_file is
+ * used (an unused static array is a warning). */
 int em_collect_file(ir_op *op, void *user)
 {
 	em *e = user;
 	unsigned k;
-	if (!op->loc.file || (!ir_insn_get(op->code) && op->code != IR_OP_TRAP))
+	if (!op->loc.file || !names_file(op))
 		return 0;
 	for (k = 0; k < e->nfiles; k++)
 		if (e->files[k] == op->loc.file)
@@ -398,12 +458,13 @@ static unsigned narrow_bits(const ir_type *t)
 	return t->kind == IR_TYPE_INT && t->u.i.bits > 1 && t->u.i.bits < 64 ? t->u.i.bits : 0;
 }
 
-void em_canon_narrow(em *e, const ir_type *t, const char *var)
+int em_canon_narrow(em *e, const ir_type *t, const char *var)
 {
 	if (!narrow_bits(t))
-		return;
+		return 0;
 	em_ind(e);
 	em_pf(e, "%s = ptort_sext((uint64_t)%s, %u);\n", var, var, narrow_bits(t));
+	return 1;
 }
 
 /* ` ptort_sync_op(ctx, PTORT_PIPE_X);`: the pipe the instruction just called issued
@@ -415,11 +476,29 @@ static void sync_op(em *e, const ir_op *op)
 	   ptort_pipe_name(p >= 0 && p < PTORT_PIPE_COUNT ? (ptort_pipe)p : PTORT_PIPE_S));
 }
 
+/* Whether the argument `a` of field `f` gets the field's name in a comment before it
+ * (docs/lowered.md "How the C reads"): the numbers (addresses, counts, strides, masks,
+ * scalars, flags) and an absent tile; the enum spellings (PTORT_MEM_UB, PTORT_F32,
+ * ...) and tiles (&ptoc_src) name themselves. */
+static int arg_named(const ir_ifield *f, const char *a)
+{
+	switch (f->kind) {
+	case IR_IF_MEM: case IR_IF_ETYPE: case IR_IF_RMODE: case IR_IF_SAT: case IR_IF_VOP:
+	case IR_IF_CMP: case IR_IF_INIT:
+		return 0;
+	case IR_IF_TILE:
+		return a[0] != '&';
+	default:
+		return 1;
+	}
+}
+
 /* One pto.i.* op as its runtime call (insns.def): the arguments in the table's order,
- * tile descriptors declared first in a block of their own. */
+ * numbers named by a comment (arg_named), tile descriptors declared first in a block of
+ * their own. */
 void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 {
-	const char *args[32], *init = NULL, *res = NULL, *rty = NULL;
+	const char *args[32], *names[32], *init = NULL, *res = NULL, *rty = NULL;
 	unsigned n = 0, i, block = d->fixed > 0;
 	for (i = 0; i < d->nfields; i++)
 		block |= d->fields[i].kind == IR_IF_TILE;
@@ -442,7 +521,9 @@ void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 			em_close_block(e);
 			return;
 		}
+		names[n] = NULL;
 		args[n++] = gm;
+		names[n] = NULL;
 		args[n++] = "&ptoc_g";
 	}
 	for (i = 0; i < d->nfields && n < sizeof args / sizeof args[0]; i++) {
@@ -471,6 +552,7 @@ void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 			break;
 		default: a = fint_kind(e, op, f, d->fixed); break;
 		}
+		names[n] = arg_named(f, a) ? f->name : NULL;
 		args[n++] = a;
 	}
 	/* after each instruction, the first error (if any, not yet located) gets this op's
@@ -482,6 +564,11 @@ void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 	em_ps(e, "(ctx");
 	for (i = 0; i < n; i++) {
 		em_put(e, ", ", 2);
+		if (names[i]) {
+			em_put(e, "/*", 2);
+			em_ps(e, names[i]);
+			em_put(e, "=*/", 3);
+		}
 		em_ps(e, args[i]);
 	}
 	em_put(e, ");", 2);
@@ -500,31 +587,32 @@ void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 		em_canon_narrow(e, op->results[0].type, res);
 	if (block)
 		em_close_block(e);
-	if (res) {
-		em_ind(e);
-		em_pf(e, "(void)%s;\n", res);
-	}
+	if (res && !em_c_used(&op->results[0]))
+		em_void(e, &op->results[0]);
 }
 
-/* ` ptort_ctx_locate(ctx, FILE, LINE, COL);` after a runtime call of `op` */
-static void locate(em *e, const ir_op *op)
+/* ` ptort_ctx_locate(ctx, FILE, LINE, COL);` after a runtime call of `op` (nothing
+ * without a location) */
+void em_locate(em *e, const ir_op *op)
 {
 	if (op->loc.file) {
 		em_pf(e, " ptort_ctx_locate(ctx, ");
 		em_put_src(e, op->loc.file);
 		em_pf(e, ", %u, %u);", op->loc.line, op->loc.col);
 	}
+}
+
+/* em_locate, then the end of the line */
+static void locate(em *e, const ir_op *op)
+{
+	em_locate(e, op);
 	em_pf(e, "\n");
 }
 
 /* locate, for a GM access of the scalar unit: then ` ptort_sync_op(ctx, PTORT_PIPE_S);` */
 static void locate_s(em *e, const ir_op *op)
 {
-	if (op->loc.file) {
-		em_pf(e, " ptort_ctx_locate(ctx, ");
-		em_put_src(e, op->loc.file);
-		em_pf(e, ", %u, %u);", op->loc.line, op->loc.col);
-	}
+	em_locate(e, op);
 	em_pf(e, " ptort_sync_op(ctx, PTORT_PIPE_S);\n");
 }
 
@@ -575,7 +663,7 @@ void emit_sync_op(em *e, ir_op *op)
 			em_pf(e, "%lld, ", (long long)s.event);
 	}
 	if (op->loc.file)
-		em_put_cstr(e, op->loc.file);
+		em_put_src(e, op->loc.file);
 	else
 		em_pf(e, "0");
 	em_pf(e, ", %u, %u); /* %s */\n", op->loc.line, op->loc.col, s.what);
@@ -613,8 +701,8 @@ void emit_ptr_op(em *e, ir_op *op)
 		em_pf(e, "void *const %s = ptort_addptr(ctx, %s, %s, %s, %s, &%s_elems);", n, pn,
 		   em_ptr_elems(e, op, p), off, em_rt_type_names[t], n);
 		locate(e, op);
-		em_ind(e);
-		em_pf(e, "(void)%s; (void)%s_elems;\n", n, n);
+		if (!em_c_used(&op->results[0]))
+			em_void(e, &op->results[0]);
 	} else if (op->code == IR_OP_LOAD_SCALAR) {
 		const char *ty = em_ctype(op->results[0].type), *n = em_name_value(e, &op->results[0]);
 		unsigned sx_bits = narrow_bits(op->results[0].type);
@@ -625,8 +713,8 @@ void emit_ptr_op(em *e, ir_op *op)
 			em_pf(e, ", %u)", sx_bits);
 		em_put(e, ";", 1);
 		locate_s(e, op);
-		em_ind(e);
-		em_pf(e, "(void)%s;\n", n);
+		if (!em_c_used(&op->results[0]))
+			em_void(e, &op->results[0]);
 	} else {
 		em_ind(e);
 		em_pf(e, "ptort_store_scalar(ctx, %s, %s, %s, %s, (uint64_t)%s);", pn, em_ptr_elems(e, op, p),

@@ -133,7 +133,7 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 {
 	em e;
 	ir_block *b = func->regions[0].first;
-	unsigned n = b ? b->num_args : 0, i, nout, nshape = 0;
+	unsigned n = b ? b->num_args : 0, i, nout, nshape = 0, nptr = 0;
 	const char *name;
 	const ir_type *ft;
 	memset(&e, 0, sizeof e);
@@ -158,8 +158,15 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 		return e.errors;
 	em_pf(&e, ");\n\n/* ptort_main's call of the kernel%s */\n"
 	   "static void ptoc_call(ptort_ctx *ptoc_c, void *const ptoc_b[], const uint64_t ptoc_e[], "
-	   "const int64_t ptoc_s[])\n{\n\t(void)ptoc_b;\n\t(void)ptoc_e;\n\t(void)ptoc_s;\n\t",
+	   "const int64_t ptoc_s[])\n{\n",
 	   nout ? ", then its results printed (docs/runtime.md \"Results\")" : "");
+	for (i = 0; i < n; i++) /* which of the arrays the call reads */
+		nptr += b->args[i]->type->kind == IR_TYPE_PTR;
+	if (!nptr)
+		em_pf(&e, "\t(void)ptoc_b;\n\t(void)ptoc_e;\n");
+	if (nptr == n)
+		em_pf(&e, "\t(void)ptoc_s;\n");
+	em_pf(&e, "\t");
 	if (nout == 1)
 		em_pf(&e, "const %s ptoc_r = ", em_ctype(ft->u.fn.out[0]));
 	else if (nout)
@@ -197,6 +204,17 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 	}
 	if (nshape)
 		em_pf(&e, "\n");
+	for (i = 0; i < n; i++) /* the files the arguments are declared in, once each */
+		if (b->args[i]->loc.file && e.nfiles < EM_FILES) {
+			unsigned k = 0;
+			while (k < e.nfiles && e.files[k] != b->args[i]->loc.file)
+				k++;
+			if (k == e.nfiles)
+				e.files[e.nfiles++] = b->args[i]->loc.file;
+		}
+	em_put_files(&e);
+	if (e.nfiles)
+		em_pf(&e, "\n");
 	if (n) {
 		em_pf(&e, "/* per argument: name, element bits (0: scalar), GM elements (0: dynamic or "
 		   "scalar), where it is declared, element type and shape (.npy files) */\n"
@@ -220,7 +238,7 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 			em_pf(&e, "\t{.name = \"%s\", .bits = %u, .elems = %lluu, .file = ",
 			   e.names[b->args[i]->vmark - 1], bits, (unsigned long long)elems);
 			if (b->args[i]->loc.file)
-				em_put_cstr(&e, b->args[i]->loc.file);
+				em_put_src(&e, b->args[i]->loc.file);
 			else
 				em_pf(&e, "0");
 			em_pf(&e, ", .line = %u, .col = %u", b->args[i]->loc.line, b->args[i]->loc.col);

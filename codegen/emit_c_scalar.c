@@ -317,20 +317,15 @@ static void declare_var(em *e, const ir_op *user, ir_value *v, const ir_value *i
 	}
 }
 
-/* `(void)R;` for every result no op uses (a C variable set and never read). */
-static void void_results(em *e, ir_op *op)
+/* `(void)R;` for every result variable no statement reads (set and never read): the
+ * result's and, when `shared` (the block whose arguments first+i share result i's
+ * variable: scf.for's iter args, scf.while's after region), that argument's uses. */
+static void void_results(em *e, ir_op *op, const ir_block *shared, unsigned first)
 {
 	unsigned i;
-	for (i = 0; i < op->num_results; i++) {
-		if (ir_value_num_uses(&op->results[i]))
-			continue;
-		em_ind(e);
-		em_pf(e, "(void)%s;\n", e->names[op->results[i].vmark - 1]);
-		if (op->results[i].type->kind == IR_TYPE_PTR) {
-			em_ind(e);
-			em_pf(e, "(void)%s_elems;\n", e->names[op->results[i].vmark - 1]);
-		}
-	}
+	for (i = 0; i < op->num_results; i++)
+		if (!em_c_used(&op->results[i]) && (!shared || !em_c_used(shared->args[first + i])))
+			em_void(e, &op->results[i]);
 }
 
 /* `dst = src;` for C names (a !pto.ptr also copies NAME_elems). */
@@ -435,11 +430,10 @@ void emit_while(em *e, ir_op *op)
 	emit_block(e, b);
 	emit_block(e, a);
 	em_close_block(e);
-	for (i = 0; i < b->num_args; i++) {
-		em_ind(e);
-		em_pf(e, "(void)%s;\n", e->names[b->args[i]->vmark - 1]);
-	}
-	void_results(e, op);
+	for (i = 0; i < b->num_args; i++)
+		if (!em_c_used(b->args[i]))
+			em_void(e, b->args[i]);
+	void_results(e, op, a, 0);
 }
 
 void emit_for(em *e, ir_op *op)
@@ -462,7 +456,7 @@ void emit_for(em *e, ir_op *op)
 	e->indent++;
 	emit_block(e, b);
 	em_close_block(e);
-	void_results(e, op);
+	void_results(e, op, b, 1);
 }
 
 void emit_if(em *e, ir_op *op)
@@ -487,7 +481,7 @@ void emit_if(em *e, ir_op *op)
 	}
 	em_ind(e);
 	em_pf(e, "}\n");
-	void_results(e, op);
+	void_results(e, op, NULL, 0);
 }
 
 /* The function type of func.func `f`, or NULL. */

@@ -197,14 +197,21 @@ typedef enum ptort_mem {
 	PTORT_MEM_COUNT
 } ptort_mem;
 
+/* The layout codes of a tile (docs/semantics.md §6.1): the block layout (how the
+ * boxes are ordered) and the box layout (inside a box; none_box: unboxed). */
+typedef enum ptort_blayout { PTORT_BLAYOUT_ROW_MAJOR, PTORT_BLAYOUT_COL_MAJOR } ptort_blayout;
+typedef enum ptort_slayout {
+	PTORT_SLAYOUT_NONE_BOX, PTORT_SLAYOUT_ROW_MAJOR, PTORT_SLAYOUT_COL_MAJOR
+} ptort_slayout;
+
 /* A tile as the instructions see it: where it lives and how (r, c) maps to an address.
  * Layout codes: blayout 0 row_major, 1 col_major; slayout 0 none_box, 1 row_major,
- * 2 col_major (docs/semantics.md §6.1). */
+ * 2 col_major (ptort_blayout, ptort_slayout). */
 typedef struct ptort_tile {
 	uint8_t mem;      /* ptort_mem */
 	uint8_t type;     /* ptort_type */
-	uint8_t blayout;
-	uint8_t slayout;
+	uint8_t blayout;  /* ptort_blayout */
+	uint8_t slayout;  /* ptort_slayout */
 	uint32_t addr;    /* byte address inside `mem` */
 	uint32_t rows, cols;     /* physical shape in elements */
 	uint32_t v_rows, v_cols; /* valid region */
