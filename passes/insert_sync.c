@@ -70,6 +70,8 @@ typedef struct dep {
 enum { PK_FWD, PK_END, PK_PRIME, PK_BAR };
 typedef struct pair {
 	int kind, src, dst, on, ev;
+	int hs; /* placed after the wait of pair hs - 1 so that its flag's next set finds it
+		 * cleared (0: for a dependence) */
 	ir_op *set, *wait, *prime, *drain; /* PK_BAR: the barrier in `wait` */
 	unsigned dep;
 	const char *why;
@@ -400,29 +402,30 @@ static ir_block *loop_block_of(ir_op *loop, ir_op *x)
 	return NULL;
 }
 
-/* The state at the end of an iteration of d->loop, from just after d's producer (the
- * while's after region included when the producer is in its before region). */
-static void to_round_end(walker *w, hb *st, is *s, const dep *d)
+/* The state at the end of an iteration of `loop`, from just after op a (pipe pa; the
+ * while's after region included when a is in its before region). */
+static void to_round_end(walker *w, hb *st, is *s, ir_op *a, int pa, ir_op *loop)
 {
-	ir_op *a = s->ops[d->a].op, *loop = d->loop;
 	ir_block *ra = loop_block_of(loop, a);
 	ir_op *A;
-	hb_start(w, st, s, s->ops[d->a].pipe);
+	hb_start(w, st, s, pa);
 	A = up_to(w, st, a, ra);
 	walk_range(w, st, A->next, NULL);
 	if (loop->code == IR_OP_SCF_WHILE && ra == region_block(loop, 0))
 		walk_block(w, st, region_block(loop, 1));
 }
 
-static int hb_covered(is *s, const dep *d)
+/* Whether the completion of op a (pipe pa) is known to pipe pb at op b on every path:
+ * from a to b in one iteration (loop NULL) or from a in one iteration of `loop` to b
+ * in a later one. */
+static int hb_ordered(is *s, ir_op *a, int pa, ir_op *b, int pb, ir_op *loop)
 {
 	walker w;
 	hb st;
-	ir_op *a = s->ops[d->a].op, *b = s->ops[d->b].op, *A, *B;
-	int pb = s->ops[d->b].pipe;
-	if (!d->loop) {
+	ir_op *A, *B;
+	if (!loop) {
 		ir_block *L = lca_block(a, b);
-		hb_start(&w, &st, s, s->ops[d->a].pipe);
+		hb_start(&w, &st, s, pa);
 		A = anc(a, L);
 		B = anc(b, L);
 		if (A == B) { /* a in a while's before region, b in its after region */
@@ -439,22 +442,28 @@ static int hb_covered(is *s, const dep *d)
 		}
 		return st.k >> pb & 1;
 	}
-	to_round_end(&w, &st, s, d);
-	if (d->loop->code == IR_OP_SCF_FOR) {
-		ir_block *Lb = region_block(d->loop, 0);
-		loop_more(&w, &st, d->loop, U_FOR, 1);
+	to_round_end(&w, &st, s, a, pa, loop);
+	if (loop->code == IR_OP_SCF_FOR) {
+		ir_block *Lb = region_block(loop, 0);
+		loop_more(&w, &st, loop, U_FOR, 1);
 		B = anc(b, Lb);
 		walk_range(&w, &st, Lb->first, B);
 	} else {
-		ir_block *rb = loop_block_of(d->loop, b);
-		loop_more(&w, &st, d->loop, U_WHILE_BA, 1);
-		if (rb != region_block(d->loop, 0))
-			walk_block(&w, &st, region_block(d->loop, 0));
+		ir_block *rb = loop_block_of(loop, b);
+		loop_more(&w, &st, loop, U_WHILE_BA, 1);
+		if (rb != region_block(loop, 0))
+			walk_block(&w, &st, region_block(loop, 0));
 		B = anc(b, rb);
 		walk_range(&w, &st, rb->first, B);
 	}
 	down(&w, &st, B, b);
 	return st.k >> pb & 1;
+}
+
+static int hb_covered(is *s, const dep *d)
+{
+	return hb_ordered(s, s->ops[d->a].op, s->ops[d->a].pipe, s->ops[d->b].op,
+			  s->ops[d->b].pipe, d->loop);
 }
 
 /* ---- placing syncs ---------------------------------------------------------------- */
@@ -602,43 +611,74 @@ static void place_forward(is *s, unsigned di, int P, int Q)
 	reg_all(s, p);
 }
 
-/* The last pre-order number of an op on pipe R inside `loop`. */
-static unsigned last_on(const is *s, ir_op *loop, int R)
+/* The last pre-order number of an op on pipe R inside `loop` (in block `in` when not
+ * NULL). */
+static unsigned last_on(const is *s, ir_op *loop, ir_block *in, int R)
 {
 	size_t i;
 	unsigned best = 0;
 	for (i = 0; i < s->nops; i++)
-		if (s->ops[i].pipe == R && s->ops[i].pre + 1 > best && loop_block_of(loop, s->ops[i].op))
+		if (s->ops[i].pipe == R && s->ops[i].pre + 1 > best &&
+		    (in ? anc(s->ops[i].op, in) != NULL : loop_block_of(loop, s->ops[i].op) != NULL))
 			best = s->ops[i].pre + 1;
 	return best;
+}
+
+/* Where the flag of a dependence carried by an scf.for goes: the body, or the arm of
+ * an scf.if in it (of an if in that arm, ...) that holds both ops, so that the flag is
+ * set and waited for only in the iterations that run them (docs/sync.md). */
+static ir_block *carried_block(is *s, const dep *d)
+{
+	ir_op *a = s->ops[d->a].op, *b = s->ops[d->b].op, *A;
+	ir_block *blk = region_block(d->loop, 0), *in;
+	unsigned r;
+	for (;;) {
+		A = anc(a, blk);
+		if (!A || A != anc(b, blk) || A->code != IR_OP_SCF_IF)
+			return blk;
+		for (in = NULL, r = 0; r < A->num_regions; r++)
+			if (region_block(A, r) && anc(a, region_block(A, r)) && anc(b, region_block(A, r)))
+				in = region_block(A, r);
+		if (!in)
+			return blk;
+		blk = in;
+	}
 }
 
 /* The carried dependence di on (P, Q) of its loop. */
 static void place_carried(is *s, unsigned di, int Q)
 {
 	dep *d = &s->deps[di];
-	ir_op *b = s->ops[d->b].op, *loop = d->loop, *B;
+	ir_op *a = s->ops[d->a].op, *b = s->ops[d->b].op, *loop = d->loop, *B;
 	walker w;
 	hb st;
 	unsigned kset, best = 0;
 	int R, src = -1, prime = 0;
 	size_t i;
 	pair *p;
-	ir_block *end;
-	to_round_end(&w, &st, s, d);
+	ir_block *end, *in = NULL;
+	if (loop->code == IR_OP_SCF_FOR) {
+		/* the state at the end of the block the flag goes in */
+		in = carried_block(s, d);
+		hb_start(&w, &st, s, s->ops[d->a].pipe);
+		B = up_to(&w, &st, a, in);
+		walk_range(&w, &st, B->next, NULL);
+	} else {
+		to_round_end(&w, &st, s, a, s->ops[d->a].pipe, loop);
+	}
 	kset = st.k | 1u << s->ops[d->a].pipe;
 	for (R = 0; R < PTORT_PIPE_COUNT; R++) {
 		unsigned at;
 		if (R == Q || !(kset >> R & 1) || !ir_pipe_pair_valid(s->t, s->core, R, Q))
 			continue;
-		at = last_on(s, loop, R);
+		at = last_on(s, loop, in, R);
 		if (src < 0 || at > best || (at == best && R == s->ops[d->a].pipe))
 			src = R, best = at;
 	}
 	if (src < 0)
 		{ place_barrier(s, di, PTORT_PIPE_ALL, "no flag between the pipes on this core"); return; }
-	end = loop->code == IR_OP_SCF_FOR ? region_block(loop, 0) : region_block(loop, 1);
-	if (loop->code == IR_OP_SCF_FOR) {
+	end = in ? in : region_block(loop, 1);
+	if (in) {
 		B = anc(b, end);
 		for (i = 0; i < s->nops && !prime; i++) {
 			ir_op *x = anc(s->ops[i].op, end);
@@ -1044,6 +1084,100 @@ static void set_event(is *s, ir_op *op, int ev)
 					   ir_intern(s->ctx, e, (size_t)n), IR_PTO_DOTTED));
 }
 
+/* ---- a flag's wait before its next set ---------------------------------------------- */
+
+/* Whether wait W of a flag (P, Q, id) happens before set S of the same flag on every
+ * path from W to S, in one iteration and across each loop holding both: a set while
+ * the previous wait has not run is lost (docs/semantics.md §8.8). */
+static int reuse_ordered(is *s, ir_op *W, ir_op *S, int P, int Q)
+{
+	ir_block *L = lca_block(W, S);
+	ir_op *A = anc(W, L), *B = anc(S, L), *l;
+	if (((A != B && before(A, B)) ||
+	     (A == B && A->code == IR_OP_SCF_WHILE && loop_block_of(A, W) == region_block(A, 0) &&
+	      loop_block_of(A, S) == region_block(A, 1))) &&
+	    !hb_ordered(s, W, Q, S, P, NULL))
+		return 0;
+	for (l = A == B ? A : parent_op(A); l; l = parent_op(l))
+		if (is_loop(l) && !hb_ordered(s, W, Q, S, P, l))
+			return 0;
+	return 1;
+}
+
+/* Orders wait W of pair pi before every later set of its flag: set_flag(Q, P) and
+ * wait_flag(Q, P) right after W (P's later work, its sets included, then follows W),
+ * or a barrier <PIPE_ALL> there when the core has no such flag or `bar`. */
+static int handshake(is *s, size_t pi, ir_op *W, int bar)
+{
+	pair *p = &s->pairs[pi], *h = NULL;
+	int P = p->src, Q = p->dst;
+	if (!bar && ir_pipe_pair_valid(s->t, s->core, Q, P))
+		h = new_pair(s, PK_END, Q, P, p->dep, "handshake");
+	if (h) {
+		h->set = mk_flag(s, 1, Q, P, 0, W->loc);
+		h->wait = mk_flag(s, 0, Q, P, 0, W->loc);
+		put_after(W, h->set);
+		put_after(h->set, h->wait);
+	} else {
+		if (!(h = new_pair(s, PK_BAR, PTORT_PIPE_ALL, PTORT_PIPE_ALL, p->dep, "handshake"))) {
+			s->full = 1;
+			return -1;
+		}
+		h->wait = mk_barrier(s, PTORT_PIPE_ALL, W->loc);
+		put_after(W, h->wait);
+	}
+	h->hs = (int)pi + 1;
+	reg_all(s, h);
+	return 0;
+}
+
+/* After the event ids: every wait of a flag happens before the next set of that flag
+ * (same pipes and id), or a handshake orders it (a few rounds, as a handshake's own
+ * flag needs the same; the last round uses barriers). */
+static int order_reuse(is *s, ir_op *func)
+{
+	int round;
+	for (round = 0; round < 4; round++) {
+		size_t i, j, n = s->npairs;
+		int added = 0;
+		for (i = 0; i < n; i++) {
+			pair *p = &s->pairs[i];
+			ir_op *ws[2];
+			unsigned k;
+			if (!p->on || p->kind == PK_BAR || !p->ev)
+				continue;
+			ws[0] = p->wait;
+			ws[1] = p->drain;
+			for (k = 0; k < 2; k++) {
+				int bad = 0;
+				for (j = 0; j < n && ws[k] && !bad; j++) {
+					pair *q = &s->pairs[j];
+					if (!q->on || q->kind == PK_BAR || q->src != p->src || q->dst != p->dst ||
+					    q->ev != p->ev)
+						continue;
+					bad = !reuse_ordered(s, ws[k], q->set, p->src, p->dst) ||
+					      (q->prime && !reuse_ordered(s, ws[k], q->prime, p->src, p->dst));
+				}
+				if (bad && handshake(s, i, ws[k], round == 3))
+					return -1;
+				added |= bad;
+			}
+		}
+		if (!added || round == 3)
+			return 0;
+		if (assign_events(s, func))
+			return -1;
+		for (i = n; i < s->npairs; i++) {
+			pair *p = &s->pairs[i];
+			if (p->on && p->kind != PK_BAR) {
+				set_event(s, p->set, p->ev - 1);
+				set_event(s, p->wait, p->ev - 1);
+			}
+		}
+	}
+	return 0;
+}
+
 static void report(is *s)
 {
 	size_t i;
@@ -1054,6 +1188,24 @@ static void report(is *s)
 		const aop *a = &s->ops[d->a], *b = &s->ops[d->b];
 		if (!p->on)
 			continue;
+		if (p->hs) {
+			const pair *o = &s->pairs[p->hs - 1];
+			if (p->kind == PK_BAR)
+				nbar++;
+			else
+				npairs++;
+			if (p->kind == PK_BAR)
+				pass_remark(s->ctx, s->o, PASS_NAME, p->wait->loc,
+					    "pto.barrier <PIPE_ALL> after the wait of %s -> %s EVENT_ID%d, so "
+					    "that the flag's next set finds it cleared", pname(o->src),
+					    pname(o->dst), o->ev - 1);
+			else
+				pass_remark(s->ctx, s->o, PASS_NAME, p->wait->loc,
+					    "%s -> %s EVENT_ID%d after the wait of %s -> %s EVENT_ID%d, so "
+					    "that the flag's next set finds it cleared", pname(p->src),
+					    pname(p->dst), p->ev - 1, pname(o->src), pname(o->dst), o->ev - 1);
+			continue;
+		}
 		if (p->kind == PK_BAR) {
 			nbar++;
 			pass_remark(s->ctx, s->o, PASS_NAME, p->wait->loc,
@@ -1069,7 +1221,8 @@ static void report(is *s)
 			    "%s -> %s EVENT_ID%d%s for the %s%s of '%s' on '%s' (line %u)",
 			    pname(p->src), pname(p->dst), p->ev - 1,
 			    p->kind == PK_PRIME ? " (primed before the loop, drained after it)"
-			    : p->kind == PK_END ? " (at the end of the loop body)" : "",
+			    : p->kind == PK_END ? (is_loop(parent_op(p->set)) ? " (at the end of the loop body)"
+						  : " (at the end of an scf.if arm in the loop)") : "",
 			    dep_word(s, d), d->loop ? " across iterations" : "", b->op->name,
 			    a->op->name, (unsigned)a->op->loc.line);
 	}
@@ -1157,6 +1310,13 @@ static unsigned run_func(is *s, ir_op *func)
 		set_event(s, p->wait, p->ev - 1);
 		set_event(s, p->prime, p->ev - 1);
 		set_event(s, p->drain, p->ev - 1);
+	}
+	if (order_reuse(s, func)) {
+		if (!s->full)
+			goto oom;
+		ir_error(s->ctx, func->loc, "insert-sync: more than %d flags and barriers needed in "
+			 "one function", MAX_PAIRS);
+		return 1;
 	}
 	if (!all_covered(s, &bad)) {
 		const dep *d = &s->deps[bad];
