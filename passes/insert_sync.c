@@ -7,7 +7,8 @@
  *      (sync_fp.c), in pre-order;
  *   2. the dependences: two of them touching overlapping bytes, one writing, either
  *      in order in one iteration (forward) or across the back edge of a loop holding
- *      both (carried by that loop); dependences inside one in-order pipe need nothing;
+ *      both (carried by that loop); dependences inside one in-order pipe need nothing,
+ *      a forward one implied by two others through an op between them is left out;
  *   3. for each dependence, in the order forward, carried (innermost loops first),
  *      same-pipe: if the syncs placed so far do not order the producer before the
  *      consumer (hb_covered: the producer's completion propagated along every path,
@@ -15,7 +16,8 @@
  *        forward: set_flag after the producer's op in the block where both meet, wait
  *          before the consumer's (or move the set of such a pair of the same pipes
  *          later, so that one pair serves several producers);
- *        carried: set_flag + wait_flag at the end of the loop body, from the pipe that
+ *        carried: set_flag + wait_flag at the end of the loop body (of the scf.if arm
+ *          in it holding both ops), from the pipe that
  *          knows the producer's completion last in the body; when the consumer's
  *          pipe has work in the body before the consumer, the wait goes before the
  *          consumer instead, with a set before the loop (prime) and a wait after it
@@ -25,7 +27,11 @@
  *   4. every placed pair or barrier that the others make unnecessary is removed again;
  *   5. event ids: per (src, dst) pair the lowest id free over the pair's lifetime (set
  *      or prime to the matching wait or drain); a pair with 8 ids live already becomes
- *      pto.barrier <PIPE_ALL> (a remark says so).
+ *      pto.barrier <PIPE_ALL> (a remark says so);
+ *   6. every wait of a flag happens before the next set of that flag (same pipes and
+ *      id), else a handshake flag back from the waiting pipe goes right after the wait.
+ * A function with too many dependences or flags gets a barrier <PIPE_ALL> after each
+ * op instead (a remark says so).
  * Sets and waits of a pair are always in one block, so every path through an scf.if
  * and a loop of any trip count (zero included) sets and waits equally often.
  *
@@ -53,6 +59,14 @@
  * dependences) is ordered by a `barrier <PIPE_ALL>` after each op instead, with a
  * remark. [decision] Correct and simple; slow on a device, and said so. */
 #define MAX_DEPS 200000
+/* Steps of the placement's walks past which a function gets the same fallback (a few
+ * seconds; counted, not timed, so the output does not depend on the machine), as does
+ * one that needs more than MAX_PAIRS flags and barriers. */
+#define MAX_WORK 100000000ull
+/* Dependences times ops past which the placement is not tried at all (its walks are
+ * about that many steps times the pairs it scans): run/cvt_sweep.test's 3,194 ops with
+ * 5,489 dependences. */
+#define MAX_DEP_OPS 8000000ull
 
 typedef struct aop {
 	ir_op *op;
@@ -95,6 +109,7 @@ typedef struct is {
 	unsigned *hv;
 	size_t hmask, hn;
 	int oom;
+	uint64_t work; /* ops stepped over by the walks and position checks */
 } is;
 
 /* ---- the sync-op table --------------------------------------------------------- */
@@ -181,11 +196,13 @@ static ir_block *lca_block(ir_op *a, ir_op *b)
 }
 
 /* x strictly before y, both in one block. */
-static int before(const ir_op *x, const ir_op *y)
+static int before(is *s, const ir_op *x, const ir_op *y)
 {
-	for (x = x->next; x; x = x->next)
+	for (x = x->next; x; x = x->next) {
+		s->work++;
 		if (x == y)
 			return 1;
+	}
 	return 0;
 }
 
@@ -333,8 +350,10 @@ static void xfer(walker *w, hb *st, ir_op *op)
 static void walk_range(walker *w, hb *st, ir_op *first, const ir_op *stop)
 {
 	ir_op *x;
-	for (x = first; x && x != stop; x = x->next)
+	for (x = first; x && x != stop; x = x->next) {
+		w->s->work++;
 		xfer(w, st, x);
+	}
 }
 
 /* From just after `a` up to the block `L` holding it: the rest of each block and the
@@ -589,8 +608,8 @@ static void place_forward(is *s, unsigned di, int P, int Q)
 			continue;
 		Aa = anc(a, p->set->block);
 		Bb = anc(b, p->set->block);
-		if (!Aa || !Bb || !before(p->set, Aa) || !before(Aa, p->wait) ||
-		    !(Bb == p->wait || before(p->wait, Bb)))
+		if (!Aa || !Bb || !before(s, p->set, Aa) || !before(s, Aa, p->wait) ||
+		    !(Bb == p->wait || before(s, p->wait, Bb)))
 			continue;
 		{
 			ir_op *old = p->set->next;
@@ -682,7 +701,7 @@ static void place_carried(is *s, unsigned di, int Q)
 		B = anc(b, end);
 		for (i = 0; i < s->nops && !prime; i++) {
 			ir_op *x = anc(s->ops[i].op, end);
-			prime = s->ops[i].pipe == Q && x && x != B && before(x, B);
+			prime = s->ops[i].pipe == Q && x && x != B && before(s, x, B);
 		}
 	}
 	if (!(p = new_pair(s, prime ? PK_PRIME : PK_END, src, Q, di, "carried")))
@@ -852,17 +871,25 @@ static int add_dep(is *s, unsigned a, unsigned b, ir_op *loop)
 	return 0;
 }
 
-/* Every dependence between the collected ops (none inside one in-order pipe). */
+/* Every dependence between the collected ops (none inside one in-order pipe), less
+ * the forward ones that two others imply: a forward dependence i -> j is left out when
+ * an op k directly in j's block, between i's op (or the structure holding it) and j,
+ * touches bytes of both (i -> k and k -> j are then ordered, by the pass or by an
+ * in-order pipe, and happens-before is transitive). For each consumer the nearest
+ * CUT_MAX such ops are tried, so a chain of ops on one tile has a dependence per link
+ * instead of one per pair (docs/sync.md, "Large functions"). */
+#define CUT_MAX 8
 static int find_deps(is *s)
 {
-	size_t i, j;
-	for (i = 0; i < s->nops && s->ndeps <= MAX_DEPS; i++)
-		for (j = i; j < s->nops; j++) {
-			aop *x = &s->ops[i], *y = &s->ops[j];
+	size_t i, j, c;
+	for (j = 0; j < s->nops && s->ndeps <= MAX_DEPS; j++) {
+		aop *y = &s->ops[j];
+		size_t cut[CUT_MAX], ncut = 0;
+		for (i = j + 1; i-- > 0;) {
+			aop *x = &s->ops[i];
 			ir_block *L;
 			ir_op *A, *B, *l;
-			if (x->pipe == y->pipe && (s->t->inorder_pipes >> x->pipe & 1))
-				continue;
+			int inorder = x->pipe == y->pipe && (s->t->inorder_pipes >> x->pipe & 1), implied = 0;
 			if (!sync_fp_conflict(s->fp.a + x->fp0, x->nfp, s->fp.a + y->fp0, y->nfp))
 				continue;
 			L = lca_block(x->op, y->op);
@@ -870,9 +897,20 @@ static int find_deps(is *s)
 			B = anc(y->op, L);
 			if (i != j && (A != B || (A->code == IR_OP_SCF_WHILE &&
 						  loop_block_of(A, x->op) == region_block(A, 0) &&
-						  loop_block_of(A, y->op) == region_block(A, 1))))
-				if (add_dep(s, (unsigned)i, (unsigned)j, NULL))
+						  loop_block_of(A, y->op) == region_block(A, 1)))) {
+				if (L == y->op->block && A != B)
+					for (c = 0; c < ncut && !implied; c++) {
+						const aop *k = &s->ops[cut[c]];
+						implied = sync_fp_conflict(s->fp.a + x->fp0, x->nfp,
+									   s->fp.a + k->fp0, k->nfp);
+					}
+				if (!implied && !inorder && add_dep(s, (unsigned)i, (unsigned)j, NULL))
 					return -1;
+				if (x->op->block == y->op->block && ncut < CUT_MAX)
+					cut[ncut++] = i;
+			}
+			if (inorder)
+				continue;
 			for (l = i == j ? parent_op(x->op) : (A == B ? A : parent_op(A)); l; l = parent_op(l)) {
 				if (!is_loop(l))
 					continue;
@@ -882,6 +920,7 @@ static int find_deps(is *s)
 					return -1;
 			}
 		}
+	}
 	return 0;
 }
 
@@ -1093,7 +1132,7 @@ static int reuse_ordered(is *s, ir_op *W, ir_op *S, int P, int Q)
 {
 	ir_block *L = lca_block(W, S);
 	ir_op *A = anc(W, L), *B = anc(S, L), *l;
-	if (((A != B && before(A, B)) ||
+	if (((A != B && before(s, A, B)) ||
 	     (A == B && A->code == IR_OP_SCF_WHILE && loop_block_of(A, W) == region_block(A, 0) &&
 	      loop_block_of(A, S) == region_block(A, 1))) &&
 	    !hb_ordered(s, W, Q, S, P, NULL))
@@ -1230,6 +1269,17 @@ static void report(is *s)
 	(void)nbar;
 }
 
+/* A function too large to place flags in: a barrier <PIPE_ALL> after each op but the
+ * last (docs/sync.md, "Large functions"). */
+static void fallback(is *s, ir_op *func, const char *why)
+{
+	size_t i;
+	for (i = 0; i + 1 < s->nops; i++)
+		put_after(s->ops[i].op, mk_barrier(s, PTORT_PIPE_ALL, s->ops[i].op->loc));
+	pass_remark(s->ctx, s->o, PASS_NAME, func->loc, "%s between its %zu ops: a barrier "
+		    "<PIPE_ALL> after each op", why, (size_t)s->nops);
+}
+
 static unsigned run_func(is *s, ir_op *func)
 {
 	collect c;
@@ -1260,32 +1310,41 @@ static unsigned run_func(is *s, ir_op *func)
 						       : ir_func_core(func);
 	if (find_deps(s))
 		goto oom;
-	if (s->ndeps > MAX_DEPS) {
-		for (i = 0; i + 1 < s->nops; i++)
-			put_after(s->ops[i].op, mk_barrier(s, PTORT_PIPE_ALL, s->ops[i].op->loc));
-		pass_remark(s->ctx, s->o, PASS_NAME, func->loc,
-			    "more than %d dependences between its %zu ops: a barrier <PIPE_ALL> "
-			    "after each op", MAX_DEPS, (size_t)s->nops);
+	if (s->ndeps > MAX_DEPS || (uint64_t)s->ndeps * s->nops > MAX_DEP_OPS) {
+		fallback(s, func, s->ndeps > MAX_DEPS ? "more than 200000 dependences"
+						     : "too many dependences to place flags in reasonable time");
 		return 0;
 	}
 	sort_s = s;
 	if (s->ndeps)
 		qsort(s->deps, s->ndeps, sizeof *s->deps, dep_cmp);
-	for (i = 0; i < s->ndeps && !s->oom; i++)
+	for (i = 0; i < s->ndeps && !s->oom && !s->full && s->work <= MAX_WORK; i++)
 		if (!hb_covered(s, &s->deps[i]))
 			place(s, (unsigned)i);
 	if (s->oom)
 		goto oom;
-	if (s->full) {
-		ir_error(s->ctx, func->loc, "insert-sync: more than %d flags and barriers needed in "
-			 "one function", MAX_PAIRS);
-		return 1;
+	if (s->full || s->work > MAX_WORK) {
+		for (i = 0; i < s->npairs; i++) {
+			pair *p = &s->pairs[i];
+			ir_op *const x[4] = {p->set, p->wait, p->prime, p->drain};
+			unsigned k;
+			for (k = 0; k < 4; k++)
+				if (x[k])
+					ir_op_erase(x[k]);
+			p->on = 0;
+		}
+		fallback(s, func, s->full ? "more than 1024 flags and barriers needed"
+					  : "too many dependences to place flags in reasonable time");
+		return 0;
 	}
-	/* drop what the others make unnecessary */
+	/* drop what the others make unnecessary (the dependence a pair was placed for
+	 * first: most pairs are needed for it, and that answer takes one walk instead of
+	 * one per dependence) */
 	for (i = 0; i < s->npairs; i++) {
 		s->pairs[i].on = 0;
-		if (!all_covered(s, NULL))
-			s->pairs[i].on = 1;
+		if (s->work > 2 * MAX_WORK || !hb_covered(s, &s->deps[s->pairs[i].dep]) ||
+		    !all_covered(s, NULL))
+			s->pairs[i].on = 1; /* needed (or no budget left to find out) */
 	}
 	for (i = 0; i < s->npairs; i++) {
 		pair *p = &s->pairs[i];
