@@ -7,7 +7,8 @@
  *      (sync_fp.c), in pre-order;
  *   2. the dependences: two of them touching overlapping bytes, one writing, either
  *      in order in one iteration (forward) or across the back edge of a loop holding
- *      both (carried by that loop); dependences inside one in-order pipe need nothing;
+ *      both (carried by that loop); dependences inside one in-order pipe need nothing,
+ *      a forward one implied by two others through an op between them is left out;
  *   3. for each dependence, in the order forward, carried (innermost loops first),
  *      same-pipe: if the syncs placed so far do not order the producer before the
  *      consumer (hb_covered: the producer's completion propagated along every path,
@@ -15,7 +16,8 @@
  *        forward: set_flag after the producer's op in the block where both meet, wait
  *          before the consumer's (or move the set of such a pair of the same pipes
  *          later, so that one pair serves several producers);
- *        carried: set_flag + wait_flag at the end of the loop body, from the pipe that
+ *        carried: set_flag + wait_flag at the end of the loop body (of the scf.if arm
+ *          in it holding both ops), from the pipe that
  *          knows the producer's completion last in the body; when the consumer's
  *          pipe has work in the body before the consumer, the wait goes before the
  *          consumer instead, with a set before the loop (prime) and a wait after it
@@ -25,7 +27,11 @@
  *   4. every placed pair or barrier that the others make unnecessary is removed again;
  *   5. event ids: per (src, dst) pair the lowest id free over the pair's lifetime (set
  *      or prime to the matching wait or drain); a pair with 8 ids live already becomes
- *      pto.barrier <PIPE_ALL> (a remark says so).
+ *      pto.barrier <PIPE_ALL> (a remark says so);
+ *   6. every wait of a flag happens before the next set of that flag (same pipes and
+ *      id), else a handshake flag back from the waiting pipe goes right after the wait.
+ * A function with too many dependences or flags gets a barrier <PIPE_ALL> after each
+ * op instead (a remark says so).
  * Sets and waits of a pair are always in one block, so every path through an scf.if
  * and a loop of any trip count (zero included) sets and waits equally often.
  *
@@ -53,6 +59,14 @@
  * dependences) is ordered by a `barrier <PIPE_ALL>` after each op instead, with a
  * remark. [decision] Correct and simple; slow on a device, and said so. */
 #define MAX_DEPS 200000
+/* Steps of the placement's walks past which a function gets the same fallback (a few
+ * seconds; counted, not timed, so the output does not depend on the machine), as does
+ * one that needs more than MAX_PAIRS flags and barriers. */
+#define MAX_WORK 100000000ull
+/* Dependences times ops past which the placement is not tried at all (its walks are
+ * about that many steps times the pairs it scans): run/cvt_sweep.test's 3,194 ops with
+ * 5,489 dependences. */
+#define MAX_DEP_OPS 8000000ull
 
 typedef struct aop {
 	ir_op *op;
@@ -70,6 +84,8 @@ typedef struct dep {
 enum { PK_FWD, PK_END, PK_PRIME, PK_BAR };
 typedef struct pair {
 	int kind, src, dst, on, ev;
+	int hs; /* placed after the wait of pair hs - 1 so that its flag's next set finds it
+		 * cleared (0: for a dependence) */
 	ir_op *set, *wait, *prime, *drain; /* PK_BAR: the barrier in `wait` */
 	unsigned dep;
 	const char *why;
@@ -93,6 +109,7 @@ typedef struct is {
 	unsigned *hv;
 	size_t hmask, hn;
 	int oom;
+	uint64_t work; /* ops stepped over by the walks and position checks */
 } is;
 
 /* ---- the sync-op table --------------------------------------------------------- */
@@ -179,11 +196,13 @@ static ir_block *lca_block(ir_op *a, ir_op *b)
 }
 
 /* x strictly before y, both in one block. */
-static int before(const ir_op *x, const ir_op *y)
+static int before(is *s, const ir_op *x, const ir_op *y)
 {
-	for (x = x->next; x; x = x->next)
+	for (x = x->next; x; x = x->next) {
+		s->work++;
 		if (x == y)
 			return 1;
+	}
 	return 0;
 }
 
@@ -331,8 +350,10 @@ static void xfer(walker *w, hb *st, ir_op *op)
 static void walk_range(walker *w, hb *st, ir_op *first, const ir_op *stop)
 {
 	ir_op *x;
-	for (x = first; x && x != stop; x = x->next)
+	for (x = first; x && x != stop; x = x->next) {
+		w->s->work++;
 		xfer(w, st, x);
+	}
 }
 
 /* From just after `a` up to the block `L` holding it: the rest of each block and the
@@ -400,29 +421,30 @@ static ir_block *loop_block_of(ir_op *loop, ir_op *x)
 	return NULL;
 }
 
-/* The state at the end of an iteration of d->loop, from just after d's producer (the
- * while's after region included when the producer is in its before region). */
-static void to_round_end(walker *w, hb *st, is *s, const dep *d)
+/* The state at the end of an iteration of `loop`, from just after op a (pipe pa; the
+ * while's after region included when a is in its before region). */
+static void to_round_end(walker *w, hb *st, is *s, ir_op *a, int pa, ir_op *loop)
 {
-	ir_op *a = s->ops[d->a].op, *loop = d->loop;
 	ir_block *ra = loop_block_of(loop, a);
 	ir_op *A;
-	hb_start(w, st, s, s->ops[d->a].pipe);
+	hb_start(w, st, s, pa);
 	A = up_to(w, st, a, ra);
 	walk_range(w, st, A->next, NULL);
 	if (loop->code == IR_OP_SCF_WHILE && ra == region_block(loop, 0))
 		walk_block(w, st, region_block(loop, 1));
 }
 
-static int hb_covered(is *s, const dep *d)
+/* Whether the completion of op a (pipe pa) is known to pipe pb at op b on every path:
+ * from a to b in one iteration (loop NULL) or from a in one iteration of `loop` to b
+ * in a later one. */
+static int hb_ordered(is *s, ir_op *a, int pa, ir_op *b, int pb, ir_op *loop)
 {
 	walker w;
 	hb st;
-	ir_op *a = s->ops[d->a].op, *b = s->ops[d->b].op, *A, *B;
-	int pb = s->ops[d->b].pipe;
-	if (!d->loop) {
+	ir_op *A, *B;
+	if (!loop) {
 		ir_block *L = lca_block(a, b);
-		hb_start(&w, &st, s, s->ops[d->a].pipe);
+		hb_start(&w, &st, s, pa);
 		A = anc(a, L);
 		B = anc(b, L);
 		if (A == B) { /* a in a while's before region, b in its after region */
@@ -439,22 +461,28 @@ static int hb_covered(is *s, const dep *d)
 		}
 		return st.k >> pb & 1;
 	}
-	to_round_end(&w, &st, s, d);
-	if (d->loop->code == IR_OP_SCF_FOR) {
-		ir_block *Lb = region_block(d->loop, 0);
-		loop_more(&w, &st, d->loop, U_FOR, 1);
+	to_round_end(&w, &st, s, a, pa, loop);
+	if (loop->code == IR_OP_SCF_FOR) {
+		ir_block *Lb = region_block(loop, 0);
+		loop_more(&w, &st, loop, U_FOR, 1);
 		B = anc(b, Lb);
 		walk_range(&w, &st, Lb->first, B);
 	} else {
-		ir_block *rb = loop_block_of(d->loop, b);
-		loop_more(&w, &st, d->loop, U_WHILE_BA, 1);
-		if (rb != region_block(d->loop, 0))
-			walk_block(&w, &st, region_block(d->loop, 0));
+		ir_block *rb = loop_block_of(loop, b);
+		loop_more(&w, &st, loop, U_WHILE_BA, 1);
+		if (rb != region_block(loop, 0))
+			walk_block(&w, &st, region_block(loop, 0));
 		B = anc(b, rb);
 		walk_range(&w, &st, rb->first, B);
 	}
 	down(&w, &st, B, b);
 	return st.k >> pb & 1;
+}
+
+static int hb_covered(is *s, const dep *d)
+{
+	return hb_ordered(s, s->ops[d->a].op, s->ops[d->a].pipe, s->ops[d->b].op,
+			  s->ops[d->b].pipe, d->loop);
 }
 
 /* ---- placing syncs ---------------------------------------------------------------- */
@@ -580,8 +608,8 @@ static void place_forward(is *s, unsigned di, int P, int Q)
 			continue;
 		Aa = anc(a, p->set->block);
 		Bb = anc(b, p->set->block);
-		if (!Aa || !Bb || !before(p->set, Aa) || !before(Aa, p->wait) ||
-		    !(Bb == p->wait || before(p->wait, Bb)))
+		if (!Aa || !Bb || !before(s, p->set, Aa) || !before(s, Aa, p->wait) ||
+		    !(Bb == p->wait || before(s, p->wait, Bb)))
 			continue;
 		{
 			ir_op *old = p->set->next;
@@ -602,47 +630,78 @@ static void place_forward(is *s, unsigned di, int P, int Q)
 	reg_all(s, p);
 }
 
-/* The last pre-order number of an op on pipe R inside `loop`. */
-static unsigned last_on(const is *s, ir_op *loop, int R)
+/* The last pre-order number of an op on pipe R inside `loop` (in block `in` when not
+ * NULL). */
+static unsigned last_on(const is *s, ir_op *loop, ir_block *in, int R)
 {
 	size_t i;
 	unsigned best = 0;
 	for (i = 0; i < s->nops; i++)
-		if (s->ops[i].pipe == R && s->ops[i].pre + 1 > best && loop_block_of(loop, s->ops[i].op))
+		if (s->ops[i].pipe == R && s->ops[i].pre + 1 > best &&
+		    (in ? anc(s->ops[i].op, in) != NULL : loop_block_of(loop, s->ops[i].op) != NULL))
 			best = s->ops[i].pre + 1;
 	return best;
+}
+
+/* Where the flag of a dependence carried by an scf.for goes: the body, or the arm of
+ * an scf.if in it (of an if in that arm, ...) that holds both ops, so that the flag is
+ * set and waited for only in the iterations that run them (docs/sync.md). */
+static ir_block *carried_block(is *s, const dep *d)
+{
+	ir_op *a = s->ops[d->a].op, *b = s->ops[d->b].op, *A;
+	ir_block *blk = region_block(d->loop, 0), *in;
+	unsigned r;
+	for (;;) {
+		A = anc(a, blk);
+		if (!A || A != anc(b, blk) || A->code != IR_OP_SCF_IF)
+			return blk;
+		for (in = NULL, r = 0; r < A->num_regions; r++)
+			if (region_block(A, r) && anc(a, region_block(A, r)) && anc(b, region_block(A, r)))
+				in = region_block(A, r);
+		if (!in)
+			return blk;
+		blk = in;
+	}
 }
 
 /* The carried dependence di on (P, Q) of its loop. */
 static void place_carried(is *s, unsigned di, int Q)
 {
 	dep *d = &s->deps[di];
-	ir_op *b = s->ops[d->b].op, *loop = d->loop, *B;
+	ir_op *a = s->ops[d->a].op, *b = s->ops[d->b].op, *loop = d->loop, *B;
 	walker w;
 	hb st;
 	unsigned kset, best = 0;
 	int R, src = -1, prime = 0;
 	size_t i;
 	pair *p;
-	ir_block *end;
-	to_round_end(&w, &st, s, d);
+	ir_block *end, *in = NULL;
+	if (loop->code == IR_OP_SCF_FOR) {
+		/* the state at the end of the block the flag goes in */
+		in = carried_block(s, d);
+		hb_start(&w, &st, s, s->ops[d->a].pipe);
+		B = up_to(&w, &st, a, in);
+		walk_range(&w, &st, B->next, NULL);
+	} else {
+		to_round_end(&w, &st, s, a, s->ops[d->a].pipe, loop);
+	}
 	kset = st.k | 1u << s->ops[d->a].pipe;
 	for (R = 0; R < PTORT_PIPE_COUNT; R++) {
 		unsigned at;
 		if (R == Q || !(kset >> R & 1) || !ir_pipe_pair_valid(s->t, s->core, R, Q))
 			continue;
-		at = last_on(s, loop, R);
+		at = last_on(s, loop, in, R);
 		if (src < 0 || at > best || (at == best && R == s->ops[d->a].pipe))
 			src = R, best = at;
 	}
 	if (src < 0)
 		{ place_barrier(s, di, PTORT_PIPE_ALL, "no flag between the pipes on this core"); return; }
-	end = loop->code == IR_OP_SCF_FOR ? region_block(loop, 0) : region_block(loop, 1);
-	if (loop->code == IR_OP_SCF_FOR) {
+	end = in ? in : region_block(loop, 1);
+	if (in) {
 		B = anc(b, end);
 		for (i = 0; i < s->nops && !prime; i++) {
 			ir_op *x = anc(s->ops[i].op, end);
-			prime = s->ops[i].pipe == Q && x && x != B && before(x, B);
+			prime = s->ops[i].pipe == Q && x && x != B && before(s, x, B);
 		}
 	}
 	if (!(p = new_pair(s, prime ? PK_PRIME : PK_END, src, Q, di, "carried")))
@@ -812,17 +871,25 @@ static int add_dep(is *s, unsigned a, unsigned b, ir_op *loop)
 	return 0;
 }
 
-/* Every dependence between the collected ops (none inside one in-order pipe). */
+/* Every dependence between the collected ops (none inside one in-order pipe), less
+ * the forward ones that two others imply: a forward dependence i -> j is left out when
+ * an op k directly in j's block, between i's op (or the structure holding it) and j,
+ * touches bytes of both (i -> k and k -> j are then ordered, by the pass or by an
+ * in-order pipe, and happens-before is transitive). For each consumer the nearest
+ * CUT_MAX such ops are tried, so a chain of ops on one tile has a dependence per link
+ * instead of one per pair (docs/sync.md, "Large functions"). */
+#define CUT_MAX 8
 static int find_deps(is *s)
 {
-	size_t i, j;
-	for (i = 0; i < s->nops && s->ndeps <= MAX_DEPS; i++)
-		for (j = i; j < s->nops; j++) {
-			aop *x = &s->ops[i], *y = &s->ops[j];
+	size_t i, j, c;
+	for (j = 0; j < s->nops && s->ndeps <= MAX_DEPS; j++) {
+		aop *y = &s->ops[j];
+		size_t cut[CUT_MAX], ncut = 0;
+		for (i = j + 1; i-- > 0;) {
+			aop *x = &s->ops[i];
 			ir_block *L;
 			ir_op *A, *B, *l;
-			if (x->pipe == y->pipe && (s->t->inorder_pipes >> x->pipe & 1))
-				continue;
+			int inorder = x->pipe == y->pipe && (s->t->inorder_pipes >> x->pipe & 1), implied = 0;
 			if (!sync_fp_conflict(s->fp.a + x->fp0, x->nfp, s->fp.a + y->fp0, y->nfp))
 				continue;
 			L = lca_block(x->op, y->op);
@@ -830,9 +897,20 @@ static int find_deps(is *s)
 			B = anc(y->op, L);
 			if (i != j && (A != B || (A->code == IR_OP_SCF_WHILE &&
 						  loop_block_of(A, x->op) == region_block(A, 0) &&
-						  loop_block_of(A, y->op) == region_block(A, 1))))
-				if (add_dep(s, (unsigned)i, (unsigned)j, NULL))
+						  loop_block_of(A, y->op) == region_block(A, 1)))) {
+				if (L == y->op->block && A != B)
+					for (c = 0; c < ncut && !implied; c++) {
+						const aop *k = &s->ops[cut[c]];
+						implied = sync_fp_conflict(s->fp.a + x->fp0, x->nfp,
+									   s->fp.a + k->fp0, k->nfp);
+					}
+				if (!implied && !inorder && add_dep(s, (unsigned)i, (unsigned)j, NULL))
 					return -1;
+				if (x->op->block == y->op->block && ncut < CUT_MAX)
+					cut[ncut++] = i;
+			}
+			if (inorder)
+				continue;
 			for (l = i == j ? parent_op(x->op) : (A == B ? A : parent_op(A)); l; l = parent_op(l)) {
 				if (!is_loop(l))
 					continue;
@@ -842,6 +920,7 @@ static int find_deps(is *s)
 					return -1;
 			}
 		}
+	}
 	return 0;
 }
 
@@ -1044,6 +1123,100 @@ static void set_event(is *s, ir_op *op, int ev)
 					   ir_intern(s->ctx, e, (size_t)n), IR_PTO_DOTTED));
 }
 
+/* ---- a flag's wait before its next set ---------------------------------------------- */
+
+/* Whether wait W of a flag (P, Q, id) happens before set S of the same flag on every
+ * path from W to S, in one iteration and across each loop holding both: a set while
+ * the previous wait has not run is lost (docs/semantics.md §8.8). */
+static int reuse_ordered(is *s, ir_op *W, ir_op *S, int P, int Q)
+{
+	ir_block *L = lca_block(W, S);
+	ir_op *A = anc(W, L), *B = anc(S, L), *l;
+	if (((A != B && before(s, A, B)) ||
+	     (A == B && A->code == IR_OP_SCF_WHILE && loop_block_of(A, W) == region_block(A, 0) &&
+	      loop_block_of(A, S) == region_block(A, 1))) &&
+	    !hb_ordered(s, W, Q, S, P, NULL))
+		return 0;
+	for (l = A == B ? A : parent_op(A); l; l = parent_op(l))
+		if (is_loop(l) && !hb_ordered(s, W, Q, S, P, l))
+			return 0;
+	return 1;
+}
+
+/* Orders wait W of pair pi before every later set of its flag: set_flag(Q, P) and
+ * wait_flag(Q, P) right after W (P's later work, its sets included, then follows W),
+ * or a barrier <PIPE_ALL> there when the core has no such flag or `bar`. */
+static int handshake(is *s, size_t pi, ir_op *W, int bar)
+{
+	pair *p = &s->pairs[pi], *h = NULL;
+	int P = p->src, Q = p->dst;
+	if (!bar && ir_pipe_pair_valid(s->t, s->core, Q, P))
+		h = new_pair(s, PK_END, Q, P, p->dep, "handshake");
+	if (h) {
+		h->set = mk_flag(s, 1, Q, P, 0, W->loc);
+		h->wait = mk_flag(s, 0, Q, P, 0, W->loc);
+		put_after(W, h->set);
+		put_after(h->set, h->wait);
+	} else {
+		if (!(h = new_pair(s, PK_BAR, PTORT_PIPE_ALL, PTORT_PIPE_ALL, p->dep, "handshake"))) {
+			s->full = 1;
+			return -1;
+		}
+		h->wait = mk_barrier(s, PTORT_PIPE_ALL, W->loc);
+		put_after(W, h->wait);
+	}
+	h->hs = (int)pi + 1;
+	reg_all(s, h);
+	return 0;
+}
+
+/* After the event ids: every wait of a flag happens before the next set of that flag
+ * (same pipes and id), or a handshake orders it (a few rounds, as a handshake's own
+ * flag needs the same; the last round uses barriers). */
+static int order_reuse(is *s, ir_op *func)
+{
+	int round;
+	for (round = 0; round < 4; round++) {
+		size_t i, j, n = s->npairs;
+		int added = 0;
+		for (i = 0; i < n; i++) {
+			pair *p = &s->pairs[i];
+			ir_op *ws[2];
+			unsigned k;
+			if (!p->on || p->kind == PK_BAR || !p->ev)
+				continue;
+			ws[0] = p->wait;
+			ws[1] = p->drain;
+			for (k = 0; k < 2; k++) {
+				int bad = 0;
+				for (j = 0; j < n && ws[k] && !bad; j++) {
+					pair *q = &s->pairs[j];
+					if (!q->on || q->kind == PK_BAR || q->src != p->src || q->dst != p->dst ||
+					    q->ev != p->ev)
+						continue;
+					bad = !reuse_ordered(s, ws[k], q->set, p->src, p->dst) ||
+					      (q->prime && !reuse_ordered(s, ws[k], q->prime, p->src, p->dst));
+				}
+				if (bad && handshake(s, i, ws[k], round == 3))
+					return -1;
+				added |= bad;
+			}
+		}
+		if (!added || round == 3)
+			return 0;
+		if (assign_events(s, func))
+			return -1;
+		for (i = n; i < s->npairs; i++) {
+			pair *p = &s->pairs[i];
+			if (p->on && p->kind != PK_BAR) {
+				set_event(s, p->set, p->ev - 1);
+				set_event(s, p->wait, p->ev - 1);
+			}
+		}
+	}
+	return 0;
+}
+
 static void report(is *s)
 {
 	size_t i;
@@ -1054,6 +1227,24 @@ static void report(is *s)
 		const aop *a = &s->ops[d->a], *b = &s->ops[d->b];
 		if (!p->on)
 			continue;
+		if (p->hs) {
+			const pair *o = &s->pairs[p->hs - 1];
+			if (p->kind == PK_BAR)
+				nbar++;
+			else
+				npairs++;
+			if (p->kind == PK_BAR)
+				pass_remark(s->ctx, s->o, PASS_NAME, p->wait->loc,
+					    "pto.barrier <PIPE_ALL> after the wait of %s -> %s EVENT_ID%d, so "
+					    "that the flag's next set finds it cleared", pname(o->src),
+					    pname(o->dst), o->ev - 1);
+			else
+				pass_remark(s->ctx, s->o, PASS_NAME, p->wait->loc,
+					    "%s -> %s EVENT_ID%d after the wait of %s -> %s EVENT_ID%d, so "
+					    "that the flag's next set finds it cleared", pname(p->src),
+					    pname(p->dst), p->ev - 1, pname(o->src), pname(o->dst), o->ev - 1);
+			continue;
+		}
 		if (p->kind == PK_BAR) {
 			nbar++;
 			pass_remark(s->ctx, s->o, PASS_NAME, p->wait->loc,
@@ -1069,12 +1260,24 @@ static void report(is *s)
 			    "%s -> %s EVENT_ID%d%s for the %s%s of '%s' on '%s' (line %u)",
 			    pname(p->src), pname(p->dst), p->ev - 1,
 			    p->kind == PK_PRIME ? " (primed before the loop, drained after it)"
-			    : p->kind == PK_END ? " (at the end of the loop body)" : "",
+			    : p->kind == PK_END ? (is_loop(parent_op(p->set)) ? " (at the end of the loop body)"
+						  : " (at the end of an scf.if arm in the loop)") : "",
 			    dep_word(s, d), d->loop ? " across iterations" : "", b->op->name,
 			    a->op->name, (unsigned)a->op->loc.line);
 	}
 	(void)npairs;
 	(void)nbar;
+}
+
+/* A function too large to place flags in: a barrier <PIPE_ALL> after each op but the
+ * last (docs/sync.md, "Large functions"). */
+static void fallback(is *s, ir_op *func, const char *why)
+{
+	size_t i;
+	for (i = 0; i + 1 < s->nops; i++)
+		put_after(s->ops[i].op, mk_barrier(s, PTORT_PIPE_ALL, s->ops[i].op->loc));
+	pass_remark(s->ctx, s->o, PASS_NAME, func->loc, "%s between its %zu ops: a barrier "
+		    "<PIPE_ALL> after each op", why, (size_t)s->nops);
 }
 
 static unsigned run_func(is *s, ir_op *func)
@@ -1107,32 +1310,41 @@ static unsigned run_func(is *s, ir_op *func)
 						       : ir_func_core(func);
 	if (find_deps(s))
 		goto oom;
-	if (s->ndeps > MAX_DEPS) {
-		for (i = 0; i + 1 < s->nops; i++)
-			put_after(s->ops[i].op, mk_barrier(s, PTORT_PIPE_ALL, s->ops[i].op->loc));
-		pass_remark(s->ctx, s->o, PASS_NAME, func->loc,
-			    "more than %d dependences between its %zu ops: a barrier <PIPE_ALL> "
-			    "after each op", MAX_DEPS, (size_t)s->nops);
+	if (s->ndeps > MAX_DEPS || (uint64_t)s->ndeps * s->nops > MAX_DEP_OPS) {
+		fallback(s, func, s->ndeps > MAX_DEPS ? "more than 200000 dependences"
+						     : "too many dependences to place flags in reasonable time");
 		return 0;
 	}
 	sort_s = s;
 	if (s->ndeps)
 		qsort(s->deps, s->ndeps, sizeof *s->deps, dep_cmp);
-	for (i = 0; i < s->ndeps && !s->oom; i++)
+	for (i = 0; i < s->ndeps && !s->oom && !s->full && s->work <= MAX_WORK; i++)
 		if (!hb_covered(s, &s->deps[i]))
 			place(s, (unsigned)i);
 	if (s->oom)
 		goto oom;
-	if (s->full) {
-		ir_error(s->ctx, func->loc, "insert-sync: more than %d flags and barriers needed in "
-			 "one function", MAX_PAIRS);
-		return 1;
+	if (s->full || s->work > MAX_WORK) {
+		for (i = 0; i < s->npairs; i++) {
+			pair *p = &s->pairs[i];
+			ir_op *const x[4] = {p->set, p->wait, p->prime, p->drain};
+			unsigned k;
+			for (k = 0; k < 4; k++)
+				if (x[k])
+					ir_op_erase(x[k]);
+			p->on = 0;
+		}
+		fallback(s, func, s->full ? "more than 1024 flags and barriers needed"
+					  : "too many dependences to place flags in reasonable time");
+		return 0;
 	}
-	/* drop what the others make unnecessary */
+	/* drop what the others make unnecessary (the dependence a pair was placed for
+	 * first: most pairs are needed for it, and that answer takes one walk instead of
+	 * one per dependence) */
 	for (i = 0; i < s->npairs; i++) {
 		s->pairs[i].on = 0;
-		if (!all_covered(s, NULL))
-			s->pairs[i].on = 1;
+		if (s->work > 2 * MAX_WORK || !hb_covered(s, &s->deps[s->pairs[i].dep]) ||
+		    !all_covered(s, NULL))
+			s->pairs[i].on = 1; /* needed (or no budget left to find out) */
 	}
 	for (i = 0; i < s->npairs; i++) {
 		pair *p = &s->pairs[i];
@@ -1157,6 +1369,13 @@ static unsigned run_func(is *s, ir_op *func)
 		set_event(s, p->wait, p->ev - 1);
 		set_event(s, p->prime, p->ev - 1);
 		set_event(s, p->drain, p->ev - 1);
+	}
+	if (order_reuse(s, func)) {
+		if (!s->full)
+			goto oom;
+		ir_error(s->ctx, func->loc, "insert-sync: more than %d flags and barriers needed in "
+			 "one function", MAX_PAIRS);
+		return 1;
 	}
 	if (!all_covered(s, &bad)) {
 		const dep *d = &s->deps[bad];

@@ -76,6 +76,14 @@ void li_mem(ir_ctx *ctx, lower_insn *li, ir_mem m);
  * (insns.def); otherwise an internal error is reported at `before` and NULL returned. */
 ir_op *li_emit(ir_ctx *ctx, lower_insn *li, ir_op *before);
 
+/* ---- insn_fp.c -------------------------------------------------------------------- */
+
+/* Inserts `pto.barrier <PIPE_V>` before each vector instruction among first .. stop
+ * (exclusive; one tile op's lowering) that reads or writes bytes an earlier one since
+ * the last barrier wrote, or writes bytes it read, when V does not execute in program
+ * order on t (A2A3). Returns the number inserted. */
+unsigned lower_pipe_barriers(ir_ctx *ctx, const struct target *t, ir_op *first, ir_op *stop);
+
 /* ---- lower_vec.c ------------------------------------------------------------------- */
 
 /* Lowers vector op `op` (ir_vecdef_get) or pto.set_validshape to instructions inserted

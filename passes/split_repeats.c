@@ -440,6 +440,8 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 			/* read by lower_tile_of at later uses */
 			continue;
 		if (!lower_op(&s, op)) {
+			/* A2A3: V barriers between dependent instructions of this op */
+			lower_pipe_barriers(ctx, o->target, prev ? prev->next : op->block->first, op);
 			pass_remark(ctx, o, PASS_NAME, op->loc, "'%s' lowered to %u instruction(s)",
 				    op->name, count_insns(prev, op));
 			/* a scalar constant now in the instructions' fields (vector ops) */

@@ -11,7 +11,9 @@ min(count, 3) for a constant one, each arm of every scf.if), and checks each tra
   earlier P instructions before the later ones, <PIPE_ALL> everything;
 * every two instructions touching overlapping bytes (one writing) are ordered;
 * flags are balanced: no wait without its set, no second set before the wait, none left
-  set at the end.
+  set at the end; the wait of a set happens before the next set of its flag (the
+  wait is an event of its pipe Q, known to the set's pipe P through a set on Q issued
+  after it, or a barrier <PIPE_ALL>), else that set may find the flag still set.
 
 usage: sync_model.py check FILE.ir [--target a2a3|a5] [--trips 0,1,2,3]
        sync_model.py count FILE     (the sync ops of a .pto, comments ignored)
@@ -256,6 +258,7 @@ def check_trace(tr, target, tiles, consts, views):
     n = 0
     F = {p: {q: 0 for q in PIPES} for p in PIPES}
     pending = {}
+    waited, waited_line = {}, {}
     accesses = []
     errors = []
     for op in tr:
@@ -267,6 +270,9 @@ def check_trace(tr, target, tiles, consts, views):
             q = pending.setdefault(op.key, [])
             if q:
                 errors.append("line %d: set_flag %s while the previous set is pending" % (op.line, op.key))
+            elif op.key in waited and F[P][Q] < waited[op.key]:
+                errors.append("line %d: set_flag %s may fire before the wait of the previous set "
+                              "(line %d) has run" % (op.line, op.key, waited_line[op.key]))
             q.append(c)
         elif op.kind == "wait_flag":
             P, Q, e = op.key
@@ -277,6 +283,8 @@ def check_trace(tr, target, tiles, consts, views):
             c = q.pop(0)
             for r in PIPES:
                 F[Q][r] = max(F[Q][r], c[r])
+            waited[op.key] = n  # the wait, an event of Q: the next set must follow it
+            waited_line[op.key] = op.line
         elif op.kind == "barrier":
             if op.pipe == "ALL":
                 for p in PIPES:
