@@ -429,6 +429,10 @@ static void check_op(mctx *m, const ir_op *op, int core)
 			    m->t ? m->t->title : "A2/A3", (long long)id);
 		break;
 	}
+	case IR_OP_DECLARE_TILE:
+		if (op->num_results != 1 || op->results[0].type->kind != IR_TYPE_TILE_BUF)
+			err(m, op, "result must be a !pto.tile_buf");
+		break;
 	case IR_OP_GET_BUF: case IR_OP_RLS_BUF:
 		if (attr_int(op, "buf_id", &id) && (id < 0 || id > 31))
 			err(m, op, "buf_id must be between 0 and 31, got %lld", (long long)id);
