@@ -251,10 +251,31 @@ static void check_init(mctx *m, const ir_op *op, int core)
 	m->init = op;
 }
 
+/* A pto.alloc_tile without `addr` (memref.alloc reads as one): placement must place it. */
+static int unplaced_alloc(ir_op *op, void *user)
+{
+	const ir_attr *seg;
+	if (op->code != IR_OP_ALLOC_TILE)
+		return 0;
+	seg = ir_op_get_attr(op, "operandSegmentSizes");
+	if (seg && seg->kind == IR_ATTR_DENSE && seg->u.dense.n == 3 && seg->u.dense.v[0] == 1)
+		return 0;
+	*(ir_op **)user = op;
+	return 1;
+}
+
 static void check_reserve(mctx *m, const ir_op *op, int core)
 {
 	int64_t size;
 	const ir_attr *loc = ir_op_get_attr(op, "location");
+	const ir_attr *au = ir_op_get_attr(op, "auto");
+	ir_op *alloc = NULL;
+	/* auto = false: the buffer sits at its `base`, placed by hand, and so must every
+	 * tile of the function (PTOAS: PlanMemory does not run beside a manual buffer) */
+	if (au && au->kind == IR_ATTR_BOOL && !au->u.i.v && m->func &&
+	    ir_walk((ir_op *)m->func, unplaced_alloc, &alloc) && alloc)
+		err(m, alloc, "cannot use pto.reserve_buffer with auto = false when local "
+			      "memref.alloc still requires PlanMemory allocation");
 	if (!attr_str(op, "name", IR_ATTR_STRING))
 		err(m, op, "requires a string attribute 'name'");
 	if (attr_int(op, "size", &size) && size <= 0)
