@@ -255,8 +255,16 @@ static void check_init(mctx *m, const ir_op *op, int core)
 static int unplaced_alloc(ir_op *op, void *user)
 {
 	const ir_attr *seg;
+	const ir_operand *u;
 	if (op->code != IR_OP_ALLOC_TILE)
 		return 0;
+	/* the tile a pop fills (passes/mixed.c makes one before each pop, and of each
+	 * declare_tile): on the device it is the FIFO slot, placed with the buffer */
+	if (op->next && (op->next->code == IR_OP_TPOP_FROM_AIC || op->next->code == IR_OP_TPOP_FROM_AIV))
+		return 0;
+	for (u = op->num_results ? op->results[0].uses : NULL; u; u = u->next_use)
+		if (u->owner->code == IR_OP_TPOP)
+			return 0;
 	seg = ir_op_get_attr(op, "operandSegmentSizes");
 	if (seg && seg->kind == IR_ATTR_DENSE && seg->u.dense.n == 3 && seg->u.dense.v[0] == 1)
 		return 0;
