@@ -26,8 +26,9 @@ unsigned emit_c(ir_ctx *ctx, ir_op *module, const struct target *t, ptoc_write_f
 
 /* The entry kernel: the func.func called `entry` (NULL: the one marked pto.entry, else
  * the only one, else the cube function of a module whose functions of a kind are one
- * cube and one vector function with the same argument types: *peer is then the vector
- * function, run beside it as one cluster, docs/semantics.md §8.9; NULL otherwise).
+ * cube and one vector function, without results and with the same argument types:
+ * *peer is then the vector function, run beside it as one cluster, docs/semantics.md
+ * §8.9; NULL otherwise).
  * Reports an error and returns NULL when there is none or it is ambiguous. */
 ir_op *emit_find_entry(ir_ctx *ctx, ir_op *module, const char *entry, ir_op **peer);
 

@@ -58,10 +58,17 @@ int emit_is_mixed(ir_op *func)
 	return ir_walk(func, is_mixed_op, NULL) != 0;
 }
 
-/* Two functions, one of each kind, with the same argument types (a kernel PTOAS writes
- * as a cube and a vector function without an entry that calls both): the cube one in
- * *cube, the vector one returned. Any other function of a kind, or a difference in the
- * arguments, and there is no pair (NULL). */
+static int has_results(const ir_op *f)
+{
+	const ir_attr *a = ir_op_get_attr(f, "function_type");
+	return !a || a->kind != IR_ATTR_TYPE || !a->u.type || a->u.type->kind != IR_TYPE_FUNC ||
+	       a->u.type->u.fn.nout != 0;
+}
+
+/* Two functions, one of each kind, without results and with the same argument types
+ * (a kernel PTOAS writes as a cube and a vector function without an entry that calls
+ * both): the cube one in *cube, the vector one returned. Any other function of a
+ * kind, or a difference in the arguments, and there is no pair (NULL). */
 ir_op *emit_cluster_pair(ir_op *module, ir_op **cube)
 {
 	ir_op *f, *c = NULL, *v = NULL;
@@ -76,7 +83,7 @@ ir_op *emit_cluster_pair(ir_op *module, ir_op **cube)
 		else if (k)
 			return NULL;
 	}
-	if (!c || !v)
+	if (!c || !v || has_results(c) || has_results(v))
 		return NULL;
 	bc = c->regions[0].first, bv = v->regions[0].first;
 	if (!bc || !bv || bc->num_args != bv->num_args)
