@@ -19,6 +19,8 @@ int bench_parse(int argc, char **argv);
 int bench_parse_generate(const char *path, unsigned n);
 /* bench_launch.c */
 int bench_launch(int argc, char **argv);
+/* bench_cluster.c */
+int bench_cluster(int argc, char **argv);
 /* bench_mlir.c */
 int bench_mlir(int argc, char **argv);
 

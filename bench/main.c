@@ -32,6 +32,7 @@ static const struct {
 	{"mmad", bench_mmad, "cube mmad kernels beside OpenBLAS sgemm"},
 	{"kernel", bench_kernel, "generated tload/tcvt/tstore kernel beside ptort_cvt_run; emit-C compile time"},
 	{"launch", bench_launch, "32 blocks of a generated kernel on 2 threads beside 1; race check cost"},
+	{"cluster", bench_cluster, "64 clusters of a mixed cube/vector kernel on 2 threads beside 1"},
 	{"vop", bench_vop, "vector operations: array kernels per level, instructions, row sums"},
 	{"parse", bench_parse, "parse+verify+print a large module beside mlir-opt"},
 	{"mlir", bench_mlir, "MLIR bridge import+export of that module beside MLIR's parse and print"},

@@ -9,7 +9,7 @@ int ptoc_module_compile(ptoc_module *m, const ptoc_compile_opts *o, ptoc_write_f
 {
 	const char *pipeline = o->pipeline;
 	pipeline_run_opts ro = {0, NULL, NULL, PTOC_PRINT_CUSTOM};
-	ir_op *f;
+	ir_op *f, *peer = NULL;
 	if (o->target ? ptoc_module_set_target(m, o->target) : !module_target(m))
 		return -1;
 	if (ptoc_module_verify(m)) /* once: skipped when it verified clean already */
@@ -35,8 +35,8 @@ int ptoc_module_compile(ptoc_module *m, const ptoc_compile_opts *o, ptoc_write_f
 	case PTOC_OUTPUT_C:
 		return emit_c(m->ctx, m->op, m->target, out, user) ? -1 : 0;
 	case PTOC_OUTPUT_MAIN:
-		f = emit_find_entry(m->ctx, m->op, o->entry);
-		return f && !emit_main(m->ctx, m->op, f, m->target, out, user) ? 0 : -1;
+		f = emit_find_entry(m->ctx, m->op, o->entry, &peer);
+		return f && !emit_main(m->ctx, m->op, f, peer, m->target, out, user) ? 0 : -1;
 	}
 	return -1;
 }

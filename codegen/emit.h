@@ -25,14 +25,21 @@ unsigned emit_c(ir_ctx *ctx, ir_op *module, const struct target *t, ptoc_write_f
 		void *user);
 
 /* The entry kernel: the func.func called `entry` (NULL: the one marked pto.entry, else
- * the only one). Reports an error and returns NULL when there is none or it is
- * ambiguous. */
-ir_op *emit_find_entry(ir_ctx *ctx, ir_op *module, const char *entry);
+ * the only one, else the cube function of a module whose functions of a kind are one
+ * cube and one vector function, without results and with the same argument types:
+ * *peer is then the vector function, run beside it as one cluster, docs/semantics.md
+ * §8.9; NULL otherwise).
+ * Reports an error and returns NULL when there is none or it is ambiguous. */
+ir_op *emit_find_entry(ir_ctx *ctx, ir_op *module, const char *entry, ir_op **peer);
 
 /* The harness of `func` for target `t` (see the file comment of emit_c.c for its
- * command line). */
-unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target *t,
-		   ptoc_write_fn out, void *user);
+ * command line); `peer` (or NULL) is called after it with the same arguments. */
+unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, ir_op *peer,
+		   const struct target *t, ptoc_write_fn out, void *user);
+
+/* emit_mixed.c: the vector function that runs beside cube function `cube` when the
+ * module has no entry (see emit_find_entry), or NULL. */
+ir_op *emit_cluster_pair(ir_op *module, ir_op **cube);
 
 /* arg_shape.c: the shape of GM argument `arg` (a !pto.ptr block argument holding
  * `elems` elements) as an array, outermost first, into shape[0..max): the shape of its

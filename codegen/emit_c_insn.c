@@ -767,6 +767,14 @@ void emit_mixed_op(em *e, ir_op *op)
 		em_pf(e, "/* %s: the FIFO slots live in the cluster (ptort_pipe_init) */\n", op->name);
 		return;
 	case IR_OP_SYNC_SET: case IR_OP_SYNC_WAIT:
+		if (op->code == IR_OP_SYNC_WAIT && e->t->id == PTOC_TARGET_A5) {
+			/* A5: the wait stalls its pipe only (the cross-core race check) */
+			int p = ir_attr_pipe(op, "pipe");
+			em_pf(e, "ptort_xsync_wait_on(ctx, 1, PTORT_%s, %lld, ",
+			   ptort_pipe_name(p >= 0 && p < PTORT_PIPE_COUNT ? (ptort_pipe)p : PTORT_PIPE_ALL),
+			   (long long)v[0]);
+			break;
+		}
 		em_pf(e, "ptort_xsync_%s(ctx, %d, %lld, ", op->code == IR_OP_SYNC_SET ? "set" : "wait",
 		   e->t->id == PTOC_TARGET_A5, (long long)v[0]);
 		break;

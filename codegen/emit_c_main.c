@@ -9,10 +9,11 @@
 
 /* ---- the harness ------------------------------------------------------------------- */
 
-ir_op *emit_find_entry(ir_ctx *ctx, ir_op *module, const char *entry)
+ir_op *emit_find_entry(ir_ctx *ctx, ir_op *module, const char *entry, ir_op **peer)
 {
-	ir_op *f, *only = NULL, *marked = NULL;
+	ir_op *f, *only = NULL, *marked = NULL, *cube = NULL;
 	unsigned nf = 0, nm = 0;
+	*peer = NULL;
 	for (f = module->regions[0].first ? module->regions[0].first->first : NULL; f; f = f->next) {
 		const char *n;
 		if (f->code != IR_OP_FUNC)
@@ -35,6 +36,8 @@ ir_op *emit_find_entry(ir_ctx *ctx, ir_op *module, const char *entry)
 		return marked;
 	if (nf == 1)
 		return only;
+	if (!nm && nf && (*peer = emit_cluster_pair(module, &cube)))
+		return cube; /* a cube and a vector function: one cluster (semantics.md §8.9) */
 	ir_error(ctx, module->loc, "%s: choose the kernel with --entry NAME",
 		 nf ? "several functions could be the entry" : "the module has no function");
 	return NULL;
@@ -128,8 +131,8 @@ static int result_print(em *e, const ir_op *func, unsigned i, const ir_type *t, 
 	return 1;
 }
 
-unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target *t,
-		   ptoc_write_fn out, void *user)
+unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, ir_op *peer,
+		   const struct target *t, ptoc_write_fn out, void *user)
 {
 	em e;
 	ir_block *b = func->regions[0].first;
@@ -156,6 +159,14 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 	em_pf(&e, "%s(", name);
 	if (emit_params(&e, func))
 		return e.errors;
+	if (peer) { /* the vector function of the cluster: the same arguments */
+		const char *pn;
+		if (em_check_func_name(&e, peer, &pn))
+			return e.errors;
+		em_pf(&e, ");\nvoid %s(", pn);
+		if (emit_params(&e, peer))
+			return e.errors;
+	}
 	em_pf(&e, ");\n\n/* ptort_main's call of the kernel%s */\n"
 	   "static void ptoc_call(ptort_ctx *ptoc_c, void *const ptoc_b[], const uint64_t ptoc_e[], "
 	   "const int64_t ptoc_s[])\n{\n",
@@ -179,6 +190,18 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 			em_pf(&e, ", ptoc_s[%u]", i);
 	}
 	em_pf(&e, ");\n");
+	if (peer) {
+		const char *pn;
+		em_check_func_name(&e, peer, &pn);
+		em_pf(&e, "\t%s(ptoc_c", pn);
+		for (i = 0; i < n; i++) {
+			if (b->args[i]->type->kind == IR_TYPE_PTR)
+				em_pf(&e, ", ptoc_b[%u], ptoc_e[%u]", i, i);
+			else
+				em_pf(&e, ", ptoc_s[%u]", i);
+		}
+		em_pf(&e, ");\n");
+	}
 	for (i = 0; i < nout; i++) {
 		char x[32];
 		if (nout == 1)
@@ -255,7 +278,7 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, const struct target 
 	em_pf(&e, "static const ptort_main_desc ptoc_desc = {.nargs = %uu, .args = %s, "
 	   ".ctx_create = %s_ctx_create, .call = ptoc_call%s};\n\n"
 	   "int main(int argc, char **argv)\n{\n\treturn ptort_main(&ptoc_desc, argc, argv);\n}\n", n, n ? "ptoc_args" : "0", name,
-	   emit_is_mixed(func) ? ", .flags = PTORT_MAIN_CLUSTER" : "");
+	   emit_is_mixed(func) || (peer && emit_is_mixed(peer)) ? ", .flags = PTORT_MAIN_CLUSTER" : "");
 	em_names_reset(&e);
 	free(e.names);
 	free(e.vals);

@@ -57,3 +57,40 @@ int emit_is_mixed(ir_op *func)
 	/* a function of a kind alone is not: a vector kernel runs on one core */
 	return ir_walk(func, is_mixed_op, NULL) != 0;
 }
+
+static int has_results(const ir_op *f)
+{
+	const ir_attr *a = ir_op_get_attr(f, "function_type");
+	return !a || a->kind != IR_ATTR_TYPE || !a->u.type || a->u.type->kind != IR_TYPE_FUNC ||
+	       a->u.type->u.fn.nout != 0;
+}
+
+/* Two functions, one of each kind, without results and with the same argument types
+ * (a kernel PTOAS writes as a cube and a vector function without an entry that calls
+ * both): the cube one in *cube, the vector one returned. Any other function of a
+ * kind, or a difference in the arguments, and there is no pair (NULL). */
+ir_op *emit_cluster_pair(ir_op *module, ir_op **cube)
+{
+	ir_op *f, *c = NULL, *v = NULL;
+	const ir_block *bc, *bv;
+	unsigned i;
+	for (f = module->regions[0].first ? module->regions[0].first->first : NULL; f; f = f->next) {
+		int k = f->code == IR_OP_FUNC ? emit_core_of(f) : 0;
+		if (k == 1 && !c)
+			c = f;
+		else if (k == 2 && !v)
+			v = f;
+		else if (k)
+			return NULL;
+	}
+	if (!c || !v || has_results(c) || has_results(v))
+		return NULL;
+	bc = c->regions[0].first, bv = v->regions[0].first;
+	if (!bc || !bv || bc->num_args != bv->num_args)
+		return NULL;
+	for (i = 0; i < bc->num_args; i++)
+		if (bc->args[i]->type != bv->args[i]->type)
+			return NULL;
+	*cube = c;
+	return v;
+}

@@ -652,8 +652,16 @@ const ir_type *fe_type_text(fe_parser *p, fe_tok t)
 	c.t = t;
 	if (!t.len)
 		return NULL;
-	if (prefix(t, "<", &c))
-		return tile_buf_body(&c); /* the prefix left off: lexer.l */
+	if (prefix(t, "<", &c)) { /* the prefix left off: lexer.l */
+		const char *a = c.s, *b = c.e;
+		while (a < b && (*a == ' ' || *a == '\t'))
+			a++;
+		while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
+			b--;
+		if ((ty = fe_scalar_type(p->ctx, a, (size_t)(b - a))))
+			return ir_type_ptr(p->ctx, ty); /* `<f32>`: a !pto.ptr */
+		return tile_buf_body(&c);
+	}
 	if (prefix(t, "memref<", &c) && (ty = memref_tile_buf(&c)) != NULL)
 		return ty != &not_a_tile ? ty : ir_type_opaque(p->ctx, t.s, t.len);
 	if (c.failed)
@@ -736,6 +744,7 @@ static const char *trim(const char *s, const char *e, size_t *n)
 
 const ir_attr *fe_attr_text(fe_parser *p, fe_tok t)
 {
+	size_t vn0;
 	cur c;
 	memset(&c, 0, sizeof c);
 	c.p = p;
@@ -755,6 +764,11 @@ const ir_attr *fe_attr_text(fe_parser *p, fe_tok t)
 			return NULL;
 		}
 		return ir_attr_pto(p->ctx, ir_intern(p->ctx, w, wn), ir_intern(p->ctx, v, vn), IR_PTO_ANGLE);
+	}
+	if (prefix(t, "<", &c)) { /* `<vec>`: an address space, its prefix left off (lexer.l) */
+		const char *v = trim(c.s, c.e, &vn0);
+		return ir_attr_pto(p->ctx, ir_intern(p->ctx, "address_space", 13),
+				   ir_intern(p->ctx, v, vn0), IR_PTO_DOTTED);
 	}
 	if (t.len > 5 && !memcmp(t.s, "#pto.", 5) && t.s[t.len - 1] == '>') {
 		const char *lt = memchr(t.s, '<', t.len), *v;

@@ -251,10 +251,39 @@ static void check_init(mctx *m, const ir_op *op, int core)
 	m->init = op;
 }
 
+/* A pto.alloc_tile without `addr` (memref.alloc reads as one): placement must place it. */
+static int unplaced_alloc(ir_op *op, void *user)
+{
+	const ir_attr *seg;
+	const ir_operand *u;
+	if (op->code != IR_OP_ALLOC_TILE)
+		return 0;
+	/* the tile a pop fills (passes/mixed.c makes one before each pop, and of each
+	 * declare_tile): on the device it is the FIFO slot, placed with the buffer */
+	if (op->next && (op->next->code == IR_OP_TPOP_FROM_AIC || op->next->code == IR_OP_TPOP_FROM_AIV))
+		return 0;
+	for (u = op->num_results ? op->results[0].uses : NULL; u; u = u->next_use)
+		if (u->owner->code == IR_OP_TPOP)
+			return 0;
+	seg = ir_op_get_attr(op, "operandSegmentSizes");
+	if (seg && seg->kind == IR_ATTR_DENSE && seg->u.dense.n == 3 && seg->u.dense.v[0] == 1)
+		return 0;
+	*(ir_op **)user = op;
+	return 1;
+}
+
 static void check_reserve(mctx *m, const ir_op *op, int core)
 {
 	int64_t size;
 	const ir_attr *loc = ir_op_get_attr(op, "location");
+	const ir_attr *au = ir_op_get_attr(op, "auto");
+	ir_op *alloc = NULL;
+	/* auto = false: the buffer sits at its `base`, placed by hand, and so must every
+	 * tile of the function (PTOAS: PlanMemory does not run beside a manual buffer) */
+	if (au && au->kind == IR_ATTR_BOOL && !au->u.i.v && m->func &&
+	    ir_walk((ir_op *)m->func, unplaced_alloc, &alloc) && alloc)
+		err(m, alloc, "cannot use pto.reserve_buffer with auto = false when local "
+			      "memref.alloc still requires PlanMemory allocation");
 	if (!attr_str(op, "name", IR_ATTR_STRING))
 		err(m, op, "requires a string attribute 'name'");
 	if (attr_int(op, "size", &size) && size <= 0)
@@ -429,6 +458,10 @@ static void check_op(mctx *m, const ir_op *op, int core)
 			    m->t ? m->t->title : "A2/A3", (long long)id);
 		break;
 	}
+	case IR_OP_DECLARE_TILE:
+		if (op->num_results != 1 || op->results[0].type->kind != IR_TYPE_TILE_BUF)
+			err(m, op, "result must be a !pto.tile_buf");
+		break;
 	case IR_OP_GET_BUF: case IR_OP_RLS_BUF:
 		if (attr_int(op, "buf_id", &id) && (id < 0 || id > 31))
 			err(m, op, "buf_id must be between 0 and 31, got %lld", (long long)id);

@@ -765,7 +765,7 @@ static int has_sync_role(const ir_op *op)
 	if (op->code == IR_OP_UNKNOWN)
 		return 0;
 	return rule == IR_PR_SYNC || op->code == IR_OP_SYNC_SET || op->code == IR_OP_SYNC_WAIT ||
-	       op->code == IR_OP_GET_BUF || op->code == IR_OP_RLS_BUF ||
+	       op->code == IR_OP_GET_BUF || op->code == IR_OP_RLS_BUF || op->code == IR_OP_SET_FFTS ||
 	       op->code == IR_OP_DECLARE_EVENTID_ARRAY || op->code == IR_OP_EVENTID_ARRAY_GET ||
 	       op->code == IR_OP_EVENTID_ARRAY_SET;
 }

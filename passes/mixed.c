@@ -12,7 +12,8 @@
  *     slot_num when the init gives it;
  *   - the result of every tpop_from_aic / tpop_from_aiv becomes a pto.alloc_tile of
  *     its type inserted just before the pop (with its valid_row / valid_col), so that
- *     place-tiles gives it an address; the pop writes that tile.
+ *     place-tiles gives it an address; the pop writes that tile; a pto.declare_tile
+ *     (the tile an explicit-pipe tpop fills) becomes such a pto.alloc_tile too.
  * lower_mixed_op runs in split-repeats: tpush_to_aiv / tpush_to_aic / tpush become
  * pto.i.tpush of their tile, tpop_from_aic / tpop_from_aiv / tpop pto.i.tpop of the
  * tile the pop writes. The rest (sections, pipe inits, tfree, sync.set/wait) stays
@@ -126,7 +127,7 @@ static int want(const ir_op *op)
 	return op->code == IR_OP_CALL || op->code == IR_OP_AIC_INITIALIZE_PIPE ||
 	       op->code == IR_OP_AIV_INITIALIZE_PIPE || op->code == IR_OP_INITIALIZE_L2L_PIPE ||
 	       op->code == IR_OP_INITIALIZE_L2G2L_PIPE || op->code == IR_OP_TPOP_FROM_AIC ||
-	       op->code == IR_OP_TPOP_FROM_AIV;
+	       op->code == IR_OP_TPOP_FROM_AIV || op->code == IR_OP_DECLARE_TILE;
 }
 
 /* Whether op sits in a section or in a function of a kind. */
@@ -219,6 +220,12 @@ unsigned mixed_prepare(ir_ctx *ctx, ir_op *module)
 			wrap_call(ctx, module, op);
 		else if (op->code == IR_OP_TPOP_FROM_AIC || op->code == IR_OP_TPOP_FROM_AIV)
 			pop_alloc(ctx, op);
+		else if (op->code == IR_OP_DECLARE_TILE) {
+			/* the tile an explicit-pipe tpop fills: a tile of its own, as a
+			 * tpop_from_aic's result (docs/semantics.md §8.9) */
+			pop_alloc(ctx, op);
+			ir_op_erase(op);
+		}
 		else if (!ir_op_get_attr(op, "c2v_depth"))
 			set_depths(ctx, module, op);
 	}

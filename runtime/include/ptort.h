@@ -1061,6 +1061,13 @@ PTORT_API int ptort_xsync_set(ptort_ctx *ctx, int a5, int64_t id, const char *fi
 			      uint32_t col);
 PTORT_API int ptort_xsync_wait(ptort_ctx *ctx, int a5, int64_t id, const char *file,
 			       uint32_t line, uint32_t col);
+/* The wait of an A5 kernel, which stalls only `pipe` of the core (the intra-block wait;
+ * PTORT_PIPE_S or PTORT_PIPE_ALL: the whole core, as ptort_xsync_wait): the core still
+ * blocks at it, but for the cross-core race check only the accesses of that pipe after
+ * it (and of the pipes ordered after that one by the core's own flags and barriers)
+ * are ordered after the set it takes. */
+PTORT_API int ptort_xsync_wait_on(ptort_ctx *ctx, int a5, ptort_pipe pipe, int64_t id,
+				  const char *file, uint32_t line, uint32_t col);
 
 #ifdef __cplusplus
 }

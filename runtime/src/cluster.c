@@ -38,11 +38,25 @@ typedef struct xfifo {
 	uint32_t depth, slot;  /* depth 0: the direction is not initialised */
 	uint8_t *store[2];     /* per vector core: depth * slot bytes */
 	uint32_t rows[2][CL_MAX_DEPTH], cols[2][CL_MAX_DEPTH]; /* each slot's part */
+	/* the on-chip bytes of the tile each slot was popped into (the freed-slot check) */
+	uint64_t tile_lo[2][CL_MAX_DEPTH], tile_hi[2][CL_MAX_DEPTH];
+	unsigned tile_mem[2][CL_MAX_DEPTH];
 	uint32_t pushed[2], popped[2], freed[2];
 	/* vector clocks: each slot's at its push (a pop joins it) and at its free (the
 	 * push that reuses it joins it) */
 	uint32_t full_vc[2][CL_MAX_DEPTH][3], free_vc[2][CL_MAX_DEPTH][3];
 } xfifo;
+
+/* The on-chip bytes of a tile popped from a FIFO slot that its core freed since: on the
+ * device they are the slot, which the producer's next push may write at any time after
+ * the free. A read of them before the core writes them again is reported. */
+#define CL_FREED 8
+typedef struct freed {
+	unsigned mem;
+	uint64_t lo, hi;
+	const char *file; /* the tfree */
+	uint32_t line, col;
+} freed;
 
 typedef struct core {
 	ucontext_t uc;
@@ -52,6 +66,8 @@ typedef struct core {
 	char what[200];
 	const char *file;
 	uint32_t line, col;
+	freed fr[CL_FREED]; /* a ring of the last CL_FREED freed slots' tiles */
+	unsigned nfr;
 } core;
 
 struct ptort_cluster {
@@ -147,6 +163,36 @@ static void vc_join(uint32_t *dst, const uint32_t *src)
 			dst[k] = src[k];
 }
 
+/* What a release (push, free, set) of core ctx passes on: its clock and, conservatively,
+ * what its A5 per-pipe waits acquired (on any pipe: never a race invented). */
+static void vc_release(uint32_t *dst, const ptort_ctx *ctx)
+{
+	unsigned p;
+	vc_join(dst, ctx->vc);
+	for (p = 0; p < PTORT_PIPE_COUNT; p++)
+		vc_join(dst, ctx->acq[p]);
+}
+
+void ptort_cluster_op(ptort_ctx *ctx, ptort_pipe pipe)
+{
+	size_t i;
+	if ((unsigned)pipe < PTORT_PIPE_COUNT)
+		for (i = ctx->piped; i < ctx->nrec; i++)
+			vc_join(ctx->rec[i].vc, ctx->acq[pipe]);
+	ctx->piped = ctx->nrec;
+}
+
+void ptort_cluster_sync(ptort_ctx *ctx, int barrier, ptort_pipe src, ptort_pipe dst)
+{
+	unsigned p;
+	if (barrier) { /* every later instruction follows every earlier one */
+		for (p = 0; p < PTORT_PIPE_COUNT; p++)
+			vc_join(ctx->vc, ctx->acq[p]);
+	} else if ((unsigned)src < PTORT_PIPE_COUNT && (unsigned)dst < PTORT_PIPE_COUNT) {
+		vc_join(ctx->acq[dst], ctx->acq[src]);
+	}
+}
+
 /* The calling core waits: records what for, yields to the scheduler. Returns -1 when
  * the cluster was aborted (the caller returns -1), 0 to check again. */
 static int wait_for(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col,
@@ -202,9 +248,12 @@ int ptort_cluster_run(ptort_cluster *cl, void (*run)(ptort_ctx *, void *), void 
 	for (i = 0; i < 3; i++) {
 		cl->c[i].state = 0;
 		cl->c[i].what[0] = 0;
+		cl->c[i].nfr = 0;
 		cl->c[i].ctx->sub_idx = i ? (uint32_t)(i - 1) : 0;
 		cl->c[i].ctx->sub_num = i ? 2 : 1;
 		memset(cl->c[i].ctx->vc, 0, sizeof cl->c[i].ctx->vc);
+		memset(cl->c[i].ctx->acq, 0, sizeof cl->c[i].ctx->acq);
+		cl->c[i].ctx->piped = 0;
 		cl->c[i].ctx->vc[i] = 1;
 	}
 	memset(cl->vflag_vc, 0, sizeof cl->vflag_vc);
@@ -463,6 +512,16 @@ static int fifo_ready(ptort_ctx *ctx, const char *op, unsigned d, const char *fi
 	return fifo_store(ctx, op);
 }
 
+/* A push's write or a pop's read of a slot in the GM slot buffer, recorded for the
+ * cross-core race check as a GM access marked as the slot's. */
+static void slot_note(ptort_ctx *ctx, const void *p, size_t n, int write)
+{
+	size_t k = ctx->nrec;
+	ptort_gm_note(ctx, p, n, write);
+	if (ctx->nrec > k)
+		ctx->rec[ctx->nrec - 1].slot = 1;
+}
+
 int ptort_tpush_at(ptort_ctx *ctx, const ptort_tile *src, uint32_t split, const char *file,
 		   uint32_t line, uint32_t col)
 {
@@ -517,11 +576,15 @@ int ptort_tpush_at(ptort_ctx *ctx, const ptort_tile *src, uint32_t split, const 
 		vc_join(ctx->vc, f->free_vc[s][k]); /* the slot's last free */
 		copy_part(ctx, src, f->store[s] + (size_t)k * f->slot, d ? 0 : p.r0[s],
 			  d ? 0 : p.c0[s], p.rows, p.cols, 1);
+		if (cl->gm) /* the slot is GM: the cross-core race check sees the write */
+			slot_note(ctx, f->store[s] + (size_t)k * f->slot,
+				  (size_t)p.rows * p.cols * ptort_type_bits((ptort_type)src->type) / 8, 1);
 		f->rows[s][k] = p.rows, f->cols[s][k] = p.cols;
 		f->pushed[s]++;
 		memset(f->full_vc[s][k], 0, sizeof f->full_vc[s][k]);
-		vc_join(f->full_vc[s][k], ctx->vc);
+		vc_release(f->full_vc[s][k], ctx);
 	}
+	ptort_ctx_locate(ctx, file, line, col);
 	ctx->vc[core_index(ctx)]++;
 	cl->progress++;
 	return 0;
@@ -589,8 +652,16 @@ int ptort_tpop_at(ptort_ctx *ctx, const ptort_tile *dst, uint32_t split, const c
 		vc_join(ctx->vc, f->full_vc[s][k]);
 		copy_part(ctx, dst, f->store[s] + (size_t)k * f->slot,
 			  d && split == 1 && s ? rows : 0, d && split == 2 && s ? cols : 0, rows, cols, 0);
+		if (cl->gm)
+			slot_note(ctx, f->store[s] + (size_t)k * f->slot,
+				  (size_t)rows * cols * ptort_type_bits((ptort_type)dst->type) / 8, 0);
+		f->tile_mem[s][k] = dst->mem;
+		f->tile_lo[s][k] = dst->addr;
+		f->tile_hi[s][k] = dst->addr + (uint64_t)dst->rows * dst->cols *
+					     ptort_type_bits((ptort_type)dst->type) / 8;
 		f->popped[s]++;
 	}
+	ptort_ctx_locate(ctx, file, line, col);
 	cl->progress++;
 	return 0;
 }
@@ -610,7 +681,6 @@ int ptort_tfree(ptort_ctx *ctx, uint32_t split, const char *file, uint32_t line,
 	const char *op = ctx->core == PTORT_CORE_CUBE ? "tfree_from_aiv" : "tfree_from_aic";
 	unsigned d, s, lo, hi;
 	xfifo *f;
-	(void)file, (void)line, (void)col;
 	if (outside(ctx, "tfree"))
 		return -1;
 	d = ctx->core == PTORT_CORE_CUBE ? 1 : 0;
@@ -633,12 +703,45 @@ int ptort_tfree(ptort_ctx *ctx, uint32_t split, const char *file, uint32_t line,
 		}
 	for (s = lo; s <= hi; s++) {
 		uint32_t k = f->freed[s] % f->depth;
+		core *c = &ctx->cl->c[core_index(ctx)];
+		freed *r = &c->fr[c->nfr++ % CL_FREED];
+		r->mem = f->tile_mem[s][k], r->lo = f->tile_lo[s][k], r->hi = f->tile_hi[s][k];
+		r->file = file, r->line = line, r->col = col;
 		memset(f->free_vc[s][k], 0, sizeof f->free_vc[s][k]);
-		vc_join(f->free_vc[s][k], ctx->vc);
+		vc_release(f->free_vc[s][k], ctx);
 		f->freed[s]++;
 	}
 	ctx->vc[core_index(ctx)]++;
 	ctx->cl->progress++;
+	return 0;
+}
+
+/* An on-chip access of a core (mem.c's ptort_check_range): a read of a tile popped
+ * from a slot the core freed since, before the core wrote those bytes again, is an
+ * error; a write ends the freed range. -1 after reporting. */
+int ptort_cluster_access(ptort_ctx *ctx, const char *op, unsigned mem, uint64_t lo, uint64_t n,
+			 int write)
+{
+	core *c = &ctx->cl->c[core_index(ctx)];
+	unsigned i, live = c->nfr < CL_FREED ? c->nfr : CL_FREED;
+	for (i = 0; i < live; i++) {
+		freed *r = &c->fr[i];
+		if (r->mem != mem || lo >= r->hi || lo + n <= r->lo)
+			continue;
+		if (write) {
+			r->hi = r->lo; /* written again: the core's own data from here */
+			continue;
+		}
+		if (r->file)
+			ptort_report(ctx, "%s reads a tile popped from a FIFO slot after its free at "
+					  "%s:%u:%u: the producer's next push may be writing the slot (move "
+					  "the free after the tile's last use)", op, r->file, r->line, r->col);
+		else
+			ptort_report(ctx, "%s reads a tile popped from a FIFO slot after its free: the "
+					  "producer's next push may be writing the slot", op);
+		r->hi = r->lo;
+		return -1;
+	}
 	return 0;
 }
 
@@ -677,15 +780,15 @@ int ptort_xsync_set(ptort_ctx *ctx, int a5, int64_t id, const char *file, uint32
 	if (ctx->core == PTORT_CORE_CUBE) {
 		if (a5) {
 			rc = bump(ctx, &cl->vflag[id / 16][id % 16]);
-			vc_join(cl->vflag_vc[id / 16][id % 16], ctx->vc);
+			vc_release(cl->vflag_vc[id / 16][id % 16], ctx);
 		} else {
 			rc = bump(ctx, &cl->vflag[0][id]) | bump(ctx, &cl->vflag[1][id]);
-			vc_join(cl->vflag_vc[0][id], ctx->vc);
-			vc_join(cl->vflag_vc[1][id], ctx->vc);
+			vc_release(cl->vflag_vc[0][id], ctx);
+			vc_release(cl->vflag_vc[1][id], ctx);
 		}
 	} else {
 		rc = bump(ctx, &cl->cflag[id][a5 ? 0 : ctx->sub_idx & 1]);
-		vc_join(cl->cflag_vc[id], ctx->vc);
+		vc_release(cl->cflag_vc[id], ctx);
 	}
 	ctx->vc[core_index(ctx)]++;
 	cl->flag_file = file, cl->flag_line = line, cl->flag_col = col;
@@ -695,6 +798,12 @@ int ptort_xsync_set(ptort_ctx *ctx, int a5, int64_t id, const char *file, uint32
 
 int ptort_xsync_wait(ptort_ctx *ctx, int a5, int64_t id, const char *file, uint32_t line,
 		     uint32_t col)
+{
+	return ptort_xsync_wait_on(ctx, a5, PTORT_PIPE_ALL, id, file, line, col);
+}
+
+int ptort_xsync_wait_on(ptort_ctx *ctx, int a5, ptort_pipe pipe, int64_t id, const char *file,
+			uint32_t line, uint32_t col)
 {
 	ptort_cluster *cl;
 	if (!ctx->cl)
@@ -715,7 +824,10 @@ int ptort_xsync_wait(ptort_ctx *ctx, int a5, int64_t id, const char *file, uint3
 			--*a;
 			if (b)
 				--*b;
-			vc_join(ctx->vc, ctx->core == PTORT_CORE_CUBE ? cl->cflag_vc[id]
+			/* A5 (an intra-block wait) stalls only its pipe; S and A2A3 the core */
+			vc_join(a5 && (unsigned)pipe < PTORT_PIPE_COUNT && pipe != PTORT_PIPE_S
+				? ctx->acq[pipe] : ctx->vc,
+				ctx->core == PTORT_CORE_CUBE ? cl->cflag_vc[id]
 				: cl->vflag_vc[ctx->sub_idx & 1][id % 16]);
 			cl->progress++;
 			return 0;
@@ -796,11 +908,13 @@ static int race_check(ptort_cluster *cl, char *notes, size_t nn)
 			    happens_before(a, b) || happens_before(b, a))
 				continue;
 			ctx = cl->c[b->core - 1].ctx;
-			ptort_report(ctx, "cross-core race on GM: %s %s %llu bytes that %s %s; no FIFO "
+			ptort_report(ctx, "cross-core race on GM: %s %s %llu bytes%s that %s %s%s; no FIFO "
 					  "push/pop or cross-core flag orders the two accesses",
 				     core_names[b->core - 1], b->write ? "writes" : "reads",
-				     (unsigned long long)(hi - lo), core_names[a->core - 1],
-				     a->write ? "writes" : "reads");
+				     (unsigned long long)(hi - lo),
+				     b->slot ? (b->write ? " of a FIFO slot (its push)" : " of a FIFO slot (its pop)") : "",
+				     core_names[a->core - 1], a->write ? "writes" : "reads",
+				     a->slot ? (a->write ? " (pushing into the FIFO slot)" : " (popping the FIFO slot)") : "");
 			ptort_ctx_locate(ctx, b->file, b->line, b->col);
 			if (nn && a->file)
 				snprintf(notes, nn, "%s:%u:%u: note: %s's access\n", a->file, a->line, a->col,

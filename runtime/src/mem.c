@@ -155,6 +155,7 @@ void ptort_gm_note_(ptort_ctx *ctx, const void *p, size_t n, int write)
 	r->file = NULL;
 	r->line = r->col = 0;
 	r->core = 0;
+	r->slot = 0;
 	if (ctx->cl) {
 		r->core = ctx->core == PTORT_CORE_CUBE ? 1 : 2 + (ctx->sub_idx & 1);
 		memcpy(r->vc, ctx->vc, sizeof r->vc);
@@ -218,6 +219,8 @@ int ptort_check_range(ptort_ctx *ctx, const char *op, const char *what, unsigned
 		ctx->dirty[mem] = (uint32_t)(start + len);
 	if (ctx->san) /* a destination is written; "" is dma_load_cvt's converted tile */
 		ptort_san_note(ctx, mem, start, len, what[0] == 'd' || !what[0]);
+	if (ctx->cl) /* a core of a cluster: the freed-slot check (cluster.c) */
+		return ptort_cluster_access(ctx, op, mem, start, len, what[0] == 'd' || !what[0]);
 	return 0;
 }
 

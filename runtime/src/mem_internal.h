@@ -22,6 +22,7 @@ typedef struct ptort_gm_rec {
 	 * vector clock when it made the access (cluster.c's cross-core race check) */
 	uint32_t core;
 	uint32_t vc[3];
+	uint32_t slot; /* a FIFO push or pop on the GM slot buffer (cluster.c) */
 } ptort_gm_rec;
 
 struct ptort_ctx {
@@ -51,6 +52,10 @@ struct ptort_ctx {
 	struct ptort_cluster *cl;
 	int core;
 	uint32_t vc[3]; /* the core's vector clock over the cluster's three cores */
+	/* what A5 waits on one pipe acquired, per pipe: joined into the clock of that
+	 * pipe's accesses (ptort_cluster_op); piped: records before it have theirs */
+	uint32_t acq[PTORT_PIPE_COUNT][3];
+	size_t piped;
 };
 
 /* cluster.c: a cluster of one cube and two vector contexts (ptort.h section 10) */
@@ -66,6 +71,15 @@ ptort_ctx *ptort_cluster_ctx(ptort_cluster *cl, unsigned i);
  * writes its notes into notes[0 .. nn). */
 int ptort_cluster_run(ptort_cluster *cl, void (*run)(ptort_ctx *, void *), void *user,
 		      char *notes, size_t nn);
+/* An on-chip access of core ctx (ptort_check_range): a read of a tile popped from a
+ * FIFO slot the core freed since is reported (-1); a write ends that. */
+int ptort_cluster_access(ptort_ctx *ctx, const char *op, unsigned mem, uint64_t lo, uint64_t n,
+			 int write);
+/* After each instruction of a core (ptort_sync_op): its GM accesses take what waits on
+ * its pipe acquired. ptort_cluster_sync: the core's own set/wait/barrier (sync.c) pass
+ * that on (a wait from pipe src to dst, a barrier of every pipe). */
+void ptort_cluster_op(ptort_ctx *ctx, ptort_pipe pipe);
+void ptort_cluster_sync(ptort_ctx *ctx, int barrier, ptort_pipe src, ptort_pipe dst);
 
 /* mem.c */
 #if defined(__GNUC__) || defined(__clang__)

@@ -194,6 +194,8 @@ void ptort_sync_op(ptort_ctx *ctx, ptort_pipe pipe)
 {
 	struct ptort_san *s;
 	san_ev *e;
+	if (ctx && ctx->cl)
+		ptort_cluster_op(ctx, pipe);
 	if (!ctx || !ctx->san)
 		return;
 	s = ctx->san;

@@ -46,6 +46,8 @@ int ptort_sync_wait(ptort_ctx *ctx, ptort_pipe src, ptort_pipe dst, int64_t even
 {
 	if (flag(ctx, "wait_flag", src, dst, event, file, line, col))
 		return -1;
+	if (ctx->cl)
+		ptort_cluster_sync(ctx, 0, src, dst);
 	if (ctx->san)
 		ptort_san_sync(ctx, SAN_WAIT, src, dst, event, file, line, col);
 	return 0;
@@ -55,6 +57,8 @@ int ptort_sync_barrier(ptort_ctx *ctx, ptort_pipe pipe, const char *file, uint32
 		       uint32_t col)
 {
 	if ((unsigned)pipe <= PTORT_PIPE_ALL) {
+		if (ctx->cl && pipe == PTORT_PIPE_ALL)
+			ptort_cluster_sync(ctx, 1, pipe, pipe);
 		if (ctx->san)
 			ptort_san_sync(ctx, SAN_BAR, pipe, pipe, 0, file, line, col);
 		return 0;

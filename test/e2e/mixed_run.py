@@ -80,6 +80,21 @@ def a3_test1(rng):  # A2A3 through the GM slot buffer; split 0: AIV0 prints all 
     return {"gm_a": a, "gm_b": b, "gm_slot_buffer": slots}, {}, [a @ b]
 
 
+def lowering_a3(rng):
+    """a cube and a vector function without an entry: one cluster (semantics.md §8.9).
+    Both directions through the GM slot buffer, split 0 (vector core 0 only), 4 slots of
+    1 KiB per ring (reserve_buffer 4096 / slot_size 1024). The cube pushes its acc tile
+    and the vector core its vec tile, both never written (on-chip memory starts zero):
+    the cube-to-vector ring of core 0 starts at byte 0, the vector-to-cube ring of core
+    0 at 2 cores x 4 slots x 1 KiB = 8192; each first slot becomes 16 x 16 zero f32, the
+    rest of the buffer stays as it was"""
+    g = rng.standard_normal(4 * 4096).astype(np.float32)
+    want = g.copy()
+    want[0:256] = 0
+    want[2048:2048 + 256] = 0
+    return {"gm_slot_buffer": g}, {"gm_slot_buffer": want}, []
+
+
 class SectionInterp(pto_ref.Interp):
     """pto_ref's interpreter for a kernel whose sections are of one kind (no FIFO):
     a cube section runs once (the cube core); get_block_idx / _num are cluster 0 of 1"""
@@ -118,6 +133,8 @@ CASES = [
     ("samples/TPushTPop/test4/kernel.pto", "a5", test4),
     ("basic/test_tpush_tpop_roundtrip_nosplit_a5.pto", "a5", roundtrip_nosplit),
     ("samples/TPushTPop/a3/test1/kernel.pto", "a2a3", a3_test1),
+    ("basic/tpush_tpop_frontend_lowering_a3.pto", "a2a3", lowering_a3),
+    ("basic/tpush_tpop_frontend_lowering_a3.pto", "a5", lowering_a3),
     ("basic/issue428_cube_sync_regression.pto", "a2a3", issue428),
     ("basic/issue428_cube_sync_regression.pto", "a5", issue428),
     ("samples/Sync/test_dynamic_valid_shape.pto", "a2a3", dynamic_valid),
