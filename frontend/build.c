@@ -294,6 +294,7 @@ ir_region *fe_region_begin(fe_parser *p)
 		ir_region_append_block(r, p->pending_entry);
 		p->blocks.a[p->blocks.n - 1] = p->pending_entry;
 		define_args(p, p->pending_entry);
+		fe_memref_views(p);
 		p->pending_entry = NULL;
 	}
 	p->arg_block = NULL;
@@ -373,6 +374,7 @@ void fe_func_begin(fe_parser *p)
 	p->pending_entry = ir_block_create(p->ctx, p->last_loc);
 	p->arg_block = p->pending_entry;
 	p->next_isolated = 1;
+	p->gm_args.n = 0;
 }
 
 void fe_func_arg(fe_parser *p, fe_tok name, const ir_type *t, const ir_attr *attrs)
@@ -380,7 +382,7 @@ void fe_func_arg(fe_parser *p, fe_tok name, const ir_type *t, const ir_attr *att
 	ir_block *b = p->arg_block;
 	ir_value *v;
 	(void)attrs;
-	if (!b)
+	if (!b || fe_memref_arg(p, b, name, t))
 		return;
 	v = ir_block_add_arg(p->ctx, b, t, name.len ? name.loc : p->last_loc);
 	if (name.len)
@@ -1434,8 +1436,8 @@ static int memref_alloc_check(cust *c)
 		return -1; /* the type was reported where it was read */
 	if (c->nrt != 1 || c->rtypes[0]->kind != IR_TYPE_TILE_BUF) {
 		ir_error(c->p->ctx, c->s.colon ? c->s.colon->loc : c->opname.loc,
-			 "'memref.alloc' allocates a tile buffer: its type must be a 2-D static "
-			 "memref in an on-chip address space (memref<RxCxT, #pto.address_space<vec>>, "
+			 "'memref.alloc' allocates a tile buffer: its type must be a static memref "
+			 "of rank 2 or more in an on-chip address space (memref<RxCxT, #pto.address_space<vec>>, "
 			 "mat, left, right, acc, bias, scaling), got '%s'",
 			 c->nrt ? ir_type_str(c->rtypes[0], tb, sizeof tb) : "nothing");
 		return -1;
