@@ -66,8 +66,8 @@ EXPECTED_ERRORS = {
     "basic/textract_verify_a5_vec_vec_invalid_layout.pto": {
         "a2a3": r":8:5: error: 'pto\.textract' op expects a supported textract address-space pair for "
                 r"A2/A3 \(got vec -> vec\)",
-        "a5": r":8:5: error: 'pto\.textract' op expects a supported textract address-space pair for "
-              r"A5 \(got vec -> vec\)"},
+        "a5": r":8:5: error: 'pto\.textract' op expects A5 vec->vec textract src/dst to use ND layout "
+              r"\(blayout=row_major, slayout=none_box\)"},
     "basic/tstore_verify_shape_valid_mismatch_invalid.pto": {
         t: r":9:5: error: 'pto\.tstore' op expects dst static element count \(4096\) to match src "
            r"valid_shape static element count \(1024\)" for t in TARGETS},
