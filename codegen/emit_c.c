@@ -1729,6 +1729,34 @@ static void emit_mixed_op(em *e, ir_op *op)
 	locate(e, op);
 }
 
+/* The async GM session ops (docs/semantics.md §8.10): a session and an event are
+ * int64_t handles (1: valid); tput/tget_async copy at once (ptort_gm_copy), so wait and
+ * test read a valid event as complete. */
+static void emit_async_op(em *e, ir_op *op)
+{
+	const char *n = name_value(e, &op->results[0]);
+	ptort_type t;
+	ind(e);
+	if (op->code == IR_OP_BUILD_ASYNC_SESSION) {
+		pf(e, "const int64_t %s = 1; /* %s: no control words on the CPU */\n", n, op->name);
+	} else if (op->code == IR_OP_TPUT_ASYNC || op->code == IR_OP_TGET_ASYNC) {
+		const ir_value *d = op->operands[0].value, *src = op->operands[1].value;
+		if (ir_type_to_elem(d->type->u.shaped.elem, &t)) {
+			err(e, op, "the views' element type has no runtime type");
+			return;
+		}
+		pf(e, "const int64_t %s = %s != 0 ? ptort_gm_copy(ctx, &%s, &%s, %s) : 0;", n,
+		   vexpr(e, op, op->operands[2].value), vexpr(e, op, d), vexpr(e, op, src),
+		   rt_type_names[t]);
+		locate(e, op);
+	} else {
+		pf(e, "const int %s = %s != 0 && %s != 0; /* %s */\n", n, vexpr(e, op, op->operands[0].value),
+		   vexpr(e, op, op->operands[1].value), op->name);
+	}
+	ind(e);
+	pf(e, "(void)%s;\n", n);
+}
+
 static void emit_op(em *e, ir_op *op)
 {
 	switch (op->code) {
@@ -1778,6 +1806,10 @@ static void emit_op(em *e, ir_op *op)
 	case IR_OP_ADDPTR: case IR_OP_LOAD_SCALAR: case IR_OP_STORE_SCALAR:
 	case IR_OP_GET_TENSOR_VIEW_DIM:
 		emit_ptr_op(e, op);
+		return;
+	case IR_OP_BUILD_ASYNC_SESSION: case IR_OP_TPUT_ASYNC: case IR_OP_TGET_ASYNC:
+	case IR_OP_WAIT_ASYNC_EVENT: case IR_OP_TEST_ASYNC_EVENT:
+		emit_async_op(e, op);
 		return;
 	case IR_OP_SET_FLAG: case IR_OP_WAIT_FLAG: case IR_OP_BARRIER:
 	case IR_OP_RECORD_EVENT: case IR_OP_WAIT_EVENT: case IR_OP_BARRIER_SYNC:

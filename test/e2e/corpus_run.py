@@ -77,6 +77,10 @@ EXPECTED_ERRORS = {
         "a2a3": r":18:5: error: 'pto\.tmatmul\.mx' op: a2a3 has no MX matmul",
         "a5": r":18:5: error: 'pto\.tmatmul\.mx' op: on a5 the K of an MX matmul must be a multiple "
               r"of 64 \(got 32\)"},
+    # the async transfers take flat 1-D GM views (semantics.md §8.10)
+    "basic/async_put_invalid_non_1d.pto": {
+        t: r":9:14: error: 'pto\.tput_async' op expects dst to be a static flat contiguous logical "
+           r"1D GM memref" for t in TARGETS},
     # written for one target each (their module's pto.target_arch; semantics.md §7.8)
     "basic/tinsert_verify_a2a3_invalid_dtype.pto": {
         "a2a3": r":10:5: error: 'pto\.tinsert' op expects A2/A3 tinsert element types to be src=f32, "
