@@ -597,7 +597,7 @@ static const ir_type *memref_gm_view(cur *c, const int64_t *dims, unsigned rank,
  * pointer and its view). [decision] Any other memref (no address space, a layout, a
  * dynamic dim) is kept as an opaque type: `&not_a_tile`; an op that needs a tile or a
  * view reports it there. */
-static const ir_type *memref_tile_buf(cur *c)
+static const ir_type *memref_tile_buf(cur *c, int tile_only)
 {
 	ir_type tb;
 	int64_t dims[8];
@@ -623,8 +623,10 @@ static const ir_type *memref_tile_buf(cur *c)
 	if (!word(c, &w, &n))
 		return NULL;
 	if (ir_mem_parse(w, n, &tb.u.tb.mem)) {
-		if (eqn(w, n, "gm"))
+		if (eqn(w, n, "gm") && !tile_only)
 			return memref_gm_view(c, dims, rank, tb.u.tb.elem);
+		if (eqn(w, n, "gm"))
+			return &not_a_tile;
 		if (eqn(w, n, "zero"))
 			return &not_a_tile;
 		c->s = at;
@@ -634,7 +636,7 @@ static const ir_type *memref_tile_buf(cur *c)
 	if (!expect(c, '>'))
 		return NULL;
 	ws(c);
-	if (c->s != c->e || rank < 2)
+	if (c->s != c->e || rank < 2 || (tile_only && rank != 2))
 		return &not_a_tile;
 	tb.u.tb.rows = 1;
 	for (i = 0; i < rank; i++) {
@@ -662,11 +664,12 @@ static const ir_type *memref_tile_buf(cur *c)
 }
 
 /* The shape-first form `!pto.tile_buf<RxCxT, #pto.address_space<X>>` (PTOAS's Subset
- * sample): the memref spelling inside tile_buf, the same tile as memref<RxCxT, X>. */
+ * sample): the memref spelling inside tile_buf, the same tile as memref<RxCxT, X>;
+ * rank 2 and an on-chip X only (tile_only). */
 static const ir_type *tile_buf_shape_first(cur *c)
 {
 	const char *at = c->s;
-	const ir_type *t = memref_tile_buf(c);
+	const ir_type *t = memref_tile_buf(c, 1);
 	if (t != &not_a_tile)
 		return t;
 	c->s = at;
@@ -699,7 +702,7 @@ const ir_type *fe_type_text(fe_parser *p, fe_tok t)
 		return NULL;
 	if (prefix(t, "<", &c))
 		return tile_buf_body(&c); /* the prefix left off: lexer.l */
-	if (prefix(t, "memref<", &c) && (ty = memref_tile_buf(&c)) != NULL)
+	if (prefix(t, "memref<", &c) && (ty = memref_tile_buf(&c, 0)) != NULL)
 		return ty != &not_a_tile ? ty : ir_type_opaque(p->ctx, t.s, t.len);
 	if (c.failed)
 		return NULL;
