@@ -599,6 +599,10 @@ static void emit_op(em *e, ir_op *op)
 	case IR_OP_GET_TENSOR_VIEW_DIM:
 		emit_ptr_op(e, op);
 		return;
+	case IR_OP_BUILD_ASYNC_SESSION: case IR_OP_TPUT_ASYNC: case IR_OP_TGET_ASYNC:
+	case IR_OP_WAIT_ASYNC_EVENT: case IR_OP_TEST_ASYNC_EVENT:
+		emit_async_op(e, op);
+		return;
 	case IR_OP_SET_FLAG: case IR_OP_WAIT_FLAG: case IR_OP_BARRIER:
 	case IR_OP_RECORD_EVENT: case IR_OP_WAIT_EVENT: case IR_OP_BARRIER_SYNC:
 	case IR_OP_SET_FLAG_DYN: case IR_OP_WAIT_FLAG_DYN:

@@ -87,6 +87,7 @@ void emit_insn(em *e, const ir_op *op, const ir_insndef *d);
 void emit_sync_op(em *e, ir_op *op);
 void emit_ptr_op(em *e, ir_op *op);
 void emit_mixed_op(em *e, ir_op *op);
+void emit_async_op(em *e, ir_op *op);
 
 /* emit_c_scalar.c: arith and scf */
 void emit_arith(em *e, ir_op *op);

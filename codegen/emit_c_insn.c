@@ -818,3 +818,31 @@ void emit_mixed_op(em *e, ir_op *op)
 	put_loc_args(e, op);
 	locate(e, op);
 }
+
+/* The async GM session ops (docs/semantics.md §8.10): a session and an event are
+ * int64_t handles (1: valid); tput/tget_async copy at once (ptort_gm_copy), so wait and
+ * test read a valid event as complete. */
+void emit_async_op(em *e, ir_op *op)
+{
+	const char *n = em_name_value(e, &op->results[0]);
+	ptort_type t;
+	em_ind(e);
+	if (op->code == IR_OP_BUILD_ASYNC_SESSION) {
+		em_pf(e, "const int64_t %s = 1; /* %s: no control words on the CPU */\n", n, op->name);
+	} else if (op->code == IR_OP_TPUT_ASYNC || op->code == IR_OP_TGET_ASYNC) {
+		const ir_value *d = op->operands[0].value, *src = op->operands[1].value;
+		if (ir_type_to_elem(d->type->u.shaped.elem, &t)) {
+			em_err(e, op, "the views' element type has no runtime type");
+			return;
+		}
+		em_pf(e, "const int64_t %s = %s != 0 ? ptort_gm_copy(ctx, &%s, &%s, %s) : 0;", n,
+		   em_vexpr(e, op, op->operands[2].value), em_vexpr(e, op, d), em_vexpr(e, op, src),
+		   em_rt_type_names[t]);
+		em_locate(e, op);
+	} else {
+		em_pf(e, "const int %s = %s != 0 && %s != 0; /* %s */\n", n,
+		   em_vexpr(e, op, op->operands[0].value), em_vexpr(e, op, op->operands[1].value), op->name);
+	}
+	em_ind(e);
+	em_pf(e, "(void)%s;\n", n);
+}

@@ -287,6 +287,7 @@ ir_region *fe_region_begin(fe_parser *p)
 		ir_region_append_block(r, p->pending_entry);
 		p->blocks.a[p->blocks.n - 1] = p->pending_entry;
 		define_args(p, p->pending_entry);
+		fe_memref_views(p);
 		p->pending_entry = NULL;
 	}
 	p->arg_block = NULL;
@@ -366,6 +367,7 @@ void fe_func_begin(fe_parser *p)
 	p->pending_entry = ir_block_create(p->ctx, p->last_loc);
 	p->arg_block = p->pending_entry;
 	p->next_isolated = 1;
+	p->gm_args.n = 0;
 }
 
 void fe_func_arg(fe_parser *p, fe_tok name, const ir_type *t, const ir_attr *attrs)
@@ -373,7 +375,7 @@ void fe_func_arg(fe_parser *p, fe_tok name, const ir_type *t, const ir_attr *att
 	ir_block *b = p->arg_block;
 	ir_value *v;
 	(void)attrs;
-	if (!b)
+	if (!b || fe_memref_arg(p, b, name, t))
 		return;
 	v = ir_block_add_arg(p->ctx, b, t, name.len ? name.loc : p->last_loc);
 	if (name.len)

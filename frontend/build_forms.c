@@ -741,8 +741,8 @@ static int memref_alloc_check(cust *c)
 		return -1; /* the type was reported where it was read */
 	if (c->nrt != 1 || c->rtypes[0]->kind != IR_TYPE_TILE_BUF) {
 		ir_error(c->p->ctx, c->s.colon ? c->s.colon->loc : c->opname.loc,
-			 "'memref.alloc' allocates a tile buffer: its type must be a 2-D static "
-			 "memref in an on-chip address space (memref<RxCxT, #pto.address_space<vec>>, "
+			 "'memref.alloc' allocates a tile buffer: its type must be a static memref "
+			 "of rank 2 or more in an on-chip address space (memref<RxCxT, #pto.address_space<vec>>, "
 			 "mat, left, right, acc, bias, scaling), got '%s'",
 			 c->nrt ? ir_type_str(c->rtypes[0], tb, sizeof tb) : "nothing");
 		return -1;

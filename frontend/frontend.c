@@ -92,6 +92,7 @@ static void free_parser(fe_parser *p)
 		free(s);
 	}
 	free(p->uses.a);
+	free(p->gm_args.a);
 	free(p->types.a);
 	free(p->attrs.a);
 	free(p->named.a);

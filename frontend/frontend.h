@@ -91,6 +91,15 @@ typedef struct fe_scope {
 
 #define FE_STACK(T) struct { T *a; unsigned n, cap; }
 
+/* A function argument written as a GM memref (memref.c): the pointer argument `arg`
+ * whose view, of type `view`, the name `name` stands for in the body. */
+typedef struct fe_gm_arg {
+	ir_value *arg;
+	const ir_type *view;
+	const char *name;          /* interned, without %; NULL: unnamed */
+	ir_loc loc;
+} fe_gm_arg;
+
 typedef struct fe_locs fe_locs; /* loc.c */
 
 typedef struct fe_parser {
@@ -148,6 +157,8 @@ typedef struct fe_parser {
 	/* locations written in the text (loc.c) */
 	fe_locs *locs;
 	ir_op *last_op;            /* the op the next `loc(...)` belongs to, or NULL */
+	const ir_type *gm_memref;  /* the type fe_type_text read last, when a GM memref */
+	FE_STACK(fe_gm_arg) gm_args; /* of the function being read (memref.c) */
 	fe_tok unknown_op;         /* the name of the custom op being read when ptoc does not
 				    * know it (len 0: none): a syntax error in its operands
 				    * is reported as the unknown op */
@@ -218,6 +229,11 @@ ir_op *fe_build_generic(fe_parser *p, fe_tok opname, unsigned use0, unsigned nus
 			const ir_attr *props, const ir_attr *attrs, const ir_type *fn,
 			unsigned nregions, unsigned def0, ir_loc loc);
 void fe_append(fe_parser *p, ir_op *op);
+/* memref.c: a function argument written `memref<AxBxT, #pto.address_space<gm>>` is a
+ * `!pto.ptr<T>` argument, and its name the view of its whole shape built at the top
+ * of the body. fe_memref_arg returns 1 when it added the argument (t a GM memref). */
+int fe_memref_arg(fe_parser *p, ir_block *b, fe_tok name, const ir_type *t);
+void fe_memref_views(fe_parser *p);
 /* mixed.c: pto.section.* and the custom form of the cross-core ops (IR_FORM_PIPE) */
 void fe_section_end(fe_parser *p, fe_tok kw, ir_region *r);
 ir_op *fe_build_pipe(fe_parser *p, fe_tok opname, const char *name, unsigned piece0,

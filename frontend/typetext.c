@@ -566,17 +566,42 @@ static const ir_type *tile_buf_body(cur *c)
 
 static const ir_type not_a_tile;
 
-/* The older form of a tile buffer: a 2-D memref in an on-chip address space is the
- * tile_buf the compact form `<X, RxCxT>` gives (row_major, none_box, fractal 512, no
- * pad: PTOAS's default tile configuration, which is what a memref.alloc without a tile
- * configuration gets there). [decision] Any other memref (global memory, no address
- * space, another rank, a layout) is kept as an opaque type: `&not_a_tile`; an op that
- * needs a tile reports it there. */
-static const ir_type *memref_tile_buf(cur *c)
+/* `memref<AxBxT, #pto.address_space<gm>>`: the partition view of that shape when it is
+ * static, of rank 1 to 5 and nothing follows the address space; remembered as the
+ * last GM memref read (fe_func_arg). */
+static const ir_type *memref_gm_view(cur *c, const int64_t *dims, unsigned rank,
+				     const ir_type *elem)
+{
+	const ir_type *t;
+	unsigned i;
+	if (!expect(c, '>'))
+		return NULL;
+	ws(c);
+	if (c->s != c->e || rank < 1 || rank > 5)
+		return &not_a_tile;
+	for (i = 0; i < rank; i++)
+		if (dims[i] < 1)
+			return &not_a_tile;
+	t = ir_type_shaped(c->p->ctx, IR_TYPE_PART_VIEW, dims, rank, elem);
+	c->p->gm_memref = t;
+	return t;
+}
+
+/* The older form of a tile buffer: a static memref of rank 2 or more in an on-chip
+ * address space is the tile_buf the compact form `<X, RxCxT>` gives (row_major,
+ * none_box, fractal 512, no pad: PTOAS's default tile configuration, which is what a
+ * memref.alloc without a tile configuration gets there), R the product of all dims but
+ * the last (the rows a row-major tile holds them in), C the last. A static memref of
+ * rank 1 to 5 in `gm` without a layout is the partition view of that shape
+ * (docs/ops.md "Older PTOAS spellings"; fe_memref_arg turns such a function argument into a
+ * pointer and its view). [decision] Any other memref (no address space, a layout, a
+ * dynamic dim) is kept as an opaque type: `&not_a_tile`; an op that needs a tile or a
+ * view reports it there. */
+static const ir_type *memref_tile_buf(cur *c, int tile_only)
 {
 	ir_type tb;
 	int64_t dims[8];
-	unsigned rank;
+	unsigned rank, i;
 	const char *w, *at;
 	size_t n;
 	static const char sp[] = "#pto.address_space<";
@@ -598,7 +623,11 @@ static const ir_type *memref_tile_buf(cur *c)
 	if (!word(c, &w, &n))
 		return NULL;
 	if (ir_mem_parse(w, n, &tb.u.tb.mem)) {
-		if (eqn(w, n, "gm") || eqn(w, n, "zero"))
+		if (eqn(w, n, "gm") && !tile_only)
+			return memref_gm_view(c, dims, rank, tb.u.tb.elem);
+		if (eqn(w, n, "gm"))
+			return &not_a_tile;
+		if (eqn(w, n, "zero"))
 			return &not_a_tile;
 		c->s = at;
 		cerr(c, "unknown address space: ", w, n);
@@ -607,22 +636,40 @@ static const ir_type *memref_tile_buf(cur *c)
 	if (!expect(c, '>'))
 		return NULL;
 	ws(c);
-	if (c->s != c->e || rank != 2 || dims[0] < 0 || dims[1] < 0)
+	if (c->s != c->e || rank < 2 || (tile_only && rank != 2))
 		return &not_a_tile;
-	tb.u.tb.rows = tb.u.tb.v_row = dims[0];
-	tb.u.tb.cols = tb.u.tb.v_col = dims[1];
+	tb.u.tb.rows = 1;
+	for (i = 0; i < rank; i++) {
+		if (dims[i] < 0)
+			return &not_a_tile;
+		if (i + 1 < rank)
+			tb.u.tb.rows *= dims[i];
+	}
+	tb.u.tb.v_row = tb.u.tb.rows;
+	tb.u.tb.cols = tb.u.tb.v_col = dims[rank - 1];
 	tb.u.tb.blayout = IR_BLAYOUT_ROW_MAJOR;
 	tb.u.tb.slayout = IR_SLAYOUT_NONE_BOX;
 	tb.u.tb.fractal = 512;
+	/* the cube's operand memories: the layout of their role (pto-isa's TileLeft,
+	 * TileRight, TileAcc; A5 requires it, A2A3 takes any: check_cube.c) */
+	if (tb.u.tb.mem == IR_MEM_LEFT || tb.u.tb.mem == IR_MEM_ACC) {
+		tb.u.tb.blayout = IR_BLAYOUT_COL_MAJOR;
+		tb.u.tb.slayout = IR_SLAYOUT_ROW_MAJOR;
+		if (tb.u.tb.mem == IR_MEM_ACC)
+			tb.u.tb.fractal = 1024;
+	} else if (tb.u.tb.mem == IR_MEM_RIGHT) {
+		tb.u.tb.slayout = IR_SLAYOUT_COL_MAJOR;
+	}
 	return ir_type_tile_buf(c->p->ctx, &tb);
 }
 
 /* The shape-first form `!pto.tile_buf<RxCxT, #pto.address_space<X>>` (PTOAS's Subset
- * sample): the memref spelling inside tile_buf, the same tile as memref<RxCxT, X>. */
+ * sample): the memref spelling inside tile_buf, the same tile as memref<RxCxT, X>;
+ * rank 2 and an on-chip X only (tile_only). */
 static const ir_type *tile_buf_shape_first(cur *c)
 {
 	const char *at = c->s;
-	const ir_type *t = memref_tile_buf(c);
+	const ir_type *t = memref_tile_buf(c, 1);
 	if (t != &not_a_tile)
 		return t;
 	c->s = at;
@@ -650,6 +697,7 @@ const ir_type *fe_type_text(fe_parser *p, fe_tok t)
 	memset(&c, 0, sizeof c);
 	c.p = p;
 	c.t = t;
+	p->gm_memref = NULL;
 	if (!t.len)
 		return NULL;
 	if (prefix(t, "<", &c)) { /* the prefix left off: lexer.l */
@@ -662,7 +710,7 @@ const ir_type *fe_type_text(fe_parser *p, fe_tok t)
 			return ir_type_ptr(p->ctx, ty); /* `<f32>`: a !pto.ptr */
 		return tile_buf_body(&c);
 	}
-	if (prefix(t, "memref<", &c) && (ty = memref_tile_buf(&c)) != NULL)
+	if (prefix(t, "memref<", &c) && (ty = memref_tile_buf(&c, 0)) != NULL)
 		return ty != &not_a_tile ? ty : ir_type_opaque(p->ctx, t.s, t.len);
 	if (c.failed)
 		return NULL;

@@ -247,12 +247,14 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 	case IR_OP_ALLOC_TILE: verify_alloc_tile(v, op); break;
 	case IR_OP_TASSIGN: verify_tassign(v, op); break;
 	case IR_OP_TLOAD: case IR_OP_TPREFETCH: verify_transfer(v, op, 1); break;
-	case IR_OP_TSTORE: verify_transfer(v, op, 0); break;
+	case IR_OP_TSTORE: verify_transfer(v, op, 0); v->errors += ir_verify_fixpipe(v->ctx, op); break;
 	case IR_OP_TCVT: verify_tcvt(v, op); break;
-	case IR_OP_TMOV: verify_tmov(v, op); break;
+	case IR_OP_TMOV: verify_tmov(v, op); v->errors += ir_verify_fixpipe(v->ctx, op); break;
 	case IR_OP_TEXTRACT: verify_textract(v, op); break;
 	case IR_OP_TINSERT: v->errors += ir_verify_tinsert(v->ctx, op, v->t); break;
 	case IR_OP_TGATHER: v->errors += ir_verify_tgather(v->ctx, op, v->t); break;
+	case IR_OP_BUILD_ASYNC_SESSION: case IR_OP_TPUT_ASYNC: case IR_OP_TGET_ASYNC:
+	case IR_OP_WAIT_ASYNC_EVENT: case IR_OP_TEST_ASYNC_EVENT: v->errors += ir_verify_async(v->ctx, op); break;
 	case IR_OP_TROWARGMAX: case IR_OP_TROWARGMIN: case IR_OP_TCOLARGMAX: case IR_OP_TCOLARGMIN:
 		v->errors += ir_verify_argred(v->ctx, op, v->t);
 		break;

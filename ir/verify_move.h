@@ -14,6 +14,11 @@ unsigned ir_verify_tinsert(ir_ctx *ctx, const ir_op *op, const struct target *t)
 unsigned ir_verify_argred(ir_ctx *ctx, const ir_op *op, const struct target *t);
 /* verify_gather.c: the same for tgather's index form (semantics.md §7.8a). */
 unsigned ir_verify_tgather(ir_ctx *ctx, const ir_op *op, const struct target *t);
+/* verify_fixpipe.c: PTOAS's fixpipe attributes of tmov and tstore (accToVecMode,
+ * reluPreMode, atomicType) other than the plain move, refused as not modelled yet. */
+unsigned ir_verify_fixpipe(ir_ctx *ctx, const ir_op *op);
+/* verify_async.c: the async GM session ops (semantics.md §8.10). */
+unsigned ir_verify_async(ir_ctx *ctx, const ir_op *op);
 /* tgather's maskPattern: 0 none, 1 P0101, 2 P1010, 3 P0001, 4 P0010, 5 P0100, 6 P1000,
  * 7 P1111, -1 another value (the runtime's pattern codes, ptort_tgatherm) */
 int ir_tgather_pattern(const ir_op *op);

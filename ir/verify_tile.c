@@ -294,6 +294,13 @@ void verify_textract(vctx *v, const ir_op *op)
 			 v->t->title, ir_mem_name(s.mem), ir_mem_name(d.mem));
 		return;
 	}
+	if (s.buf && d.buf && s.mem == IR_MEM_VEC && d.mem == IR_MEM_VEC &&
+	    (s.t->u.tb.blayout != IR_BLAYOUT_ROW_MAJOR || s.t->u.tb.slayout != IR_SLAYOUT_NONE_BOX ||
+	     d.t->u.tb.blayout != IR_BLAYOUT_ROW_MAJOR || d.t->u.tb.slayout != IR_SLAYOUT_NONE_BOX)) {
+		op_error(v, op, "expects %s vec->vec textract src/dst to use ND layout (blayout=row_major, "
+				"slayout=none_box)", v->t->title);
+		return;
+	}
 	if ((known[0] && !dyn(d.vr) && k[0] + d.vr > s.rows) ||
 	    (known[1] && !dyn(d.vc) && k[1] + d.vc > s.cols))
 		op_error(v, op, "expects the %lldx%lld window at (%lld, %lld) to fit in the %lldx%lld src",

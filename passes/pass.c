@@ -107,6 +107,12 @@ const struct target *target_resolve(ir_ctx *ctx, const ir_op *module,
 			return NULL;
 		}
 	}
+	/* PTOAS's A5 device specs name the target when pto.target_arch does not
+	 * (docs/architecture.md "Who decides the target") */
+	if (!a && (a = ir_op_get_attr(module, "pto.device-spec")) && a->kind == IR_ATTR_STRING &&
+	    ((a->u.str.len >= 9 && !memcmp(a->u.str.s, "Ascend950", 9)) ||
+	     (a->u.str.len >= 12 && !memcmp(a->u.str.s, "Ascend910_95", 12))))
+		t = &target_a5;
 	return chosen ? chosen : t ? t : TARGET_DEFAULT;
 }
 

@@ -89,7 +89,8 @@ static int collect(ir_op *op, void *user)
 	if ((d->flags & IR_OPF_TILE) || op->code == IR_OP_TPRINT || op->code == IR_OP_ALLOC_TILE ||
 	    op->code == IR_OP_TASSIGN || op->code == IR_OP_SET_VALIDSHAPE ||
 	    op->code == IR_OP_TRESHAPE || op->code == IR_OP_TBITCAST || op->code == IR_OP_TGETVAL ||
-	    op->code == IR_OP_TSETVAL || (op->code >= IR_OP_TPUSH_TO_AIV && op->code <= IR_OP_TPOP &&
+	    op->code == IR_OP_TSETVAL || op->code == IR_OP_BUILD_ASYNC_SESSION ||
+	    (op->code >= IR_OP_TPUSH_TO_AIV && op->code <= IR_OP_TPOP &&
 					   op->code != IR_OP_TFREE_FROM_AIC &&
 					   op->code != IR_OP_TFREE_FROM_AIV))
 		push(s, op);
@@ -364,6 +365,19 @@ static int lower_getset(sr *s, ir_op *op)
 	return 0;
 }
 
+/* build_async_session: ptoc's copies keep no control words in UB, so the scratch tile
+ * goes (docs/semantics.md §8.10); the op keeps its workspace. */
+static int lower_async_session(sr *s, ir_op *op)
+{
+	ir_value *w = op->operands[op->num_operands - 1].value;
+	const ir_type *rt = op->results[0].type;
+	ir_op *n = ir_op_create(s->ctx, op->name, op->loc, &w, 1, &rt, 1, op->attrs, 0);
+	ir_block_insert_before(op, n);
+	n->results[0].name = op->results[0].name;
+	ir_value_replace_all_uses(&op->results[0], &n->results[0]);
+	return 0;
+}
+
 static int lower_op(sr *s, ir_op *op)
 {
 	unsigned e;
@@ -373,6 +387,8 @@ static int lower_op(sr *s, ir_op *op)
 	case IR_OP_TSTORE: return lower_transfer(s, op, 0);
 	case IR_OP_TPRINT: return lower_tprint(s, op);
 	case IR_OP_TGETVAL: case IR_OP_TSETVAL: return lower_getset(s, op);
+	case IR_OP_BUILD_ASYNC_SESSION:
+		return op->num_operands == 2 ? lower_async_session(s, op) : -1;
 	case IR_OP_TPUSH_TO_AIV: case IR_OP_TPUSH_TO_AIC: case IR_OP_TPOP_FROM_AIC:
 	case IR_OP_TPOP_FROM_AIV: case IR_OP_TPUSH: case IR_OP_TPOP:
 		e = lower_mixed_op(s->ctx, op);

@@ -99,14 +99,16 @@ static const ptoc_tmov_pair a5_tmov[] = {
 	{PTOC_LOC_ACC, PTOC_LOC_VEC, 1},
 };
 
-/* textract: mat into left, right and scaling, acc and vec into mat (pto-isa's A5
- * TEXTRACT); its element types below */
+/* textract: mat into left, right and scaling, acc and vec into mat, vec into vec
+ * between ND tiles (pto-isa's A5 TEXTRACT; the ND rule is PTOAS's, ir/verify.c); its
+ * element types below */
 static const ptoc_tmov_pair a5_extract[] = {
 	{PTOC_LOC_MAT, PTOC_LOC_LEFT, 0},
 	{PTOC_LOC_MAT, PTOC_LOC_RIGHT, 0},
 	{PTOC_LOC_MAT, PTOC_LOC_SCALING, 0},
 	{PTOC_LOC_ACC, PTOC_LOC_MAT, 0},
 	{PTOC_LOC_VEC, PTOC_LOC_MAT, 0},
+	{PTOC_LOC_VEC, PTOC_LOC_VEC, 0},
 };
 
 /* The pipe of each move (docs/semantics.md §8.7): as A2A3, but MTE1 into the

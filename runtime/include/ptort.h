@@ -508,6 +508,14 @@ PTORT_API uint64_t ptort_load_scalar(ptort_ctx *ctx, const void *p, uint64_t ele
 PTORT_API int ptort_store_scalar(ptort_ctx *ctx, void *p, uint64_t elems, int64_t off, ptort_type type,
 		       uint64_t v);
 PTORT_API int64_t ptort_view_dim(ptort_ctx *ctx, const ptort_view *v, int64_t dim);
+/* ---- 3.8 async GM copies (docs/semantics.md §8.10, src/async.c) ---------------------
+ *
+ * ptort_gm_copy copies the elements of `src`'s partition into `dst`'s, in row-major
+ * order of each (the counts must match; elements of whole bytes), and returns 1, the
+ * id of a completed event; 0 after reporting a mismatch or an element outside its
+ * buffer (nothing copied). Both count as GM accesses for the race check. */
+PTORT_API int64_t ptort_gm_copy(ptort_ctx *ctx, const ptort_view *dst, const ptort_view *src,
+				ptort_type type);
 
 /* The DMA's view of `v` for GM elements of `type`: dims right-aligned to
  * PTORT_GM_RANK, the leading ones of shape and size 1 (stride and offset 0). A rank

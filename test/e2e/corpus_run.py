@@ -66,8 +66,8 @@ EXPECTED_ERRORS = {
     "basic/textract_verify_a5_vec_vec_invalid_layout.pto": {
         "a2a3": r":8:5: error: 'pto\.textract' op expects a supported textract address-space pair for "
                 r"A2/A3 \(got vec -> vec\)",
-        "a5": r":8:5: error: 'pto\.textract' op expects a supported textract address-space pair for "
-              r"A5 \(got vec -> vec\)"},
+        "a5": r":8:5: error: 'pto\.textract' op expects A5 vec->vec textract src/dst to use ND layout "
+              r"\(blayout=row_major, slayout=none_box\)"},
     "basic/tstore_verify_shape_valid_mismatch_invalid.pto": {
         t: r":9:5: error: 'pto\.tstore' op expects dst static element count \(4096\) to match src "
            r"valid_shape static element count \(1024\)" for t in TARGETS},
@@ -77,6 +77,10 @@ EXPECTED_ERRORS = {
         "a2a3": r":18:5: error: 'pto\.tmatmul\.mx' op: a2a3 has no MX matmul",
         "a5": r":18:5: error: 'pto\.tmatmul\.mx' op: on a5 the K of an MX matmul must be a multiple "
               r"of 64 \(got 32\)"},
+    # the async transfers take flat 1-D GM views (semantics.md §8.10)
+    "basic/async_put_invalid_non_1d.pto": {
+        t: r":9:14: error: 'pto\.tput_async' op expects dst to be a static flat contiguous logical "
+           r"1D GM memref" for t in TARGETS},
     # written for one target each (their module's pto.target_arch; semantics.md §7.8)
     "basic/tinsert_verify_a2a3_invalid_dtype.pto": {
         "a2a3": r":10:5: error: 'pto\.tinsert' op expects A2/A3 tinsert element types to be src=f32, "

@@ -860,6 +860,32 @@ class Interp:
         """§6.2: as tload"""
         self.op_pto_tload(op, ins, env)
 
+    # -- the async GM session ops (§8.10) --
+    @staticmethod
+    def flat_index(v):
+        """GM element index of every element of v's partition, in row-major order"""
+        grids = np.meshgrid(*[np.arange(k) for k in v.sizes], indexing="ij")
+        return sum((g + o) * s for g, o, s in zip(grids, v.offsets, v.strides)).reshape(-1)
+
+    def op_pto_build_async_session(self, op, ins, env):
+        return 1
+
+    def op_pto_tput_async(self, op, ins, env):
+        """the copy is done at issue: dst's elements = src's, in row-major order"""
+        d, s = ins[0], ins[1]
+        if np.dtype(storage(d.t)).itemsize != np.dtype(storage(s.t)).itemsize:
+            raise Unsupported("async copy between %s and %s" % (d.t, s.t))
+        val = self.gm_array(s)[self.flat_index(s)].copy()
+        self.gm_array(d)[self.flat_index(d)] = val
+        return 1
+
+    op_pto_tget_async = op_pto_tput_async
+
+    def op_pto_wait_async_event(self, op, ins, env):
+        return int(ins[0] != 0 and ins[1] != 0)
+
+    op_pto_test_async_event = op_pto_wait_async_event
+
     def op_pto_tstore(self, op, ins, env):
         tile, v = ins
         g, sub = self.region(v, tile, "tstore")
