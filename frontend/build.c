@@ -58,17 +58,9 @@ int use_type(fe_parser *p, const fe_use *u, const ir_type *t)
 
 /* ---- scopes ------------------------------------------------------------------ */
 
-static size_t hptr(const void *p)
-{
-	uintptr_t x = (uintptr_t)p;
-	x ^= x >> 17;
-	x *= (uintptr_t)0x9E3779B97F4A7C15ull;
-	return (size_t)(x ^ (x >> 29));
-}
-
 static fe_sym *slot(fe_scope *s, const char *name)
 {
-	size_t i = hptr(name) & (s->cap - 1);
+	size_t i = ir_hash_ptr(name) & (s->cap - 1);
 	while (s->tab[i].name && s->tab[i].name != name)
 		i = (i + 1) & (s->cap - 1);
 	return &s->tab[i];

@@ -59,6 +59,16 @@ struct ptoc_context {
 /* Internal helpers of arena.c used by type.c/attr.c/op.c. */
 uint64_t ir_hash_bytes(const void *p, size_t len, uint64_t h);
 uint64_t ir_hash_mix(uint64_t h, uint64_t v);
+/* A hash of a pointer, for the tables keyed by one (interned names, ops): the
+ * passes', the printer's and the parser's. */
+static inline size_t ir_hash_ptr(const void *p)
+{
+	uint64_t x = (uint64_t)(uintptr_t)p;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return (size_t)x;
+}
 /* Finds an element equal to `key` (eq returns non-zero when equal) or returns NULL. */
 void *ir_hset_find(const ir_hset *s, uint64_t hash, int (*eq)(const void *elem, const void *key),
 		   const void *key);

@@ -327,17 +327,9 @@ void pr_attr(wr *w, const ir_attr *a)
 
 /* ---- names ------------------------------------------------------------------------ */
 
-static size_t hp(const void *p)
-{
-	uintptr_t x = (uintptr_t)p;
-	x ^= x >> 17;
-	x *= (uintptr_t)0x9E3779B97F4A7C15ull;
-	return (size_t)(x ^ (x >> 29));
-}
-
 static nslot *nfind(nscope *s, const char *name)
 {
-	size_t i = hp(name) & (s->cap - 1);
+	size_t i = ir_hash_ptr(name) & (s->cap - 1);
 	while (s->tab[i].name && s->tab[i].name != name)
 		i = (i + 1) & (s->cap - 1);
 	return &s->tab[i];
@@ -422,7 +414,7 @@ static void take(pr *p, const char *name)
 
 static vslot *vfind(pr *p, const ir_value *v)
 {
-	size_t i = hp(v) & (p->vcap - 1);
+	size_t i = ir_hash_ptr(v) & (p->vcap - 1);
 	while (p->vals[i].v && p->vals[i].v != v)
 		i = (i + 1) & (p->vcap - 1);
 	return &p->vals[i];
@@ -464,7 +456,7 @@ static void vdel(pr *p, const ir_value *v)
 	p->vals[i].v = NULL;
 	p->vn--;
 	for (j = (i + 1) & mask; p->vals[j].v; j = (j + 1) & mask) {
-		k = hp(p->vals[j].v) & mask; /* the entry's home slot */
+		k = ir_hash_ptr(p->vals[j].v) & mask; /* the entry's home slot */
 		if (i <= j ? (k <= i || k > j) : (k <= i && k > j)) {
 			p->vals[i] = p->vals[j];
 			p->vals[j].v = NULL;

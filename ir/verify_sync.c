@@ -36,19 +36,6 @@ static const char *core_name(int core)
 	return core == IR_CORE_CUBE ? "cube" : core == IR_CORE_VECTOR ? "vector" : "any";
 }
 
-/* The constant value of `v` (an arith.constant), or 0 when it is not one. */
-static int const_int(const ir_value *v, int64_t *out)
-{
-	const ir_attr *a;
-	if (!v || !v->def || v->def->code != IR_OP_CONSTANT)
-		return 0;
-	a = ir_op_get_attr(v->def, "value");
-	if (!a || a->kind != IR_ATTR_INT)
-		return 0;
-	*out = a->u.i.v;
-	return 1;
-}
-
 /* A #pto.pipe attribute `name` PTOAS spells but no core of ptoc's targets has
  * (PIPE_MTE4, PIPE_V2, ...): 1 after reporting it. */
 static unsigned foreign_pipe(ir_ctx *ctx, const ir_op *op, const struct target *t,
@@ -139,12 +126,12 @@ static unsigned check_evarr(ir_ctx *ctx, const ir_op *op)
 	if (!n)
 		return sync_error(ctx, op, "expects an event-id array of type "
 				  "!pto.eventid_array<N> (N >= 1)%s%s%s", "", "", "");
-	if (op->num_operands >= 2 && const_int(op->operands[1].value, &k) && (k < 0 || k >= n)) {
+	if (op->num_operands >= 2 && ir_value_const_int(op->operands[1].value, &k) && (k < 0 || k >= n)) {
 		snprintf(buf, sizeof buf, "%lld", (long long)k);
 		return sync_error(ctx, op, "index %s is outside the array's %s elements%s", buf,
 				  ty->u.opaque.text, "");
 	}
-	if (op->num_operands == 3 && const_int(op->operands[2].value, &k) &&
+	if (op->num_operands == 3 && ir_value_const_int(op->operands[2].value, &k) &&
 	    (k < 0 || k >= PTORT_EVENT_IDS)) {
 		snprintf(buf, sizeof buf, "%lld", (long long)k);
 		return sync_error(ctx, op, "stores event id %s, outside [0, 8)%s%s", buf, "", "");
@@ -168,7 +155,7 @@ unsigned ir_verify_sync(ir_ctx *ctx, const ir_op *op, const struct target *t)
 				  ir_attr_pipe(op, ev ? "dst_pipe" : "dst_op"));
 	}
 	case IR_OP_SET_FLAG_DYN: case IR_OP_WAIT_FLAG_DYN:
-		if (op->num_operands == 1 && const_int(op->operands[0].value, &k) &&
+		if (op->num_operands == 1 && ir_value_const_int(op->operands[0].value, &k) &&
 		    (k < 0 || k >= PTORT_EVENT_IDS)) {
 			snprintf(buf, sizeof buf, "%lld", (long long)k);
 			return sync_error(ctx, op, "has event id %s, outside [0, 8)%s%s", buf, "", "");

@@ -26,18 +26,20 @@ typedef struct cc {
 	unsigned errors;
 } cc;
 
+/* A cube layout is a (blayout, slayout) pair: ptoc_layout counts them as
+ * slayout * 2 + blayout (ND, DN, Zz, Nz, Zn, Nn; legality.h), and ptoc_layout_name
+ * names them, so neither table is written here again. */
 static void layout_codes(ptoc_layout l, unsigned *bl, unsigned *sl)
 {
-	static const unsigned char b[] = {0, 1, 0, 1, 0, 1}, s[] = {0, 0, 1, 1, 2, 2};
-	*bl = b[l];
-	*sl = s[l];
+	*bl = (unsigned)l % 2;
+	*sl = (unsigned)l / 2;
 }
 
 static const char *layout_of(const ir_type *t)
 {
-	static const char *const names[2][3] = {{"ND", "Zz", "Zn"}, {"DN", "Nz", "Nn"}};
-	return t->u.tb.blayout < 2 && t->u.tb.slayout < 3 ? names[t->u.tb.blayout][t->u.tb.slayout]
-							   : "?";
+	return t->u.tb.blayout < 2 && t->u.tb.slayout < 3
+		       ? ptoc_layout_name((ptoc_layout)(t->u.tb.slayout * 2 + t->u.tb.blayout))
+		       : "?";
 }
 
 static const ir_type *tile_type(const ir_op *op, int i)

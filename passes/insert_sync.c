@@ -114,15 +114,6 @@ typedef struct is {
 
 /* ---- the sync-op table --------------------------------------------------------- */
 
-static size_t hptr(const void *p)
-{
-	uint64_t x = (uint64_t)(uintptr_t)p;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return (size_t)x;
-}
-
 static void hput(is *s, const ir_op *op, unsigned v)
 {
 	size_t i;
@@ -138,7 +129,7 @@ static void hput(is *s, const ir_op *op, unsigned v)
 		}
 		for (j = 0; j <= s->hmask; j++)
 			if (s->hk[j]) {
-				for (i = hptr(s->hk[j]) & (cap - 1); k[i]; i = (i + 1) & (cap - 1))
+				for (i = ir_hash_ptr(s->hk[j]) & (cap - 1); k[i]; i = (i + 1) & (cap - 1))
 					;
 				k[i] = s->hk[j];
 				vv[i] = s->hv[j];
@@ -149,7 +140,7 @@ static void hput(is *s, const ir_op *op, unsigned v)
 		s->hv = vv;
 		s->hmask = cap - 1;
 	}
-	for (i = hptr(op) & s->hmask; s->hk[i] && s->hk[i] != op; i = (i + 1) & s->hmask)
+	for (i = ir_hash_ptr(op) & s->hmask; s->hk[i] && s->hk[i] != op; i = (i + 1) & s->hmask)
 		;
 	if (!s->hk[i])
 		s->hn++;
@@ -161,7 +152,7 @@ static void hput(is *s, const ir_op *op, unsigned v)
 static pair *pair_of(const is *s, const ir_op *op)
 {
 	size_t i;
-	for (i = hptr(op) & s->hmask; s->hk[i]; i = (i + 1) & s->hmask)
+	for (i = ir_hash_ptr(op) & s->hmask; s->hk[i]; i = (i + 1) & s->hmask)
 		if (s->hk[i] == op) {
 			pair *p = &s->pairs[s->hv[i] - 1];
 			return p->on ? p : NULL;

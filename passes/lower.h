@@ -147,6 +147,21 @@ typedef struct vc_insn {
 
 typedef int (*vc_emit_fn)(void *user, const vc_insn *in);
 
+/* The most repeats, and the largest repeat stride (in 32-byte units), one repeat-form
+ * instruction takes: the target's limit, or, where the target gives none (0), the
+ * instruction's own 8-bit fields, 255 (docs/semantics.md §5.1; the verifier holds every
+ * pto.i.* repeat to [1, 255] and stride to [0, 255]). **[decision]** 0 never means
+ * unbounded here: vc_split and the vector ops read these two, nothing else. */
+static inline uint32_t vec_repeat_max(const ptoc_vec_limits *l)
+{
+	return l->repeat_max ? l->repeat_max : 255;
+}
+
+static inline uint32_t vec_repeat_stride_max(const ptoc_vec_limits *l)
+{
+	return l->repeat_stride_max ? l->repeat_stride_max : 255;
+}
+
 /* The bytes of n elements of `bits` bits. */
 static inline uint32_t vc_nbytes(uint32_t n, uint32_t bits)
 {

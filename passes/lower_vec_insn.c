@@ -21,17 +21,16 @@ void vl_err(vl *v, const char *fmt, const char *a)
 
 /* Row pitch of a tile in bytes: its physical columns (one-row or one-column tiles
  * in either blayout address element (r, 0) or (0, c) the same way: verify_vec). */
-/* The most repeats (and the largest repeat stride, in 32-byte units) one repeat-form
- * instruction takes: the target's limits; a target without one (0) still has the
- * instruction's 8-bit fields (docs/semantics.md §5.1). */
+/* The most repeats (and the largest repeat stride) one repeat-form instruction takes
+ * on this target (lower.h: vec_repeat_max). */
 uint32_t repeat_limit(const vl *v)
 {
-	return v->o->target->vec.repeat_max ? v->o->target->vec.repeat_max : 255;
+	return vec_repeat_max(&v->o->target->vec);
 }
 
 static uint32_t repeat_stride_limit(const vl *v)
 {
-	return v->o->target->vec.repeat_stride_max ? v->o->target->vec.repeat_stride_max : 255;
+	return vec_repeat_stride_max(&v->o->target->vec);
 }
 
 uint32_t tile_pitch(const lower_tile *t)

@@ -52,18 +52,9 @@ typedef struct numbering {
 	int64_t next;
 } numbering;
 
-static size_t hash_ptr(const void *p)
-{
-	uint64_t x = (uint64_t)(uintptr_t)p;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return (size_t)x;
-}
-
 static slot *num_find(const numbering *n, const ir_op *op)
 {
-	size_t i = hash_ptr(op) & n->mask;
+	size_t i = ir_hash_ptr(op) & n->mask;
 	while (n->tab[i].op && n->tab[i].op != op)
 		i = (i + 1) & n->mask;
 	return &n->tab[i];

@@ -30,26 +30,19 @@ typedef struct vc_state {
 	void *user;
 } vc_state;
 
-static uint32_t max_repeat(const vc_state *s)
-{
-	return s->lim->repeat_max ? s->lim->repeat_max : UINT32_MAX;
-}
-
-/* Bytes of `n` elements of `bits` bits (n * bits a multiple of 8 where used). */
 /* n contiguous elements from the given byte offsets. */
 static int vc_run(vc_state *s, uint32_t soff, uint32_t doff, uint32_t n)
 {
 	uint32_t L = s->lanes, full = n / L, rem = n % L, k = 0;
 	uint32_t sbytes = vc_nbytes(L, s->sb), dbytes = vc_nbytes(L, s->db), chunk;
-	uint32_t srep = sbytes / 32, drep = dbytes / 32, maxr = max_repeat(s);
+	uint32_t srep = sbytes / 32, drep = dbytes / 32, maxr = vec_repeat_max(s->lim);
 	vc_insn in;
 	memset(&in, 0, sizeof in);
 	in.kind = VC_REPEAT;
 	in.src_blk = in.dst_blk = 1;
 	/* A repeat that is not a whole number of blocks cannot be strided: one per insn. */
 	if (sbytes % 32 || dbytes % 32 || srep == 0 || drep == 0 ||
-	    (s->lim->repeat_stride_max && (srep > s->lim->repeat_stride_max ||
-					   drep > s->lim->repeat_stride_max)))
+	    srep > vec_repeat_stride_max(s->lim) || drep > vec_repeat_stride_max(s->lim))
 		maxr = 1;
 	in.src_rep = maxr == 1 ? 0 : srep;
 	in.dst_rep = maxr == 1 ? 0 : drep;
@@ -79,10 +72,10 @@ static int vc_rows_strided(vc_state *s, int *rc)
 {
 	const vc_geom *g = s->g;
 	uint32_t ps = vc_nbytes(g->src_cols, s->sb), pd = vc_nbytes(g->dst_cols, s->db);
-	uint32_t L = s->lanes, j, r, chunk, maxr = max_repeat(s);
-	uint32_t smax = s->lim->repeat_stride_max;
+	uint32_t L = s->lanes, j, r, chunk, maxr = vec_repeat_max(s->lim);
+	uint32_t smax = vec_repeat_stride_max(s->lim);
 	vc_insn in;
-	if (ps % 32 || pd % 32 || (smax && (ps / 32 > smax || pd / 32 > smax)))
+	if (ps % 32 || pd % 32 || ps / 32 > smax || pd / 32 > smax)
 		return 1;
 	memset(&in, 0, sizeof in);
 	in.kind = VC_REPEAT;

@@ -231,9 +231,10 @@ PTOC_API const ptoc_mem_info *ptoc_target_mem(ptoc_target t, ptoc_loc l);
 typedef struct ptoc_vec_limits {
 	uint32_t repeat_bytes;      /* bytes per repeat / vector register: 256 */
 	uint32_t block_bytes;       /* 32; strides count in blocks */
-	uint32_t repeat_max;        /* largest repeat count; 0 = no limit */
+	uint32_t repeat_max;        /* largest repeat count; 0 = none of the target's own
+				       (the repeat form's 8-bit field, 255, applies) */
 	uint32_t block_stride_max;  /* 0 = no limit */
-	uint32_t repeat_stride_max; /* 0 = no limit */
+	uint32_t repeat_stride_max; /* 0 = none of the target's own (255, as repeat_max) */
 	int predicated;             /* 1: element-count predicates (A5); 0: lane masks */
 } ptoc_vec_limits;
 

@@ -15,7 +15,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from layout_check import K, Case, tb, ptoc_run, same_bits  # noqa: E402
+from layout_check import run_cases, tb, same_bits  # noqa: E402
 
 NP = {"f32": np.float32, "f16": np.float16, "i16": np.int16, "i32": np.int32,
       "ui16": np.uint16, "ui32": np.uint32}
@@ -71,23 +71,8 @@ def main(argv):
                 cases.append(("%s %s -> %s %s" % (op, t, it, "11x27 of 16x32" if ragged else "16x32"),
                               lambda c, k, d, op=op, t=t, it=it, ragged=ragged, seed=seed:
                               case(c, k, d, op, t, it, ragged, seed)))
-    d = os.path.join(work, "%s_argred" % target)
-    os.makedirs(d, exist_ok=True)
-    k = K(target)
-    built = []
-    for i, (label, fn) in enumerate(cases):
-        c = Case(label)
-        c.tag = "c%d" % i
-        fn(c, k, d)
-        built.append(c)
-    ok, err = ptoc_run(ptoc, target, d, k.text(), [x for c in built for x in c.ins],
-                       [x for c in built for x in c.outs])
-    failed = 0
-    for c in built:
-        good, msg = c.check() if ok else (False, "ptoc run failed: " + err)
-        print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, msg))
-        failed += not good
-    print("argred_check: %s: %d cases, %d failed" % (target, len(built), failed))
+    n, failed = run_cases(ptoc, target, os.path.join(work, "%s_argred" % target), cases)
+    print("argred_check: %s: %d cases, %d failed" % (target, n, failed))
     return 1 if failed else 0
 
 

@@ -22,7 +22,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from layout_check import K, Case, tb, rand_bits, ptoc_run, same_bits  # noqa: E402
+from layout_check import run_cases, tb, rand_bits, same_bits  # noqa: E402
 import pto_ref  # noqa: E402
 
 SR, SC = 16, 32
@@ -133,22 +133,10 @@ def main(argv):
     failed = 0
     n_built = 0
     for part in range(0, len(cases), 16):  # tcc's main() holds at most so many arguments
-        d = os.path.join(work, "%s_gather%d" % (target, part))
-        os.makedirs(d, exist_ok=True)
-        k = K(target)
-        built = []
-        for i, (label, fn) in enumerate(cases[part:part + 16]):
-            c = Case(label)
-            c.tag = "c%d" % i
-            fn(c, k, d)
-            built.append(c)
-        ok, err = ptoc_run(ptoc, target, d, k.text(), [x for c in built for x in c.ins],
-                           [x for c in built for x in c.outs])
-        for c in built:
-            good, msg = c.check() if ok else (False, "ptoc run failed: " + err)
-            print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, msg))
-            failed += not good
-        n_built += len(built)
+        n, f = run_cases(ptoc, target, os.path.join(work, "%s_gather%d" % (target, part)),
+                         cases[part:part + 16])
+        failed += f
+        n_built += n
     print("gather_check: %s: %d cases, %d failed" % (target, n_built, failed))
     return 1 if failed else 0
 

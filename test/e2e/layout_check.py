@@ -150,6 +150,28 @@ class Case:
         return "%" + a, a, os.path.join(d, a + ".bin")
 
 
+def run_cases(ptoc, target, d, cases):
+    """Builds the cases (label, fn(c, k, d)) into one kernel in folder d, runs it with
+    `ptoc run` and checks each case's outputs, printing `ok  LABEL: ...` or `FAIL ...`
+    a line. Returns (cases, failed)."""
+    os.makedirs(d, exist_ok=True)
+    k = K(target)
+    built = []
+    for i, (label, fn) in enumerate(cases):
+        c = Case(label)
+        c.tag = "c%d" % i
+        fn(c, k, d)
+        built.append(c)
+    ok, err = ptoc_run(ptoc, target, d, k.text(), [x for c in built for x in c.ins],
+                       [x for c in built for x in c.outs])
+    failed = 0
+    for c in built:
+        good, msg = c.check() if ok else (False, "ptoc run failed: " + err)
+        print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, msg))
+        failed += not good
+    return len(built), failed
+
+
 def same_bits(got, want):
     bad = int(np.count_nonzero(got.view(np.uint8) != np.ascontiguousarray(want).view(np.uint8)))
     return bad == 0, "%d bytes differ" % bad
@@ -409,22 +431,9 @@ def main(argv):
                                         case_gemv(c, k, d, target, mmc, t, kk, n, variant, seed)))
     total = failed = 0
     for gname, cases in groups.items():
-        d = os.path.join(work, "%s_%s" % (target, gname))
-        os.makedirs(d, exist_ok=True)
-        k = K(target)
-        built = []
-        for i, (label, fn) in enumerate(cases):
-            c = Case(label)
-            c.tag = "c%d" % i
-            fn(c, k, d)
-            built.append(c)
-        ok, err = ptoc_run(ptoc, target, d, k.text(), [x for c in built for x in c.ins],
-                           [x for c in built for x in c.outs])
-        for c in built:
-            good, msg = c.check() if ok else (False, "ptoc run failed: " + err)
-            print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, msg))
-            total += 1
-            failed += not good
+        n, f = run_cases(ptoc, target, os.path.join(work, "%s_%s" % (target, gname)), cases)
+        total += n
+        failed += f
     print("layout_check: %s: %d cases, %d failed" % (target, total, failed))
     return 1 if failed else 0
 

@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from layout_check import K, Case, tb, rand_bits, ptoc_run, same_bits, layouts  # noqa: E402
+from layout_check import run_cases, tb, rand_bits, same_bits, layouts  # noqa: E402
 
 
 def bf16_rne(f32):
@@ -115,23 +115,8 @@ def main(argv):
                         dloc, t, "7x24 of 16x32" if ragged else "16x32", r0, c0),
                         lambda c, k, d, dloc=dloc, t=t, ragged=ragged, r0=r0, c0=c0:
                         case_vec(c, k, d, dloc, t, ragged, r0, c0)))
-    d = os.path.join(work, "%s_tinsert" % target)
-    os.makedirs(d, exist_ok=True)
-    k = K(target)
-    built = []
-    for i, (label, fn) in enumerate(cases):
-        c = Case(label)
-        c.tag = "c%d" % i
-        fn(c, k, d)
-        built.append(c)
-    ok, err = ptoc_run(ptoc, target, d, k.text(), [x for c in built for x in c.ins],
-                       [x for c in built for x in c.outs])
-    failed = 0
-    for c in built:
-        good, msg = c.check() if ok else (False, "ptoc run failed: " + err)
-        print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, msg))
-        failed += not good
-    print("tinsert_check: %s: %d cases, %d failed" % (target, len(built), failed))
+    n, failed = run_cases(ptoc, target, os.path.join(work, "%s_tinsert" % target), cases)
+    print("tinsert_check: %s: %d cases, %d failed" % (target, n, failed))
     return 1 if failed else 0
 
 

@@ -1,4 +1,4 @@
-/* test_split.c: vc_split (passes/split_repeats.c) against the runtime.
+/* test_split.c: vc_split (passes/vc_split.c) against the runtime.
  *
  * For fixed edge cases and random tile shapes, valid regions, legal pairs, round modes
  * and saturation on both targets, the instructions vc_split produces are executed with
@@ -7,7 +7,9 @@
  * with an independent model: every element (r, c) of the destination's valid region
  * converted with ptort_cvt1 (ptort_deq1_i32_f16 for the deq path), every other bit
  * unchanged. So the splitting covers the valid region exactly once and nothing else.
- * Also checked: the repeat form's limits (repeat in [1, 255], strides <= 255). */
+ * Also checked: the repeat form's limits (repeat in [1, 255], strides <= 255), also for
+ * a target whose table gives none (repeat_max = repeat_stride_max = 0: the instruction's
+ * 8-bit fields still bound them; passes/lower.h, vec_repeat_max). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,8 @@
 #include "passes/lower.h"
 
 static unsigned cases;
+/* the limits to split with instead of the target's (NULL: the target's) */
+static const ptoc_vec_limits *lim_override;
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
 static uint64_t rnd(void)
@@ -72,9 +76,9 @@ static int exec(void *user, const vc_insn *in)
 	r->ninsn++;
 	switch (in->kind) {
 	case VC_REPEAT:
-		if (r->lim->predicated || in->repeat < 1 ||
+		if (r->lim->predicated || in->repeat < 1 || in->repeat > 255 ||
 		    (r->lim->repeat_max && in->repeat > r->lim->repeat_max) ||
-		    in->dst_blk > 255 || in->src_blk > 255 ||
+		    in->dst_blk > 255 || in->src_blk > 255 || in->dst_rep > 255 || in->src_rep > 255 ||
 		    (r->lim->repeat_stride_max &&
 		     (in->dst_rep > r->lim->repeat_stride_max || in->src_rep > r->lim->repeat_stride_max)))
 			r->bad++;
@@ -112,7 +116,7 @@ static int check(ptoc_target tg, ptort_type from, ptort_type to, ptort_rmode rm,
 		 int deq, uint32_t rows, uint32_t src_cols, uint32_t dst_cols, uint32_t v_row,
 		 uint32_t v_col, const char *what)
 {
-	const ptoc_vec_limits *lim = ptoc_target_vec(tg);
+	const ptoc_vec_limits *lim = lim_override ? lim_override : ptoc_target_vec(tg);
 	uint32_t cap[PTORT_MEM_COUNT], sbits = ptort_type_bits(from), dbits = ptort_type_bits(to);
 	uint32_t sbytes = rows * src_cols * sbits / 8, dbytes = rows * dst_cols * dbits / 8, size;
 	uint8_t *before, *expect;
@@ -222,6 +226,22 @@ static void fixed_cases(void)
 	      "deq-full");
 }
 
+/* A repeat-form target whose table gives no repeat limits (0): what the instructions'
+ * fields take, 255 repeats and strides, still bounds the splitting (500 full repeats of
+ * one contiguous run; a row pitch of 256 blocks falls back to per-row runs). */
+static void no_limit_cases(void)
+{
+	ptoc_vec_limits l = *ptoc_target_vec(PTOC_TARGET_A2A3);
+	l.repeat_max = 0;
+	l.repeat_stride_max = 0;
+	lim_override = &l;
+	check(PTOC_TARGET_A2A3, PTORT_F32, PTORT_F16, PTORT_RINT, 0, 0, 125, 256, 256, 125, 256,
+	      "repeat_max=0");
+	check(PTOC_TARGET_A2A3, PTORT_F32, PTORT_F16, PTORT_RINT, 0, 0, 4, 2048, 2048, 4, 70,
+	      "repeat_stride_max=0");
+	lim_override = NULL;
+}
+
 static void random_cases(unsigned n)
 {
 	unsigned i;
@@ -256,6 +276,7 @@ int main(int argc, char **argv)
 {
 	unsigned n = argc > 1 ? (unsigned)atoi(argv[1]) : 400;
 	fixed_cases();
+	no_limit_cases();
 	random_cases(n);
 	return check_report("test_lower_split");
 }
