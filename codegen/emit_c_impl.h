@@ -37,9 +37,14 @@ typedef struct em {
 	 * named by it (em_put_src) */
 	const char *files[EM_FILES];
 	unsigned nfiles;
+	/* emits the ops of a block: emit_c.c's op dispatch, set by emit_c; the scf ops and
+	 * the mixed ops' sections (emit_c_scalar.c, emit_c_insn.c) reach the dispatch above
+	 * them through it, so that no two files call each other (docs/architecture.md "Layers") */
+	void (*block)(struct em *e, ir_block *b);
 } em;
 
-/* emit_c.c: output, C names of values, the op dispatch, functions */
+/* emit_c_out.c (the bottom: calls none of the others): output, C names of values and
+ * functions, constants and types, runtime spellings, source locations and files */
 unsigned em_finish(em *e, const ir_op *module);
 void em_put(em *e, const char *s, size_t n);
 void em_ps(em *e, const char *s);
@@ -56,6 +61,7 @@ void em_err(em *e, const ir_op *op, const char *fmt, ...);
 void em_put_cstr(em *e, const char *s);
 void em_open_block(em *e);
 void em_close_block(em *e);
+int em_name_claim(em *e, const char *s);
 void em_names_reset(em *e);
 const char *em_set_name(em *e, ir_value *v, const char *s);
 const char *em_name_value(em *e, ir_value *v);
@@ -65,39 +71,41 @@ const char *em_vexpr(em *e, const ir_op *user, const ir_value *v);
 const char *em_ctype(const ir_type *t);
 const char *em_ptr_elems(em *e, const ir_op *user, const ir_value *v);
 const char *em_name_any(em *e, ir_value *v);
+const char *em_func_name(const ir_op *f);
+int em_check_func_name(em *e, ir_op *f, const char **name);
+int em_is_arith(ir_opcode code);
 int em_c_used(const ir_value *v);
 void em_void(em *e, const ir_value *v);
-void emit_block(em *e, ir_block *b);
-const char *em_func_name(const ir_op *f);
-int emit_params(em *e, ir_op *f);
-int emit_ret_type(em *e, ir_op *f, const char *name, int decl);
-int em_check_func_name(em *e, ir_op *f, const char **name);
-void emit_header(em *e, ir_op *module, const char *what);
-
-/* emit_c_insn.c: runtime enum spellings, instructions, views, sync, pointer and mixed ops */
 extern const char *const em_rt_type_names[PTORT_TYPE_COUNT];
-void emit_view_op(em *e, ir_op *op);
+const ir_type *em_fn_type(const ir_op *f);
+int em_ret_single(const ir_type *ft);
 void em_loc_comment(em *e, const ir_op *op);
 void em_put_src(em *e, const char *file);
-int em_collect_file(ir_op *op, void *user);
-int em_canon_narrow(em *e, const ir_type *t, const char *var);
-void em_locate(em *e, const ir_op *op);
 void em_put_files(em *e);
+int em_collect_file(ir_op *op, void *user);
+void em_locate(em *e, const ir_op *op);
+
+/* emit_c_insn.c: instructions, views, sync, pointer and mixed ops */
+void emit_view_op(em *e, ir_op *op);
+int em_canon_narrow(em *e, const ir_type *t, const char *var);
 void emit_insn(em *e, const ir_op *op, const ir_insndef *d);
 void emit_sync_op(em *e, ir_op *op);
 void emit_ptr_op(em *e, ir_op *op);
 void emit_mixed_op(em *e, ir_op *op);
 void emit_async_op(em *e, ir_op *op);
 
-/* emit_c_scalar.c: arith and scf */
+/* emit_c_scalar.c: arith, scf and func.return */
 void emit_arith(em *e, ir_op *op);
 void emit_yield(em *e, ir_op *op);
 void emit_condition(em *e, ir_op *op);
 void emit_while(em *e, ir_op *op);
 void emit_for(em *e, ir_op *op);
 void emit_if(em *e, ir_op *op);
-const ir_type *em_fn_type(const ir_op *f);
-int em_ret_single(const ir_type *ft);
 void emit_return(em *e, ir_op *op);
+
+/* emit_c.c (the top): the op dispatch, functions, emit_c */
+int emit_params(em *e, ir_op *f);
+int emit_ret_type(em *e, ir_op *f, const char *name, int decl);
+void emit_header(em *e, ir_op *module, const char *what);
 
 #endif

@@ -11,11 +11,6 @@
 
 /* ---- runtime enum spellings -------------------------------------------------------- */
 
-const char *const em_rt_type_names[PTORT_TYPE_COUNT] = {
-#define RT_TYPE_NAME_(id, ...) "PTORT_" #id,
-	PTORT_TYPE_LIST(RT_TYPE_NAME_)
-#undef RT_TYPE_NAME_
-};
 static const char *const rt_rmode_names[PTORT_RMODE_COUNT] = {
 #define RT_RMODE_NAME_(id) "PTORT_" #id,
 	PTORT_RMODE_LIST(RT_RMODE_NAME_)
@@ -297,95 +292,6 @@ static int emit_view(em *e, const ir_op *op, const ir_value *pv, const char **gm
 
 /* ---- instructions -------------------------------------------------------------------- */
 
-/* The comment before an instruction: NAME:LINE and the op's name, NAME the file's
- * last component (its whole path is written once, at ptoc_file). */
-void em_loc_comment(em *e, const ir_op *op)
-{
-	const char *f = op->loc.file ? op->loc.file : "?", *p;
-	if (strrchr(f, '/') && strrchr(f, '/')[1])
-		f = strrchr(f, '/') + 1;
-	em_ind(e);
-	em_put(e, "/* ", 3);
-	for (p = f; *p; p++) /* never close the comment early */
-		em_put(e, p[0] == '*' && p[1] == '/' ? "*_" : p, p[0] == '*' && p[1] == '/' ? 2 : 1);
-	em_put(e, ":", 1);
-	em_pu(e, op->loc.line);
-	em_put(e, ": ", 2);
-	em_ps(e, op->name);
-	em_put(e, " */\n", 4);
-}
-
-/* A source file for ptort_ctx_locate: `ptoc_file` (ptoc_file_K) when the file is one
- * of the module's first EM_FILES, else its path as a literal. */
-void em_put_src(em *e, const char *file)
-{
-	unsigned k;
-	for (k = 0; k < e->nfiles; k++)
-		if (e->files[k] == file) {
-			if (k)
-				em_pf(e, "ptoc_file_%u", k);
-			else
-				em_ps(e, "ptoc_file");
-			return;
-		}
-	em_put_cstr(e, file);
-}
-
-/* `static const char ptoc_file[] = "PATH";` for each collected file. */
-void em_put_files(em *e)
-{
-	unsigned k;
-	for (k = 0; k < e->nfiles; k++) {
-		em_ps(e, "static const char ");
-		em_put_src(e, e->files[k]);
-		em_ps(e, "[] = ");
-		em_put_cstr(e, e->files[k]);
-		em_ps(e, ";\n");
-	}
-}
-
-/* Whether the C of `op` names its source file (a level-3 instruction, pto.trap, the
- * sync, pointer and mixed ops that call the runtime). */
-static int names_file(const ir_op *op)
-{
-	emit_sync s;
-	if (ir_insn_get(op->code))
-		return 1;
-	switch (op->code) {
-	case IR_OP_TRAP: case IR_OP_ADDPTR: case IR_OP_LOAD_SCALAR: case IR_OP_STORE_SCALAR:
-	case IR_OP_EVENTID_ARRAY_GET: case IR_OP_EVENTID_ARRAY_SET:
-	case IR_OP_SYNC_SET: case IR_OP_SYNC_WAIT: case IR_OP_TFREE_FROM_AIC:
-	case IR_OP_TFREE_FROM_AIV: case IR_OP_TFREE: case IR_OP_I_TPUSH: case IR_OP_I_TPOP:
-	case IR_OP_AIC_INITIALIZE_PIPE: case IR_OP_AIV_INITIALIZE_PIPE:
-	case IR_OP_INITIALIZE_L2L_PIPE: case IR_OP_INITIALIZE_L2G2L_PIPE:
-		return 1;
-	case IR_OP_GET_TENSOR_VIEW_DIM:
-		return op->results[0].uses != NULL;
-	case IR_OP_SET_FLAG: case IR_OP_WAIT_FLAG: case IR_OP_BARRIER: case IR_OP_RECORD_EVENT:
-	case IR_OP_WAIT_EVENT: case IR_OP_BARRIER_SYNC: case IR_OP_SET_FLAG_DYN:
-	case IR_OP_WAIT_FLAG_DYN:
-		return !emit_sync_of(op, &s);
-	default:
-		return 0;
-	}
-}
-
-/* The files of the ops whose C names them (names_file), so that each ptoc_file is
- * used (an unused static array is a warning). */
-int em_collect_file(ir_op *op, void *user)
-{
-	em *e = user;
-	unsigned k;
-	if (!op->loc.file || !names_file(op))
-		return 0;
-	for (k = 0; k < e->nfiles; k++)
-		if (e->files[k] == op->loc.file)
-			return 0;
-	if (e->nfiles < EM_FILES)
-		e->files[e->nfiles++] = op->loc.file;
-	return 0;
-}
-
 /* The C argument of integer field `f` (a literal, or its dyn operand cast to the
  * runtime parameter's type). */
 static const char *fint_kind(em *e, const ir_op *op, const ir_ifield *f, unsigned fixed)
@@ -591,17 +497,6 @@ void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 		em_void(e, &op->results[0]);
 }
 
-/* ` ptort_ctx_locate(ctx, FILE, LINE, COL);` after a runtime call of `op` (nothing
- * without a location) */
-void em_locate(em *e, const ir_op *op)
-{
-	if (op->loc.file) {
-		em_pf(e, " ptort_ctx_locate(ctx, ");
-		em_put_src(e, op->loc.file);
-		em_pf(e, ", %u, %u);", op->loc.line, op->loc.col);
-	}
-}
-
 /* em_locate, then the end of the line */
 static void locate(em *e, const ir_op *op)
 {
@@ -758,7 +653,7 @@ void emit_mixed_op(em *e, ir_op *op)
 		   op->code == IR_OP_SECTION_VECTOR && emit_vector_only0(op), op->name);
 		e->indent++;
 		if (op->regions[0].first)
-			emit_block(e, op->regions[0].first);
+			e->block(e, op->regions[0].first);
 		e->indent--;
 		em_ind(e);
 		em_pf(e, "}\n");

@@ -427,8 +427,8 @@ void emit_while(em *e, ir_op *op)
 	em_ind(e);
 	em_pf(e, "for (;;) {\n");
 	e->indent++;
-	emit_block(e, b);
-	emit_block(e, a);
+	e->block(e, b);
+	e->block(e, a);
 	em_close_block(e);
 	for (i = 0; i < b->num_args; i++)
 		if (!em_c_used(b->args[i]))
@@ -454,7 +454,7 @@ void emit_for(em *e, ir_op *op)
 	   em_vexpr(e, op, op->operands[0].value), iv, em_vexpr(e, op, op->operands[1].value), iv,
 	   em_vexpr(e, op, op->operands[2].value));
 	e->indent++;
-	emit_block(e, b);
+	e->block(e, b);
 	em_close_block(e);
 	void_results(e, op, b, 1);
 }
@@ -470,34 +470,18 @@ void emit_if(em *e, ir_op *op)
 	em_pf(e, "if (%s) {\n", em_vexpr(e, op, op->operands[0].value));
 	e->indent++;
 	if (op->regions[0].first)
-		emit_block(e, op->regions[0].first);
+		e->block(e, op->regions[0].first);
 	e->indent--;
 	if (op->num_regions > 1 && op->regions[1].first) {
 		em_ind(e);
 		em_pf(e, "} else {\n");
 		e->indent++;
-		emit_block(e, op->regions[1].first);
+		e->block(e, op->regions[1].first);
 		e->indent--;
 	}
 	em_ind(e);
 	em_pf(e, "}\n");
 	void_results(e, op, NULL, 0);
-}
-
-/* The function type of func.func `f`, or NULL. */
-const ir_type *em_fn_type(const ir_op *f)
-{
-	const ir_attr *a = ir_op_get_attr(f, "function_type");
-	return a && a->kind == IR_ATTR_TYPE && a->u.type && a->u.type->kind == IR_TYPE_FUNC
-		       ? a->u.type
-		       : NULL;
-}
-
-/* Whether function type `ft` returns its one result as the C return value (else its
- * results are the fields of struct NAME_results). */
-int em_ret_single(const ir_type *ft)
-{
-	return ft->u.fn.nout == 1 && ft->u.fn.out[0]->kind != IR_TYPE_PTR;
 }
 
 /* func.return (docs/semantics.md §8.3): no value: `return;` unless it ends the
