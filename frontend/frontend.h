@@ -177,15 +177,17 @@ void fe_grow(void **a, unsigned *cap, size_t elem);
 /* lexer.l */
 ir_loc fe_loc_at(fe_parser *p, size_t off);
 
-/* build.c: values and scopes */
+/* scope.c: values and scopes, the block being filled */
+void fe_scope_push(fe_parser *p);
+void fe_scope_pop(fe_parser *p);
 void fe_region_enter(fe_parser *p);
 void fe_region_leave(fe_parser *p);
 int fe_define(fe_parser *p, const char *name, ir_value *v, ir_loc loc);
 fe_use fe_lookup(fe_parser *p, fe_tok t);
-/* An integer literal where a keyword list wants an index value: appends
+void fe_poison_defs(fe_parser *p, unsigned def0);
+/* build.c: an integer literal where a keyword list wants an index value: appends
  * `arith.constant N : index` to the current block and returns its use. */
 fe_use fe_index_const(fe_parser *p, fe_tok t);
-void fe_poison_defs(fe_parser *p, unsigned def0);
 void fe_recover(fe_parser *p);
 /* build_forms.c: before a custom op's operands: remembers `name` when it names no op
  * ptoc knows. */
