@@ -408,6 +408,8 @@ static const char *ctype(const ir_type *t)
 	case IR_TYPE_PTR: return "void *";
 	case IR_TYPE_TENSOR_VIEW: case IR_TYPE_PART_VIEW:
 		return t->u.shaped.rank >= 1 && t->u.shaped.rank <= PTORT_GM_RANK ? "ptort_view" : NULL;
+	case IR_TYPE_OPAQUE: /* tmrgsort's executed counts: four i16 in 64 bits (semantics.md §7.8b) */
+		return !strcmp(t->u.opaque.text, "vector<4xi16>") ? "uint64_t" : NULL;
 	default: return NULL;
 	}
 }
@@ -933,7 +935,8 @@ static void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 				a = "0";
 			break;
 		case IR_IF_TILE:
-			if (f->req == IR_IF_INIT_REQ && (!init || !strcmp(init, "PTORT_MMAD_INIT_ZERO"))) {
+			if ((f->req == IR_IF_INIT_REQ && (!init || !strcmp(init, "PTORT_MMAD_INIT_ZERO"))) ||
+			    (f->req == IR_IF_OPT && !ir_op_get_attr(op, f->name))) {
 				a = "0";
 				break;
 			}
