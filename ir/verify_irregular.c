@@ -1,10 +1,12 @@
-/* verify_irregular.c: the verifier's rules for tsort32 and tmrgsort (semantics.md §7.8b;
- * pto-isa's checks): every tile in vec and row-major; values f16 or f32, one type for
- * all the value tiles; tsort32's indices ui32 and covering src's valid region, dst
- * holding its valid rows; tmrgsort's tiles one row each, its one-list form with a
- * constant block length (a multiple of 64 that splits src's valid columns into 1 to 255
- * groups of 4 blocks), its multi-list form 2 to 4 lists, a tmp tile of dst's shape and
- * the executed counts as a vector<4xi16>. The SSA form gets the generic checks only. */
+/* verify_irregular.c: the verifier's rules for thistogram (semantics.md §7.8c; PTOAS's
+ * checks, A5 only) and for tsort32 and tmrgsort (semantics.md §7.8b; pto-isa's checks):
+ * every tile in vec and row-major; values f16 or f32, one type for all the value
+ * tiles; tsort32's indices ui32 and covering src's valid region, dst holding its valid
+ * rows; tmrgsort's tiles one row each, its one-list form with a constant block length
+ * (a multiple of 64 that splits src's valid columns into 1 to 255 groups of 4 blocks),
+ * its multi-list form 2 to 4 lists, a tmp tile of dst's shape and the executed counts
+ * as a vector<4xi16>. The SSA form gets the generic checks only (thistogram's target
+ * rule too). */
 #include <stdio.h>
 #include <string.h>
 
@@ -136,10 +138,50 @@ static unsigned verify_tmrgsort(ir_ctx *ctx, const ir_op *op)
 	return 0;
 }
 
+/* thistogram (A5 only): src 16-bit and row-major, idx 8-bit in one column (DN: col_major),
+ * dst 32-bit and row-major with at least 256 columns; idx and dst have src's rows */
+static unsigned verify_thistogram(ir_ctx *ctx, const ir_op *op, const struct target *t)
+{
+	static const char *const role[3] = {"src", "idx", "dst"};
+	const ir_type *ty[3];
+	char b[256];
+	ptort_type e;
+	unsigned i;
+	(void)t;
+	for (i = 0; i < 3; i++) {
+		ty[i] = otype(op, i);
+		if (!ty[i] || ty[i]->kind != IR_TYPE_TILE_BUF || ty[i]->u.tb.mem != IR_MEM_VEC)
+			return op_err(ctx, op, "expects %s to be a loc=vec !pto.tile_buf, but got '%s'", role[i],
+				      ir_type_str(ty[i], b, sizeof b));
+		if (ty[i]->u.tb.slayout != IR_SLAYOUT_NONE_BOX ||
+		    ty[i]->u.tb.blayout != (i == 1 ? IR_BLAYOUT_COL_MAJOR : IR_BLAYOUT_ROW_MAJOR))
+			return op_err(ctx, op, "expects %s to use %s + none_box layout", role[i],
+				      i == 1 ? "col_major (DN)" : "row_major");
+		if (ir_type_to_elem(ty[i]->u.tb.elem, &e) || ptort_type_bits(e) != (i == 0 ? 16u : i == 1 ? 8u : 32u) ||
+		    ptort_type_is_float(e))
+			return op_err(ctx, op, "expects %s element type to be %s, but got '%s'", role[i],
+				      i == 0 ? "ui16" : i == 1 ? "ui8" : "ui32", ir_type_str(ty[i]->u.tb.elem, b, sizeof b));
+	}
+	for (i = 1; i < 3; i++)
+		if (ty[i]->u.tb.rows != ty[0]->u.tb.rows ||
+		    (ty[i]->u.tb.v_row != IR_DYN && ty[0]->u.tb.v_row != IR_DYN && ty[i]->u.tb.v_row != ty[0]->u.tb.v_row))
+			return op_err(ctx, op, "expects %s rows and valid rows to match src", role[i]);
+	if (ty[1]->u.tb.cols != 1 || ty[1]->u.tb.v_col != 1)
+		return op_err(ctx, op, "expects idx to have exactly one column");
+	if (ty[2]->u.tb.cols < 256 || (ty[2]->u.tb.v_col != IR_DYN && ty[2]->u.tb.v_col < 256))
+		return op_err(ctx, op, "expects dst to have at least 256 valid columns (the bins)");
+	return 0;
+}
+
 unsigned ir_verify_irregular(ir_ctx *ctx, const ir_op *op, const struct target *t)
 {
-	(void)t;
+	if (op->code == IR_OP_THISTOGRAM && t->id != PTOC_TARGET_A5)
+		return op_err(ctx, op, "thistogram is only supported on A5");
 	if (op->num_results)
 		return 0; /* the SSA form: the generic checks */
-	return op->code == IR_OP_TSORT32 ? verify_tsort32(ctx, op) : verify_tmrgsort(ctx, op);
+	switch (op->code) {
+	case IR_OP_TSORT32: return verify_tsort32(ctx, op);
+	case IR_OP_TMRGSORT: return verify_tmrgsort(ctx, op);
+	default: return verify_thistogram(ctx, op, t);
+	}
 }

@@ -106,7 +106,8 @@ unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o);
 
 /* ---- lower_irregular.c ------------------------------------------------------------- */
 
-/* Lowers tsort32 and tmrgsort (called by lower_cube_op) like lower_cube_op does. */
+/* Lowers tsort32, tmrgsort and thistogram (called by lower_cube_op) like
+ * lower_cube_op does. */
 unsigned lower_irregular_op(ir_ctx *ctx, ir_op *op);
 
 /* ---- mixed.c: mixed cube/vector kernels (docs/semantics.md §8.9) ------------------ */

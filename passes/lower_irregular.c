@@ -6,7 +6,8 @@
  *   tsort32            pto.i.tsort32 (tmp unused).
  *   tmrgsort           pto.i.tmrgsort: the one-list form with block_len (a constant or
  *                      dyn operand), the multi-list form with its lists as src0..src3
- *                      and exhausted (tmp unused; the executed counts are not written). */
+ *                      and exhausted (tmp unused; the executed counts are not written).
+ *   thistogram         pto.i.thistogram (msb 1 unless isMSB = false). */
 #include "passes/lower.h"
 
 #define PASS_NAME "split-repeats"
@@ -69,6 +70,21 @@ static unsigned lower_tmrgsort(ir_ctx *ctx, ir_op *op)
 	return li_emit(ctx, &li, op) ? 0 : 1;
 }
 
+static unsigned lower_thistogram(ir_ctx *ctx, ir_op *op)
+{
+	lower_tile s, x, d;
+	lower_insn li;
+	const ir_attr *msb = ir_op_get_attr(op, "isMSB");
+	if (tile_at(ctx, op, 0, &s) || tile_at(ctx, op, 1, &x) || tile_at(ctx, op, 2, &d))
+		return 1;
+	li_init(&li, IR_OP_I_THISTOGRAM);
+	li_tile(ctx, &li, "src", &s);
+	li_tile(ctx, &li, "idx", &x);
+	li_tile(ctx, &li, "dst", &d);
+	li_int(ctx, &li, "msb", !msb || msb->kind != IR_ATTR_BOOL || msb->u.i.v);
+	return li_emit(ctx, &li, op) ? 0 : 1;
+}
+
 unsigned lower_irregular_op(ir_ctx *ctx, ir_op *op)
 {
 	if (op->num_results) {
@@ -79,6 +95,7 @@ unsigned lower_irregular_op(ir_ctx *ctx, ir_op *op)
 	switch (op->code) {
 	case IR_OP_TSORT32: return lower_tsort32(ctx, op);
 	case IR_OP_TMRGSORT: return lower_tmrgsort(ctx, op);
+	case IR_OP_THISTOGRAM: return lower_thistogram(ctx, op);
 	default:
 		ir_error(ctx, op->loc, "'%s' %s: no lowering", op->name, PASS_NAME);
 		return 1;

@@ -465,6 +465,14 @@ PTORT_API int ptort_tmrgsort(ptort_ctx *ctx, const ptort_tile *src0, const ptort
 		  const ptort_tile *src2, const ptort_tile *src3, const ptort_tile *dst,
 		  int64_t block_len, int64_t exhausted);
 
+/* ---- 3.5f thistogram (docs/semantics.md §7.8c) -------------------------------------
+ * For each valid row r of src (16-bit elements): counts of one byte of its valid
+ * elements in 256 bins, written cumulatively (dst(r, b) = the count of bins 0..b) to
+ * dst's elements (r, 0..255), ui32. msb != 0: the high byte of every element; msb == 0:
+ * the low byte of the elements whose high byte equals idx(r, 0) (8-bit). */
+PTORT_API int ptort_thistogram(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx,
+		  const ptort_tile *dst, int64_t msb);
+
 /* ---- 3.5c a run-time scalar operand (docs/semantics.md §7.3) -----------------------
  * The scalar operand `value` of a vector op, of type `from` as the generated code holds
  * it (an integer of N bits in its low N bits, any higher bits ignored; a float as its
