@@ -5,8 +5,8 @@
  * rows; tmrgsort's tiles one row each, its one-list form with a constant block length
  * (a multiple of 64 that splits src's valid columns into 1 to 255 groups of 4 blocks),
  * its multi-list form 2 to 4 lists, a tmp tile of dst's shape and the executed counts
- * as a vector<4xi16>. The SSA form gets the generic checks only (thistogram's target
- * rule too). */
+ * as a vector<4xi16>; and for tconcat (§7.8d; PTOAS's checks). The SSA form gets the
+ * generic checks only (thistogram's target rule too). */
 #include <stdio.h>
 #include <string.h>
 
@@ -173,6 +173,39 @@ static unsigned verify_thistogram(ir_ctx *ctx, const ir_op *op, const struct tar
 	return 0;
 }
 
+/* tconcat: src0, src1 and dst in vec, of one element type (8-, 16- or 32-bit integers,
+ * f16, f32, bf16); the sources' valid rows are dst's and their valid columns fit in
+ * dst's columns */
+static unsigned verify_tconcat(ir_ctx *ctx, const ir_op *op)
+{
+	static const char *const role[3] = {"src0", "src1", "dst"};
+	const ir_type *ty[3];
+	char b[256];
+	ptort_type e;
+	unsigned i;
+	for (i = 0; i < 3; i++) {
+		ty[i] = otype(op, i);
+		if (!ty[i] || ty[i]->kind != IR_TYPE_TILE_BUF || ty[i]->u.tb.mem != IR_MEM_VEC)
+			return op_err(ctx, op, "expects %s to be a loc=vec !pto.tile_buf, but got '%s'", role[i],
+				      ir_type_str(ty[i], b, sizeof b));
+	}
+	if (ty[0]->u.tb.elem != ty[2]->u.tb.elem || ty[1]->u.tb.elem != ty[2]->u.tb.elem)
+		return op_err(ctx, op, "expects src0, src1, and dst to have the same element type");
+	if (ir_type_to_elem(ty[2]->u.tb.elem, &e) ||
+	    !(e == PTORT_I8 || e == PTORT_I16 || e == PTORT_I32 || e == PTORT_F16 || e == PTORT_F32 ||
+	      e == PTORT_BF16))
+		return op_err(ctx, op, "expects element type to be i8, i16, i32, f16, f32, or bf16, but got '%s'",
+			      ir_type_str(ty[2]->u.tb.elem, b, sizeof b));
+	for (i = 0; i < 2; i++)
+		if (ty[i]->u.tb.v_row != IR_DYN && ty[2]->u.tb.v_row != IR_DYN && ty[i]->u.tb.v_row != ty[2]->u.tb.v_row)
+			return op_err(ctx, op, "expects %s valid row to match dst valid row", role[i]);
+	if (ty[0]->u.tb.v_col != IR_DYN && ty[1]->u.tb.v_col != IR_DYN &&
+	    ty[0]->u.tb.v_col + ty[1]->u.tb.v_col > ty[2]->u.tb.cols)
+		return op_err(ctx, op, "expects src0.valid_col + src1.valid_col <= dst.cols (%lld + %lld > %lld)",
+			      (long long)ty[0]->u.tb.v_col, (long long)ty[1]->u.tb.v_col, (long long)ty[2]->u.tb.cols);
+	return 0;
+}
+
 unsigned ir_verify_irregular(ir_ctx *ctx, const ir_op *op, const struct target *t)
 {
 	if (op->code == IR_OP_THISTOGRAM && t->id != PTOC_TARGET_A5)
@@ -182,6 +215,7 @@ unsigned ir_verify_irregular(ir_ctx *ctx, const ir_op *op, const struct target *
 	switch (op->code) {
 	case IR_OP_TSORT32: return verify_tsort32(ctx, op);
 	case IR_OP_TMRGSORT: return verify_tmrgsort(ctx, op);
+	case IR_OP_TCONCAT: return verify_tconcat(ctx, op);
 	default: return verify_thistogram(ctx, op, t);
 	}
 }

@@ -7,7 +7,8 @@
  *   tmrgsort           pto.i.tmrgsort: the one-list form with block_len (a constant or
  *                      dyn operand), the multi-list form with its lists as src0..src3
  *                      and exhausted (tmp unused; the executed counts are not written).
- *   thistogram         pto.i.thistogram (msb 1 unless isMSB = false). */
+ *   thistogram         pto.i.thistogram (msb 1 unless isMSB = false).
+ *   tconcat            pto.i.tconcat. */
 #include "passes/lower.h"
 
 #define PASS_NAME "split-repeats"
@@ -85,6 +86,19 @@ static unsigned lower_thistogram(ir_ctx *ctx, ir_op *op)
 	return li_emit(ctx, &li, op) ? 0 : 1;
 }
 
+static unsigned lower_tconcat(ir_ctx *ctx, ir_op *op)
+{
+	lower_tile a, b, d;
+	lower_insn li;
+	if (tile_at(ctx, op, 0, &a) || tile_at(ctx, op, 1, &b) || tile_at(ctx, op, 2, &d))
+		return 1;
+	li_init(&li, IR_OP_I_TCONCAT);
+	li_tile(ctx, &li, "src0", &a);
+	li_tile(ctx, &li, "src1", &b);
+	li_tile(ctx, &li, "dst", &d);
+	return li_emit(ctx, &li, op) ? 0 : 1;
+}
+
 unsigned lower_irregular_op(ir_ctx *ctx, ir_op *op)
 {
 	if (op->num_results) {
@@ -96,6 +110,7 @@ unsigned lower_irregular_op(ir_ctx *ctx, ir_op *op)
 	case IR_OP_TSORT32: return lower_tsort32(ctx, op);
 	case IR_OP_TMRGSORT: return lower_tmrgsort(ctx, op);
 	case IR_OP_THISTOGRAM: return lower_thistogram(ctx, op);
+	case IR_OP_TCONCAT: return lower_tconcat(ctx, op);
 	default:
 		ir_error(ctx, op->loc, "'%s' %s: no lowering", op->name, PASS_NAME);
 		return 1;

@@ -473,6 +473,13 @@ PTORT_API int ptort_tmrgsort(ptort_ctx *ctx, const ptort_tile *src0, const ptort
 PTORT_API int ptort_thistogram(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx,
 		  const ptort_tile *dst, int64_t msb);
 
+/* ---- 3.5g tconcat (docs/semantics.md §7.8d) -----------------------------------------
+ * For each of dst's valid rows r (src0's and src1's valid rows, the same count): dst's
+ * elements (r, 0 .. c0) are src0's valid row r and (r, c0 .. c0 + c1) src1's, c0 and c1
+ * the sources' valid columns (c0 + c1 <= dst's columns). One element type. */
+PTORT_API int ptort_tconcat(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src1,
+		  const ptort_tile *dst);
+
 /* ---- 3.5c a run-time scalar operand (docs/semantics.md §7.3) -----------------------
  * The scalar operand `value` of a vector op, of type `from` as the generated code holds
  * it (an integer of N bits in its low N bits, any higher bits ignored; a float as its
