@@ -449,7 +449,8 @@ void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 				a = "0";
 			break;
 		case IR_IF_TILE:
-			if (f->req == IR_IF_INIT_REQ && (!init || !strcmp(init, "PTORT_MMAD_INIT_ZERO"))) {
+			if ((f->req == IR_IF_INIT_REQ && (!init || !strcmp(init, "PTORT_MMAD_INIT_ZERO"))) ||
+			    (f->req == IR_IF_OPT && !ir_op_get_attr(op, f->name))) {
 				a = "0";
 				break;
 			}

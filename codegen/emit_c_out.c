@@ -373,6 +373,8 @@ const char *em_ctype(const ir_type *t)
 	case IR_TYPE_PTR: return "void *";
 	case IR_TYPE_TENSOR_VIEW: case IR_TYPE_PART_VIEW:
 		return t->u.shaped.rank >= 1 && t->u.shaped.rank <= PTORT_GM_RANK ? "ptort_view" : NULL;
+	case IR_TYPE_OPAQUE: /* tmrgsort's executed counts: four i16 in 64 bits (semantics.md §7.8b) */
+		return !strcmp(t->u.opaque.text, "vector<4xi16>") ? "uint64_t" : NULL;
 	default: return NULL;
 	}
 }

@@ -467,6 +467,9 @@ int ir_opdef_role(ir_opcode code, const char *name);
 /* How many roles of `d` from the first are of kind `k` (ARITH: select's I1 condition,
  * which the form's `: T` does not type). */
 unsigned ir_opdef_lead(const ir_opdef *d, ir_kind k);
+/* How many trailing operands of DPS op `op` are its outs: the row's count, except
+ * tmrgsort's one-list form (src, blockLen; dst), whose executed counts are absent. */
+unsigned ir_op_num_outs(const ir_op *op);
 
 /* The vector ops (target/vec_types.def): how each uses its operands, the element
  * operation it computes and the element types each target's vector unit takes. */

@@ -142,6 +142,15 @@ int ir_opdef_role(ir_opcode code, const char *name)
 	return -1;
 }
 
+unsigned ir_op_num_outs(const ir_op *op)
+{
+	const ir_opdef *d = ir_opdef_get(op->code);
+	if (op->code == IR_OP_TMRGSORT && op->num_operands &&
+	    ir_type_is_tile(op->operands[op->num_operands - 1].value->type))
+		return 1;
+	return d->num_outs > 0 ? (unsigned)d->num_outs : 0;
+}
+
 unsigned ir_opdef_lead(const ir_opdef *d, ir_kind k)
 {
 	unsigned n = 0;

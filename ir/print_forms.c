@@ -657,9 +657,9 @@ static int pr_tile(pr *p, const ir_op *op)
 		}
 		return 1;
 	}
-	if (d->num_outs < 0 || op->num_operands <= (unsigned)d->num_outs || op->num_results)
+	if (d->num_outs < 0 || op->num_operands <= ir_op_num_outs(op) || op->num_results)
 		return 0;
-	nin = op->num_operands - (unsigned)d->num_outs;
+	nin = op->num_operands - ir_op_num_outs(op);
 	puts_(w, op->name);
 	puts_(w, " ins(");
 	pr_values(p, op->operands, nin);
@@ -670,9 +670,9 @@ static int pr_tile(pr *p, const ir_op *op)
 	putc_(w, ')');
 	if (d->num_outs) {
 		puts_(w, " outs(");
-		pr_values(p, op->operands + nin, (unsigned)d->num_outs);
+		pr_values(p, op->operands + nin, op->num_operands - nin);
 		puts_(w, " : ");
-		pr_types_of(p, op->operands + nin, (unsigned)d->num_outs);
+		pr_types_of(p, op->operands + nin, op->num_operands - nin);
 		putc_(w, ')');
 	}
 	if (d->form != IR_FORM_TILE_INS_ATTRS)

@@ -22,5 +22,8 @@ unsigned ir_verify_async(ir_ctx *ctx, const ir_op *op);
 /* tgather's maskPattern: 0 none, 1 P0101, 2 P1010, 3 P0001, 4 P0010, 5 P0100, 6 P1000,
  * 7 P1111, -1 another value (the runtime's pattern codes, ptort_tgatherm) */
 int ir_tgather_pattern(const ir_op *op);
+/* verify_irregular.c: the same for tsort32, tmrgsort (semantics.md §7.8b),
+ * thistogram (§7.8c) and tconcat (§7.8d). */
+unsigned ir_verify_irregular(ir_ctx *ctx, const ir_op *op, const struct target *t);
 
 #endif

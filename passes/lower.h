@@ -112,6 +112,12 @@ ir_value *lower_rt_scalar(ir_ctx *ctx, ir_op *op, ir_value *s, ptort_type et);
  * Returns the number of errors reported. */
 unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o);
 
+/* ---- lower_irregular.c ------------------------------------------------------------- */
+
+/* Lowers tsort32, tmrgsort, thistogram and tconcat (called by lower_cube_op) like
+ * lower_cube_op does. */
+unsigned lower_irregular_op(ir_ctx *ctx, ir_op *op);
+
 /* ---- mixed.c: mixed cube/vector kernels (docs/semantics.md §8.9) ------------------ */
 /* Run by `inline` before it inlines: calls of cube / vector functions into sections of
  * their kind, the FIFO depths of each pipe init as attributes c2v_depth / v2c_depth,

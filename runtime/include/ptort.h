@@ -451,6 +451,42 @@ PTORT_API int ptort_tgather(ptort_ctx *ctx, const ptort_tile *src, const ptort_t
 PTORT_API int ptort_tgatherm(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
 		  int64_t pattern);
 
+/* ---- 3.5e tsort32, tmrgsort (docs/semantics.md §7.8b) --------------------------------
+ * Both order 8-byte structures of (value, index): f32 (value, index bits), f16 (value,
+ * 0, index low 16 bits, index high 16 bits); descending by value, NaN above every
+ * number, -0 equal to +0. tsort32: each row r < src's valid rows, each block of 32
+ * valid columns (the last may be shorter), the pairs (src(r, c), idx(r, c)) sorted
+ * (equal values: smaller index, then earlier column first) into structures c of dst's
+ * row r, those inside dst's valid columns written. src, dst f16 or f32; idx ui32. */
+PTORT_API int ptort_tsort32(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx,
+		  const ptort_tile *dst);
+/* tmrgsort on one-row tiles. block_len != 0 (one list, src1..3 NULL): each group of 4
+ * blocks of block_len elements of src0's valid columns (a multiple of 4 * block_len,
+ * block_len a multiple of 64) is merged into the same columns of dst. block_len == 0:
+ * the 2 to 4 sorted lists src0..src3 (NULL after the last; each src's valid columns
+ * hold its structures) merged into dst until its valid columns are full or every
+ * list is used, equal values taken from the earlier list first; exhausted != 0 stops
+ * as soon as one list is used up. The counts of structures taken from each list are
+ * not returned. */
+PTORT_API int ptort_tmrgsort(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src1,
+		  const ptort_tile *src2, const ptort_tile *src3, const ptort_tile *dst,
+		  int64_t block_len, int64_t exhausted);
+
+/* ---- 3.5f thistogram (docs/semantics.md §7.8c) -------------------------------------
+ * For each valid row r of src (16-bit elements): counts of one byte of its valid
+ * elements in 256 bins, written cumulatively (dst(r, b) = the count of bins 0..b) to
+ * dst's elements (r, 0..255), ui32. msb != 0: the high byte of every element; msb == 0:
+ * the low byte of the elements whose high byte equals idx(r, 0) (8-bit). */
+PTORT_API int ptort_thistogram(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx,
+		  const ptort_tile *dst, int64_t msb);
+
+/* ---- 3.5g tconcat (docs/semantics.md §7.8d) -----------------------------------------
+ * For each of dst's valid rows r (src0's and src1's valid rows, the same count): dst's
+ * elements (r, 0 .. c0) are src0's valid row r and (r, c0 .. c0 + c1) src1's, c0 and c1
+ * the sources' valid columns (c0 + c1 <= dst's columns). One element type. */
+PTORT_API int ptort_tconcat(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src1,
+		  const ptort_tile *dst);
+
 /* ---- 3.5c a run-time scalar operand (docs/semantics.md §7.3) -----------------------
  * The scalar operand `value` of a vector op, of type `from` as the generated code holds
  * it (an integer of N bits in its low N bits, any higher bits ignored; a float as its

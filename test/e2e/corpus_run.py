@@ -85,6 +85,9 @@ EXPECTED_ERRORS = {
     "basic/tinsert_verify_a2a3_invalid_dtype.pto": {
         "a2a3": r":10:5: error: 'pto\.tinsert' op expects A2/A3 tinsert element types to be src=f32, "
                 r"dst=f16/bf16"},
+    # thistogram is an A5 op (semantics.md §7.8c): the file's RUN line is a3
+    "basic/thistogram_verify_invalid_a3.pto": {
+        "a2a3": r":8:3: error: 'pto\.thistogram' op thistogram is only supported on A5"},
     "basic/tinsert_verify_a5_invalid_loc.pto": {
         "a5": r":10:5: error: 'pto\.tinsert' op expects A5 tinsert to use a supported src/dst loc pair"},
 }

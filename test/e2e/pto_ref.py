@@ -945,6 +945,15 @@ class Interp:
             raise Unsupported("tmov with extra operands or attributes")
         dst.data[:vr, :vc] = val
 
+    def op_pto_tconcat(self, op, ins, env):
+        """§7.8d: src0's valid columns, then src1's, row by row into dst"""
+        a, b, dst = ins
+        r, c0, c1 = dst.vr, a.vc, b.vc
+        if a.vr != r or b.vr != r or c0 + c1 > dst.cols or not (a.t == b.t == dst.t):
+            raise Unsupported("tconcat of %dx%d and %dx%d into %s" % (a.vr, c0, b.vr, c1, dst.t))
+        dst.data[:r, :c0] = a.data[:r, :c0]
+        dst.data[:r, c0:c0 + c1] = b.data[:r, :c1]
+
     def op_pto_tinsert(self, op, ins, env):
         """§7.8: src's valid region into dst at (r, c); acc f32 -> f16/bf16 as tmov"""
         src, r, c, dst = ins

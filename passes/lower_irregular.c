@@ -1,0 +1,118 @@
+/* lower_irregular.c: level-3 lowering of the irregular vector ops (lower.h,
+ * docs/lowered.md), called by lower_cube_op for each: one runtime instruction per op.
+ *
+ * Requires: level-2 DPS ops whose tiles have addresses (place-tiles) and which the
+ * verifier accepted. Produces, before the op (which the caller erases):
+ *   tsort32            pto.i.tsort32 (tmp unused).
+ *   tmrgsort           pto.i.tmrgsort: the one-list form with block_len (a constant or
+ *                      dyn operand), the multi-list form with its lists as src0..src3
+ *                      and exhausted (tmp unused; the executed counts are not written).
+ *   thistogram         pto.i.thistogram (msb 1 unless isMSB = false).
+ *   tconcat            pto.i.tconcat. */
+#include "passes/lower.h"
+
+#define PASS_NAME "split-repeats"
+
+static int tile_at(ir_ctx *ctx, const ir_op *op, unsigned i, lower_tile *t)
+{
+	if (i >= op->num_operands || !op->operands[i].value) {
+		ir_error(ctx, op->loc, "'%s' %s: missing tile operand #%u", op->name, PASS_NAME, i);
+		return -1;
+	}
+	return lower_tile_of(ctx, op, op->operands[i].value, t);
+}
+
+static unsigned lower_tsort32(ir_ctx *ctx, ir_op *op)
+{
+	lower_tile s, x, d;
+	lower_insn li;
+	if (tile_at(ctx, op, 0, &s) || tile_at(ctx, op, 1, &x) || tile_at(ctx, op, op->num_operands - 1, &d))
+		return 1;
+	li_init(&li, IR_OP_I_TSORT32);
+	li_tile(ctx, &li, "src", &s);
+	li_tile(ctx, &li, "idx", &x);
+	li_tile(ctx, &li, "dst", &d);
+	return li_emit(ctx, &li, op) ? 0 : 1;
+}
+
+static unsigned lower_tmrgsort(ir_ctx *ctx, ir_op *op)
+{
+	static const char *const names[4] = {"src0", "src1", "src2", "src3"};
+	lower_tile t;
+	lower_insn li;
+	unsigned n = op->num_operands, i;
+	const ir_attr *ex = ir_op_get_attr(op, "exhausted");
+	li_init(&li, IR_OP_I_TMRGSORT);
+	if (ir_type_is_tile(op->operands[n - 1].value->type)) { /* src, blockLen; dst */
+		int64_t k;
+		if (tile_at(ctx, op, 0, &t))
+			return 1;
+		li_tile(ctx, &li, "src0", &t);
+		if (tile_at(ctx, op, 2, &t))
+			return 1;
+		li_tile(ctx, &li, "dst", &t);
+		if (ir_value_const_int(op->operands[1].value, &k))
+			li_int(ctx, &li, "block_len", k);
+		else
+			li_dyn(ctx, &li, "block_len", op->operands[1].value);
+		li_int(ctx, &li, "exhausted", 0);
+		return li_emit(ctx, &li, op) ? 0 : 1;
+	}
+	for (i = 0; i + 3 < n && i < 4; i++) { /* src0..srcK, tmp; dst, executed */
+		if (tile_at(ctx, op, i, &t))
+			return 1;
+		li_tile(ctx, &li, names[i], &t);
+	}
+	if (tile_at(ctx, op, n - 2, &t))
+		return 1;
+	li_tile(ctx, &li, "dst", &t);
+	li_int(ctx, &li, "block_len", 0);
+	li_int(ctx, &li, "exhausted", ex && ex->kind == IR_ATTR_BOOL && ex->u.i.v);
+	return li_emit(ctx, &li, op) ? 0 : 1;
+}
+
+static unsigned lower_thistogram(ir_ctx *ctx, ir_op *op)
+{
+	lower_tile s, x, d;
+	lower_insn li;
+	const ir_attr *msb = ir_op_get_attr(op, "isMSB");
+	if (tile_at(ctx, op, 0, &s) || tile_at(ctx, op, 1, &x) || tile_at(ctx, op, 2, &d))
+		return 1;
+	li_init(&li, IR_OP_I_THISTOGRAM);
+	li_tile(ctx, &li, "src", &s);
+	li_tile(ctx, &li, "idx", &x);
+	li_tile(ctx, &li, "dst", &d);
+	li_int(ctx, &li, "msb", !msb || msb->kind != IR_ATTR_BOOL || msb->u.i.v);
+	return li_emit(ctx, &li, op) ? 0 : 1;
+}
+
+static unsigned lower_tconcat(ir_ctx *ctx, ir_op *op)
+{
+	lower_tile a, b, d;
+	lower_insn li;
+	if (tile_at(ctx, op, 0, &a) || tile_at(ctx, op, 1, &b) || tile_at(ctx, op, 2, &d))
+		return 1;
+	li_init(&li, IR_OP_I_TCONCAT);
+	li_tile(ctx, &li, "src0", &a);
+	li_tile(ctx, &li, "src1", &b);
+	li_tile(ctx, &li, "dst", &d);
+	return li_emit(ctx, &li, op) ? 0 : 1;
+}
+
+unsigned lower_irregular_op(ir_ctx *ctx, ir_op *op)
+{
+	if (op->num_results) {
+		ir_error(ctx, op->loc, "'%s' %s: tile SSA form (level 1) must be bufferized first", op->name,
+			 PASS_NAME);
+		return 1;
+	}
+	switch (op->code) {
+	case IR_OP_TSORT32: return lower_tsort32(ctx, op);
+	case IR_OP_TMRGSORT: return lower_tmrgsort(ctx, op);
+	case IR_OP_THISTOGRAM: return lower_thistogram(ctx, op);
+	case IR_OP_TCONCAT: return lower_tconcat(ctx, op);
+	default:
+		ir_error(ctx, op->loc, "'%s' %s: no lowering", op->name, PASS_NAME);
+		return 1;
+	}
+}
