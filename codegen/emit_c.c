@@ -65,6 +65,7 @@ typedef struct em {
 	size_t nbuf;
 	char buf[EM_BUF];
 	const ir_op *func;  /* the function being emitted */
+	int adv;            /* it defers instructions (ptoc_adv; emit_defer.c) */
 	const char *fname;  /* its C name */
 	/* the source files of the module's locations (interned), each written once as
 	 * `static const char ptoc_src_K[]` and named by it (ptoc_src) */
@@ -118,6 +119,12 @@ static void put(em *e, const char *s, size_t n)
 static void ps(em *e, const char *s)
 {
 	put(e, s, strlen(s));
+}
+
+/* ps for emit_defer.c */
+static void put_text(void *user, const char *s)
+{
+	ps(user, s);
 }
 
 /* Decimal digits of x into the end of b[0..24) ; returns the first. */
@@ -949,6 +956,14 @@ static void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 	ind(e);
 	if (res)
 		pf(e, "%s = (%s)", res, rty);
+	if (e->adv && emit_deferred(op, e->t)) { /* the adversarial schedule's queue */
+		pf(e, "if (ptoc_adv) ptoc_%s_defer(ctx", d->call + strlen("ptort_"));
+		for (i = 0; i < n; i++) {
+			put(e, ", ", 2);
+			ps(e, args[i]);
+		}
+		ps(e, "); else ");
+	}
 	ps(e, d->call);
 	ps(e, "(ctx");
 	for (i = 0; i < n; i++) {
@@ -1612,6 +1627,9 @@ static int ret_single(const ir_type *ft)
 static void emit_return(em *e, ir_op *op)
 {
 	unsigned i;
+	/* the pipes finish the kernel's work (the adversarial schedule's queues) */
+	ind(e);
+	pf(e, "ptort_sync_drain(ctx);\n");
 	if (!op->num_operands) {
 		if (op->next || op->block->region->parent->code != IR_OP_FUNC) {
 			ind(e);
@@ -1805,7 +1823,7 @@ static void emit_op(em *e, ir_op *op)
 			put_src(e, op->loc.file);
 			pf(e, ", %u, %u);", op->loc.line, op->loc.col);
 		}
-		pf(e, " return;\n");
+		pf(e, " ptort_sync_drain(ctx); return;\n");
 		return;
 	case IR_OP_SCF_FOR:
 		emit_for(e, op);
@@ -1838,6 +1856,14 @@ static void emit_op(em *e, ir_op *op)
 		return;
 	}
 	loc_comment(e, op);
+	if (emit_step_barrier(op, e->t) >= 0) { /* the op orders its own steps */
+		const char *pn = ptort_pipe_name((ptort_pipe)emit_step_barrier(op, e->t));
+		ind(e);
+		pf(e, "ptort_sync_barrier(ctx, PTORT_%s, ", pn);
+		put_src(e, op->loc.file);
+		pf(e, ", %u, %u); /* pipe_barrier(%s) between two steps of the op */\n", op->loc.line,
+		   op->loc.col, pn);
+	}
 	emit_insn(e, op, ir_insn_get(op->code));
 }
 
@@ -1960,8 +1986,11 @@ static void emit_func(em *e, ir_op *f)
 	ps(e, ")\n{\n");
 	e->indent = 1;
 	ind(e);
-	/* the pipes that execute in program order, for the sync sanitizer */
-	pf(e, "(void)ctx; ptort_sync_target(ctx, 0x%xu);\n", e->t ? e->t->inorder_pipes : 1u);
+	/* the pipes that execute in program order, for the sync sanitizer and the
+	 * adversarial schedule (ptoc_adv: it runs, instructions go to its queues) */
+	e->adv = emit_func_defers(f, e->t);
+	pf(e, "(void)ctx; %sptort_sync_target(ctx, 0x%xu);\n", e->adv ? "const int ptoc_adv = " : "",
+	   e->t ? e->t->inorder_pipes : 1u);
 	for (i = 0; b && i < b->num_args; i++) {
 		/* an argument no op uses (a pointer's _elems goes with it) */
 		if (!ir_value_num_uses(b->args[i])) {
@@ -2032,6 +2061,7 @@ unsigned emit_c(ir_ctx *ctx, ir_op *module, const struct target *t, ptoc_write_f
 		put_cstr(&e, e.files[l]);
 		pf(&e, ";\n");
 	}
+	emit_defer_decls(module, t, put_text, &e);
 	for (f = module->regions[0].first ? module->regions[0].first->first : NULL; f && !e.errors;
 	     f = f->next) {
 		if (f->code == IR_OP_FUNC)

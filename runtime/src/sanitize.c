@@ -122,10 +122,13 @@ void ptort_san_free(ptort_ctx *ctx)
 	ctx->san = NULL;
 }
 
-void ptort_sync_target(ptort_ctx *ctx, unsigned inorder_pipes)
+int ptort_sync_target(ptort_ctx *ctx, unsigned inorder_pipes)
 {
-	if (ctx && ctx->san)
+	if (!ctx)
+		return 0;
+	if (ctx->san)
 		ctx->san->inorder = (inorder_pipes | 1u << PTORT_PIPE_S) & ((1u << NP) - 1);
+	return ctx->sched ? ptort_sched_enter(ctx, inorder_pipes) : 0;
 }
 
 void ptort_san_note(ptort_ctx *ctx, unsigned space, uint64_t lo, uint64_t n, int write)
@@ -194,17 +197,41 @@ void ptort_sync_op(ptort_ctx *ctx, ptort_pipe pipe)
 {
 	struct ptort_san *s;
 	san_ev *e;
-	if (!ctx || !ctx->san)
+	uint32_t ev = 0;
+	if (!ctx || (!ctx->san && !ctx->sched))
 		return;
-	s = ctx->san;
-	e = push(s, EV_INSN, (unsigned)pipe < NP ? (unsigned)pipe : PTORT_PIPE_S);
-	if (!e)
-		return;
-	e->nacc = s->nacc - s->pending;
+	if ((s = ctx->san) && (e = push(s, EV_INSN, (unsigned)pipe < NP ? (unsigned)pipe :
+					PTORT_PIPE_S))) {
+		e->nacc = s->nacc - s->pending; /* none when the instruction is deferred */
+		s->pending = s->nacc;
+		if (s->located)
+			e->file = s->file, e->line = s->line, e->col = s->col;
+		s->located = 0;
+		ev = (uint32_t)s->nev;
+	}
+	if (ctx->sched)
+		ptort_sched_bind(ctx, pipe, ev);
+}
+
+size_t ptort_san_begin(ptort_ctx *ctx)
+{
+	return ctx->san->nacc;
+}
+
+void ptort_san_end(ptort_ctx *ctx, uint32_t ev, size_t mark)
+{
+	struct ptort_san *s = ctx->san;
+	if (ev && ev <= s->nev && mark <= s->nacc) {
+		s->ev[ev - 1].acc0 = mark;
+		s->ev[ev - 1].nacc = s->nacc - mark;
+	}
 	s->pending = s->nacc;
-	if (s->located)
-		e->file = s->file, e->line = s->line, e->col = s->col;
 	s->located = 0;
+}
+
+uint32_t ptort_san_count(const ptort_ctx *ctx)
+{
+	return (uint32_t)ctx->san->nev;
 }
 
 void ptort_san_sync(ptort_ctx *ctx, int kind, ptort_pipe src, ptort_pipe dst, int64_t event,
