@@ -65,6 +65,7 @@ typedef struct cell {
  * longer maps and unmaps a chunk per row) */
 #define GM_CHUNK_SHIFT 7
 #define GM_KEEP 16384
+#define GM_SLAB 64
 typedef struct gmchunk {
 	uint64_t key; /* chunk number + 1; 0 empty */
 	cell *c;
@@ -84,8 +85,10 @@ struct ptort_san {
 	size_t nshadow[PTORT_MEM_COUNT], shadow_hi[PTORT_MEM_COUNT];
 	gmchunk *gm;
 	size_t capgm, ngm;
-	cell **spare; /* zeroed chunks for gm_cell */
+	cell **spare; /* zeroed chunks for gm_cell (GM_KEEP places) */
 	size_t nspare;
+	cell **slab; /* the chunks come from slabs of GM_SLAB */
+	size_t nslab, slabused; /* chunks of the last slab given out */
 	uint64_t lastkey; /* the chunk gm_cell found last */
 	cell *last;
 	uint32_t cap[PTORT_MEM_COUNT];
@@ -357,9 +360,22 @@ static cell *gm_cell(struct ptort_san *s, uint64_t g)
 	while (s->gm[i].key && s->gm[i].key != key)
 		i = (i + 1) & (s->capgm - 1);
 	if (!s->gm[i].key) {
-		cell *c = s->nspare ? s->spare[--s->nspare] : calloc((size_t)1 << GM_CHUNK_SHIFT, sizeof *c);
-		if (!c)
-			return NULL;
+		cell *c;
+		if (s->nspare) {
+			c = s->spare[--s->nspare];
+		} else {
+			if (!s->nslab || s->slabused == GM_SLAB) {
+				cell **q = realloc(s->slab, (s->nslab + 1) * sizeof *q);
+				if (!q)
+					return NULL;
+				s->slab = q;
+				if (!(q[s->nslab] = calloc((size_t)GM_SLAB << GM_CHUNK_SHIFT, sizeof *c)))
+					return NULL;
+				s->nslab++;
+				s->slabused = 0;
+			}
+			c = s->slab[s->nslab - 1] + ((size_t)s->slabused++ << GM_CHUNK_SHIFT);
+		}
 		s->gm[i].key = key;
 		s->gm[i].c = c;
 		s->ngm++;
@@ -369,20 +385,20 @@ static cell *gm_cell(struct ptort_san *s, uint64_t g)
 	return &s->last[g & ((1u << GM_CHUNK_SHIFT) - 1)];
 }
 
-/* Drops the GM shadow (between runs; all: also the spare chunks). Up to GM_KEEP
- * chunks are zeroed and kept as spares. */
+/* Drops the GM shadow (between runs). all, or more than GM_KEEP chunks made: frees
+ * the chunks; else the chunks used are zeroed and kept as spares. */
 static void gm_drop(struct ptort_san *s, int all)
 {
 	size_t j;
-	if (!all && s->ngm + s->nspare <= GM_KEEP && !s->spare)
-		s->spare = malloc(GM_KEEP * sizeof *s->spare);
+	if (s->nslab * GM_SLAB > GM_KEEP)
+		all = 1;
+	if (!all && !s->spare && !(s->spare = malloc(GM_KEEP * sizeof *s->spare)))
+		all = 1;
 	for (j = 0; j < s->capgm; j++)
 		if (s->gm[j].key) {
-			if (!all && s->spare && s->nspare < GM_KEEP) {
+			if (!all) {
 				memset(s->gm[j].c, 0, ((size_t)1 << GM_CHUNK_SHIFT) * sizeof(cell));
 				s->spare[s->nspare++] = s->gm[j].c;
-			} else {
-				free(s->gm[j].c);
 			}
 			s->gm[j].key = 0;
 		}
@@ -390,20 +406,22 @@ static void gm_drop(struct ptort_san *s, int all)
 	s->lastkey = 0;
 	s->last = NULL;
 	if (all) {
-		for (j = 0; j < s->nspare; j++)
-			free(s->spare[j]);
+		for (j = 0; j < s->nslab; j++)
+			free(s->slab[j]);
+		free(s->slab);
 		free(s->spare);
-		free(s->gm);
+		s->slab = NULL;
 		s->spare = NULL;
-		s->nspare = 0;
-		s->gm = NULL;
-		s->capgm = 0;
+		s->nslab = s->slabused = s->nspare = 0;
 	}
 }
 
 static void gm_clear(struct ptort_san *s)
 {
 	gm_drop(s, 1);
+	free(s->gm);
+	s->gm = NULL;
+	s->capgm = 0;
 }
 
 static cell *chip_cell(struct ptort_san *s, unsigned m, uint64_t g)
