@@ -490,6 +490,9 @@ void emit_if(em *e, ir_op *op)
 void emit_return(em *e, ir_op *op)
 {
 	unsigned i;
+	/* the pipes finish the kernel's work (the adversarial schedule's queues) */
+	em_ind(e);
+	em_pf(e, "ptort_sync_drain(ctx);\n");
 	if (!op->num_operands) {
 		if (op->next || op->block->region->parent->code != IR_OP_FUNC) {
 			em_ind(e);

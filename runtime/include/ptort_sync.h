@@ -55,10 +55,11 @@ PTORT_API int64_t ptort_sync_index(ptort_ctx *ctx, int64_t i, int64_t n);
 /* Turns the sanitizer on (on != 0) or off for ctx; returns 0, -1 out of memory. */
 PTORT_API int ptort_sync_check(ptort_ctx *ctx, int on);
 /* Generated code, at the start of a kernel: bit p set = pipe p executes in program
- * order on the target (S always does). */
-PTORT_API void ptort_sync_target(ptort_ctx *ctx, unsigned inorder_pipes);
+ * order on the target (S always does). Returns 1 when ctx runs the adversarial
+ * schedule (below): the kernel then hands its instructions to ptort_sync_defer. */
+PTORT_API int ptort_sync_target(ptort_ctx *ctx, unsigned inorder_pipes);
 /* Generated code, after each instruction (and its ptort_ctx_locate): the instruction
- * just executed issued to `pipe`. */
+ * just executed (or deferred) issued to `pipe`. */
 PTORT_API void ptort_sync_op(ptort_ctx *ctx, ptort_pipe pipe);
 
 /* Findings, merged over blocks (thread-safe): deduplicated by class and source
@@ -82,5 +83,30 @@ PTORT_API unsigned ptort_sync_findings_count(const ptort_sync_findings *f);
  * sorted (deadlocks, races, events; then by location), through fn. */
 PTORT_API void ptort_sync_findings_write(const ptort_sync_findings *f,
 					 void (*fn)(void *user, const char *s, size_t n), void *user);
+
+/* ---- The adversarial schedule (docs/semantics.md §8.8b, docs/sync-check.md) --------
+ *
+ * Off by default (program order); on for a context after ptort_sync_schedule(ctx, 1),
+ * or for every context created while the environment variable PTORT_SYNC_SCHEDULE is
+ * `adversarial` (`ptoc run --sync-schedule=adversarial` sets it). While on, each
+ * instruction of a pipe other than S waits in its pipe's queue, and the queues run the
+ * latest-issued work first as far as the kernel's flags, barriers and in-order pipes
+ * allow: a kernel whose syncs order every dependence computes the same bits as in
+ * program order, one with a missing sync may not. S instructions run when called; a
+ * wait_flag on S, pipe_barrier(PIPE_ALL) and the kernel's end run the queued work. A
+ * wait whose set never comes is a runtime error (a sync deadlock) at the wait. */
+
+/* Turns the schedule on (adversarial != 0) or off for ctx; returns 0, -1 out of
+ * memory. */
+PTORT_API int ptort_sync_schedule(ptort_ctx *ctx, int adversarial);
+/* Generated code, under the schedule, in place of an instruction's call: the `size`
+ * bytes at `args` are copied; run(ctx, copy) makes the call when the instruction's
+ * pipe runs it (ptort_ctx_locate and ptort_sync_op follow, as after the call). With
+ * the schedule off, run(ctx, args) at once. */
+PTORT_API void ptort_sync_defer(ptort_ctx *ctx, void (*run)(ptort_ctx *ctx, const void *args),
+				const void *args, size_t size);
+/* Generated code, before a kernel returns: runs every queued instruction (the end of
+ * the kernel waits for all pipes). Nothing when the schedule is off. */
+PTORT_API void ptort_sync_drain(ptort_ctx *ctx);
 
 #endif

@@ -352,6 +352,8 @@ int ptort_pipe_init(ptort_ctx *ctx, unsigned dir_mask, uint32_t slot_size, uint3
 	ptort_cluster *cl = ctx->cl;
 	uint32_t depth[2] = {c2v_depth, v2c_depth};
 	unsigned d;
+	if (ctx->sched)
+		ptort_sched_flush(ctx);
 	if (outside(ctx, "pipe init"))
 		return -1;
 	if (!dir_mask || dir_mask > 3 || !slot_size) {
@@ -530,6 +532,8 @@ int ptort_tpush_at(ptort_ctx *ctx, const ptort_tile *src, uint32_t split, const 
 	unsigned d, s, lo, hi;
 	parts p;
 	xfifo *f;
+	if (ctx->sched) /* the adversarial schedule: this core's queued work first */
+		ptort_sched_flush(ctx);
 	if (outside(ctx, "tpush") || ptort_check_tile(ctx, op, "source", src))
 		return -1;
 	cl = ctx->cl;
@@ -598,6 +602,8 @@ int ptort_tpop_at(ptort_ctx *ctx, const ptort_tile *dst, uint32_t split, const c
 	unsigned d, s, lo, hi;
 	uint32_t rows = 0, cols = 0;
 	xfifo *f;
+	if (ctx->sched) /* the adversarial schedule: this core's queued work first */
+		ptort_sched_flush(ctx);
 	if (outside(ctx, "tpop") || ptort_check_tile(ctx, op, "destination", dst))
 		return -1;
 	cl = ctx->cl;
@@ -681,6 +687,8 @@ int ptort_tfree(ptort_ctx *ctx, uint32_t split, const char *file, uint32_t line,
 	const char *op = ctx->core == PTORT_CORE_CUBE ? "tfree_from_aiv" : "tfree_from_aic";
 	unsigned d, s, lo, hi;
 	xfifo *f;
+	if (ctx->sched) /* the adversarial schedule: this core's queued work first */
+		ptort_sched_flush(ctx);
 	if (outside(ctx, "tfree"))
 		return -1;
 	d = ctx->core == PTORT_CORE_CUBE ? 1 : 0;
@@ -773,6 +781,8 @@ int ptort_xsync_set(ptort_ctx *ctx, int a5, int64_t id, const char *file, uint32
 	int rc = 0;
 	if (!ctx->cl) /* a kernel without sections or FIFOs runs on one core: a no-op */
 		return 0;
+	if (ctx->sched) /* the adversarial schedule: this core's queued work first */
+		ptort_sched_flush(ctx);
 	if (flag_id(ctx, "sync.set", a5, id))
 		return -1;
 	cl = ctx->cl;
@@ -808,6 +818,8 @@ int ptort_xsync_wait_on(ptort_ctx *ctx, int a5, ptort_pipe pipe, int64_t id, con
 	ptort_cluster *cl;
 	if (!ctx->cl)
 		return 0;
+	if (ctx->sched) /* the adversarial schedule: this core's queued work first */
+		ptort_sched_flush(ctx);
 	if (flag_id(ctx, "sync.wait", a5, id))
 		return -1;
 	cl = ctx->cl;

@@ -44,6 +44,12 @@ ptort_ctx *ptort_ctx_create(const uint32_t capacity[PTORT_MEM_COUNT])
 			ptort_ctx_destroy(ctx);
 			return NULL;
 		}
+		/* PTORT_SYNC_SCHEDULE=adversarial: the adversarial schedule (schedule.c) */
+		sc = getenv("PTORT_SYNC_SCHEDULE");
+		if (sc && !strcmp(sc, "adversarial") && ptort_sync_schedule(ctx, 1)) {
+			ptort_ctx_destroy(ctx);
+			return NULL;
+		}
 	}
 	return ctx;
 }
@@ -57,6 +63,7 @@ void ptort_ctx_destroy(ptort_ctx *ctx)
 		free(ctx->mem[m]);
 	free(ctx->rec);
 	ptort_san_free(ctx);
+	ptort_sched_free(ctx);
 	free(ctx);
 }
 
@@ -172,6 +179,8 @@ void ptort_ctx_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t 
 	}
 	if (ctx && ctx->san)
 		ptort_san_locate(ctx, file, line, col);
+	if (ctx && ctx->sched)
+		ptort_sched_locate(ctx, file, line, col);
 	if (!ctx || !ctx->nerr || ctx->err_file || !file)
 		return;
 	ctx->err_file = file;

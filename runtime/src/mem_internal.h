@@ -47,6 +47,7 @@ struct ptort_ctx {
 	size_t nrec, caprec;
 	size_t located;          /* records before this one have their location */
 	struct ptort_san *san;   /* the sync sanitizer's trace (sanitize.c), NULL when off */
+	struct ptort_sched *sched; /* the adversarial schedule's queues (schedule.c), or NULL */
 	/* the cluster this context is a core of (cluster.c), NULL outside one; core:
 	 * PTORT_CORE_CUBE or PTORT_CORE_VECTOR (sub_idx tells the vector core) */
 	struct ptort_cluster *cl;
@@ -121,6 +122,18 @@ void ptort_gm_note_(ptort_ctx *ctx, const void *p, size_t n, int write);
 void ptort_san_note(ptort_ctx *ctx, unsigned space, uint64_t lo, uint64_t n, int write);
 void ptort_san_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col);
 void ptort_san_free(ptort_ctx *ctx);
+/* schedule.c, the adversarial schedule (each called only while ctx->sched is set
+ * unless said): ptort_sched_free: ptort_ctx_destroy's (any ctx); ptort_sched_enter:
+ * ptort_sync_target's, returns 1 (deferring); ptort_sched_locate: the location of the
+ * instruction just deferred; ptort_sched_bind: ptort_sync_op's, queues the instruction
+ * just deferred on `pipe` (ev: its sanitizer event + 1, or 0), 0 when there was none;
+ * ptort_sched_flush: runs every queued item that can run (cross-core calls, tprint;
+ * any ctx). ptort_sched_sync is in sanitize_internal.h. */
+void ptort_sched_free(ptort_ctx *ctx);
+int ptort_sched_enter(ptort_ctx *ctx, unsigned inorder);
+void ptort_sched_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col);
+int ptort_sched_bind(ptort_ctx *ctx, ptort_pipe pipe, uint32_t ev);
+void ptort_sched_flush(ptort_ctx *ctx);
 /* Whether [a, a+la) and [b, b+lb) intersect. */
 int ptort_overlap(uint64_t a, uint64_t la, uint64_t b, uint64_t lb);
 

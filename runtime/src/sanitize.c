@@ -50,14 +50,22 @@ typedef struct san_ev {
 	size_t acc0, nacc;
 } san_ev;
 
-/* A shadow cell: event numbers (index + 1; 0 none) of the last writer and of the
- * last reader on each pipe. */
+/* A shadow cell: event numbers (index + 1; 0 none) of the last writer (with its pipe
+ * in the top bits: WPIPE) and of the last reader on each pipe. */
 typedef struct cell {
 	uint32_t w, r[NP];
 } cell;
+#define WSHIFT 29 /* event numbers stay below 2^29 (push) */
+#define WNUM(w) ((w) & ((1u << WSHIFT) - 1))
+#define WPIPE(w) ((w) >> WSHIFT)
 
-/* GM shadow: chunks of GM_CHUNK granules, found by a hash of the chunk number */
-#define GM_CHUNK_SHIFT 14
+/* GM shadow: chunks of 2^GM_CHUNK_SHIFT granules (512 bytes of GM, a 4 KiB page of shadow:
+ * below malloc's mmap threshold), found by a hash of the chunk number; at most
+ * GM_KEEP chunks are kept, zeroed, for the next run (a run touching rows far apart no
+ * longer maps and unmaps a chunk per row) */
+#define GM_CHUNK_SHIFT 7
+#define GM_KEEP 16384
+#define GM_SLAB 64
 typedef struct gmchunk {
 	uint64_t key; /* chunk number + 1; 0 empty */
 	cell *c;
@@ -77,6 +85,10 @@ struct ptort_san {
 	size_t nshadow[PTORT_MEM_COUNT], shadow_hi[PTORT_MEM_COUNT];
 	gmchunk *gm;
 	size_t capgm, ngm;
+	cell **spare; /* zeroed chunks for gm_cell (GM_KEEP places) */
+	size_t nspare;
+	cell **slab; /* the chunks come from slabs of GM_SLAB */
+	size_t nslab, slabused; /* chunks of the last slab given out */
 	uint64_t lastkey; /* the chunk gm_cell found last */
 	cell *last;
 	uint32_t cap[PTORT_MEM_COUNT];
@@ -122,10 +134,13 @@ void ptort_san_free(ptort_ctx *ctx)
 	ctx->san = NULL;
 }
 
-void ptort_sync_target(ptort_ctx *ctx, unsigned inorder_pipes)
+int ptort_sync_target(ptort_ctx *ctx, unsigned inorder_pipes)
 {
-	if (ctx && ctx->san)
+	if (!ctx)
+		return 0;
+	if (ctx->san)
 		ctx->san->inorder = (inorder_pipes | 1u << PTORT_PIPE_S) & ((1u << NP) - 1);
+	return ctx->sched ? ptort_sched_enter(ctx, inorder_pipes) : 0;
 }
 
 void ptort_san_note(ptort_ctx *ctx, unsigned space, uint64_t lo, uint64_t n, int write)
@@ -174,7 +189,7 @@ static san_ev *push(struct ptort_san *s, int kind, unsigned pipe)
 		return NULL;
 	if (s->nev == s->capev) {
 		size_t cap = s->capev ? s->capev * 2 : 1024;
-		san_ev *q = cap < 0xFFFFFFFFu ? realloc(s->ev, cap * sizeof *q) : NULL;
+		san_ev *q = cap < (1u << WSHIFT) ? realloc(s->ev, cap * sizeof *q) : NULL;
 		if (!q) {
 			s->oom = 1;
 			return NULL;
@@ -194,19 +209,43 @@ void ptort_sync_op(ptort_ctx *ctx, ptort_pipe pipe)
 {
 	struct ptort_san *s;
 	san_ev *e;
+	uint32_t ev = 0;
 	if (ctx && ctx->cl)
 		ptort_cluster_op(ctx, pipe);
-	if (!ctx || !ctx->san)
+	if (!ctx || (!ctx->san && !ctx->sched))
 		return;
-	s = ctx->san;
-	e = push(s, EV_INSN, (unsigned)pipe < NP ? (unsigned)pipe : PTORT_PIPE_S);
-	if (!e)
-		return;
-	e->nacc = s->nacc - s->pending;
+	if ((s = ctx->san) && (e = push(s, EV_INSN, (unsigned)pipe < NP ? (unsigned)pipe :
+					PTORT_PIPE_S))) {
+		e->nacc = s->nacc - s->pending; /* none when the instruction is deferred */
+		s->pending = s->nacc;
+		if (s->located)
+			e->file = s->file, e->line = s->line, e->col = s->col;
+		s->located = 0;
+		ev = (uint32_t)s->nev;
+	}
+	if (ctx->sched)
+		ptort_sched_bind(ctx, pipe, ev);
+}
+
+size_t ptort_san_begin(ptort_ctx *ctx)
+{
+	return ctx->san->nacc;
+}
+
+void ptort_san_end(ptort_ctx *ctx, uint32_t ev, size_t mark)
+{
+	struct ptort_san *s = ctx->san;
+	if (ev && ev <= s->nev && mark <= s->nacc) {
+		s->ev[ev - 1].acc0 = mark;
+		s->ev[ev - 1].nacc = s->nacc - mark;
+	}
 	s->pending = s->nacc;
-	if (s->located)
-		e->file = s->file, e->line = s->line, e->col = s->col;
 	s->located = 0;
+}
+
+uint32_t ptort_san_count(const ptort_ctx *ctx)
+{
+	return (uint32_t)ctx->san->nev;
 }
 
 void ptort_san_sync(ptort_ctx *ctx, int kind, ptort_pipe src, ptort_pipe dst, int64_t event,
@@ -323,9 +362,22 @@ static cell *gm_cell(struct ptort_san *s, uint64_t g)
 	while (s->gm[i].key && s->gm[i].key != key)
 		i = (i + 1) & (s->capgm - 1);
 	if (!s->gm[i].key) {
-		cell *c = calloc((size_t)1 << GM_CHUNK_SHIFT, sizeof *c);
-		if (!c)
-			return NULL;
+		cell *c;
+		if (s->nspare) {
+			c = s->spare[--s->nspare];
+		} else {
+			if (!s->nslab || s->slabused == GM_SLAB) {
+				cell **q = realloc(s->slab, (s->nslab + 1) * sizeof *q);
+				if (!q)
+					return NULL;
+				s->slab = q;
+				if (!(q[s->nslab] = calloc((size_t)GM_SLAB << GM_CHUNK_SHIFT, sizeof *c)))
+					return NULL;
+				s->nslab++;
+				s->slabused = 0;
+			}
+			c = s->slab[s->nslab - 1] + ((size_t)s->slabused++ << GM_CHUNK_SHIFT);
+		}
 		s->gm[i].key = key;
 		s->gm[i].c = c;
 		s->ngm++;
@@ -335,17 +387,43 @@ static cell *gm_cell(struct ptort_san *s, uint64_t g)
 	return &s->last[g & ((1u << GM_CHUNK_SHIFT) - 1)];
 }
 
-/* Drops the GM shadow (between runs). */
-static void gm_clear(struct ptort_san *s)
+/* Drops the GM shadow (between runs). all, or more than GM_KEEP chunks made: frees
+ * the chunks; else the chunks used are zeroed and kept as spares. */
+static void gm_drop(struct ptort_san *s, int all)
 {
 	size_t j;
+	if (s->nslab * GM_SLAB > GM_KEEP)
+		all = 1;
+	if (!all && !s->spare && !(s->spare = malloc(GM_KEEP * sizeof *s->spare)))
+		all = 1;
 	for (j = 0; j < s->capgm; j++)
-		free(s->gm[j].c);
-	free(s->gm);
-	s->gm = NULL;
-	s->capgm = s->ngm = 0;
+		if (s->gm[j].key) {
+			if (!all) {
+				memset(s->gm[j].c, 0, ((size_t)1 << GM_CHUNK_SHIFT) * sizeof(cell));
+				s->spare[s->nspare++] = s->gm[j].c;
+			}
+			s->gm[j].key = 0;
+		}
+	s->ngm = 0;
 	s->lastkey = 0;
 	s->last = NULL;
+	if (all) {
+		for (j = 0; j < s->nslab; j++)
+			free(s->slab[j]);
+		free(s->slab);
+		free(s->spare);
+		s->slab = NULL;
+		s->spare = NULL;
+		s->nslab = s->slabused = s->nspare = 0;
+	}
+}
+
+static void gm_clear(struct ptort_san *s)
+{
+	gm_drop(s, 1);
+	free(s->gm);
+	s->gm = NULL;
+	s->capgm = 0;
 }
 
 static cell *chip_cell(struct ptort_san *s, unsigned m, uint64_t g)
@@ -407,27 +485,26 @@ static void race(replay *r, uint32_t cur, const san_acc *a, int w, uint32_t prio
 
 /* pass 0: a read against the last writer; 1: a write against the last writer and
  * readers, then it is the last writer; 2: a read becomes its pipe's last reader (after
- * the writes, so that an op reading and writing a granule meets the earlier readers) */
+ * the writes, so that an op reading and writing a granule meets the earlier readers);
+ * 3: 0 then 2, for a read of bytes the op does not write */
 static void check_cell(replay *r, cell *c, uint32_t n, unsigned P, const uint32_t *C,
 		       const san_acc *a, int pass)
 {
+	uint32_t w = WNUM(c->w);
 	unsigned p;
-	if (pass == 2) {
-		if (c->r[P] < n)
+	if (pass != 1) {
+		if (pass != 2 && w && w != n && C[WPIPE(c->w)] < w)
+			race(r, n, a, 0, w, 1);
+		if (pass >= 2 && c->r[P] < n)
 			c->r[P] = n;
 		return;
 	}
-	if (!pass) {
-		if (c->w && c->w != n && C[r->s->ev[c->w - 1].pipe] < c->w)
-			race(r, n, a, 0, c->w, 1);
-		return;
-	}
-	if (c->w && c->w != n && C[r->s->ev[c->w - 1].pipe] < c->w)
-		race(r, n, a, 1, c->w, 1);
+	if (w && w != n && C[WPIPE(c->w)] < w)
+		race(r, n, a, 1, w, 1);
 	for (p = 0; p < NP; p++)
 		if (c->r[p] && c->r[p] != n && C[p] < c->r[p])
 			race(r, n, a, 1, c->r[p], 0);
-	c->w = n;
+	c->w = n | (uint32_t)P << WSHIFT;
 	memset(c->r, 0, sizeof c->r);
 }
 
@@ -436,23 +513,43 @@ static void accesses(replay *r, uint32_t n, const san_ev *e, const uint32_t *C)
 	struct ptort_san *s = r->s;
 	size_t j;
 	int pass;
+	/* the granules the event writes, per space, as one interval [wlo, whi]: a read
+	 * outside it is checked and recorded in one visit of its cells (pass 3) */
+	uint64_t wlo[NSPACE], whi[NSPACE];
+	for (j = 0; j < NSPACE; j++)
+		wlo[j] = UINT64_MAX, whi[j] = 0;
+	for (j = 0; j < e->nacc; j++) {
+		const san_acc *a = &s->acc[e->acc0 + j];
+		unsigned sh = a->space == PTORT_SAN_GM ? GM_SHIFT : GRAN_SHIFT;
+		if (a->write) {
+			if (a->lo >> sh < wlo[a->space])
+				wlo[a->space] = a->lo >> sh;
+			if ((a->hi - 1) >> sh > whi[a->space])
+				whi[a->space] = (a->hi - 1) >> sh;
+		}
+	}
 	r->nseen = 0;
 	for (pass = 0; pass < 3; pass++) /* reads, writes, reads (check_cell) */
 		for (j = 0; j < e->nacc; j++) {
 			const san_acc *a = &s->acc[e->acc0 + j];
 			uint64_t g, g0, g1;
-			int gm = a->space == PTORT_SAN_GM;
+			int gm = a->space == PTORT_SAN_GM, cp = pass;
 			if (a->write != (pass == 1))
 				continue;
 			g0 = a->lo >> (gm ? GM_SHIFT : GRAN_SHIFT);
 			g1 = (a->hi - 1) >> (gm ? GM_SHIFT : GRAN_SHIFT);
+			if (!a->write && (g1 < wlo[a->space] || g0 > whi[a->space])) {
+				if (pass == 2) /* done in pass 0 */
+					continue;
+				cp = 3;
+			}
 			for (g = g0; g <= g1; g++) {
 				cell *c = gm ? gm_cell(s, g) : chip_cell(s, a->space, g);
 				if (!c) {
 					s->oom |= gm;
 					break;
 				}
-				check_cell(r, c, n, e->pipe, C, a, pass);
+				check_cell(r, c, n, e->pipe, C, a, cp);
 			}
 		}
 }
@@ -788,7 +885,7 @@ unsigned ptort_sync_finish(ptort_ctx *ctx, ptort_sync_findings *f)
 			memset(s->shadow[m], 0, s->shadow_hi[m] * sizeof(cell));
 			s->shadow_hi[m] = 0;
 		}
-	gm_clear(s);
+	gm_drop(s, 0);
 	if (!s->oom)
 		replay_run(s, &run);
 	if (s->oom)

@@ -13,6 +13,17 @@ enum { SAN_SET, SAN_WAIT, SAN_BAR };
 void ptort_san_sync(ptort_ctx *ctx, int kind, ptort_pipe src, ptort_pipe dst, int64_t event,
 		    const char *file, uint32_t line, uint32_t col);
 
+/* sync.c -> schedule.c: the same call under the adversarial schedule (ev: the
+ * sanitizer's event + 1, or 0) */
+void ptort_sched_sync(ptort_ctx *ctx, int kind, ptort_pipe src, ptort_pipe dst, int64_t event,
+		      const char *file, uint32_t line, uint32_t col, uint32_t ev);
+/* schedule.c -> sanitize.c: a deferred instruction runs; its accesses are event ev - 1's
+ * (begin returns the mark end needs) */
+size_t ptort_san_begin(ptort_ctx *ctx);
+void ptort_san_end(ptort_ctx *ctx, uint32_t ev, size_t mark);
+/* the number of events recorded (the next one's index) */
+uint32_t ptort_san_count(const ptort_ctx *ctx);
+
 /* The findings of one run (one block), in the order found. */
 typedef struct san_find san_find;
 typedef struct san_run {

@@ -1,7 +1,8 @@
 /* sync.c: the sync calls of generated code (ptort_sync.h; docs/semantics.md §8.5, §8.7-§8.8,
- * docs/runtime.md "Sync calls"). The instructions run one after the other, so the
- * calls order nothing; they check the run-time event ids of set_flag_dyn and
- * wait_flag_dyn. */
+ * docs/runtime.md "Sync calls"). In program order the instructions run one after the
+ * other, so the calls order nothing; they check the run-time event ids of
+ * set_flag_dyn and wait_flag_dyn, and hand the call to the sync sanitizer
+ * (sanitize.c) and the adversarial schedule (schedule.c) when they are on. */
 #include "mem_internal.h"
 #include "sanitize_internal.h"
 
@@ -38,6 +39,9 @@ int ptort_sync_set(ptort_ctx *ctx, ptort_pipe src, ptort_pipe dst, int64_t event
 		return -1;
 	if (ctx->san)
 		ptort_san_sync(ctx, SAN_SET, src, dst, event, file, line, col);
+	if (ctx->sched)
+		ptort_sched_sync(ctx, SAN_SET, src, dst, event, file, line, col,
+				 ctx->san ? ptort_san_count(ctx) : 0);
 	return 0;
 }
 
@@ -50,6 +54,9 @@ int ptort_sync_wait(ptort_ctx *ctx, ptort_pipe src, ptort_pipe dst, int64_t even
 		ptort_cluster_sync(ctx, 0, src, dst);
 	if (ctx->san)
 		ptort_san_sync(ctx, SAN_WAIT, src, dst, event, file, line, col);
+	if (ctx->sched)
+		ptort_sched_sync(ctx, SAN_WAIT, src, dst, event, file, line, col,
+				 ctx->san ? ptort_san_count(ctx) : 0);
 	return 0;
 }
 
@@ -61,6 +68,9 @@ int ptort_sync_barrier(ptort_ctx *ctx, ptort_pipe pipe, const char *file, uint32
 			ptort_cluster_sync(ctx, 1, pipe, pipe);
 		if (ctx->san)
 			ptort_san_sync(ctx, SAN_BAR, pipe, pipe, 0, file, line, col);
+		if (ctx->sched)
+			ptort_sched_sync(ctx, SAN_BAR, pipe, pipe, 0, file, line, col,
+					 ctx->san ? ptort_san_count(ctx) : 0);
 		return 0;
 	}
 	ptort_report(ctx, "pipe_barrier: no pipe %d", (int)pipe);

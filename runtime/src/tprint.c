@@ -67,6 +67,8 @@ int ptort_tprint(ptort_ctx *ctx, const ptort_tile *t)
 	char buf[96];
 	if (!ctx)
 		return -1;
+	if (ctx->sched) /* the adversarial schedule: prints in program order, after what can run */
+		ptort_sched_flush(ctx);
 	if (ptort_check_tile(ctx, "tprint", "tile", t))
 		return -1;
 	base = ptort_mem_base(ctx, (ptort_mem)t->mem) + t->addr;

@@ -2,7 +2,7 @@
 """corpus_run.py: every kernel of PTOAS's corpus that has GM arguments, run through
 `ptoc run` and compared bit for bit with an independent numpy reference.
 
-  corpus_run.py PTOC CORPUS WORKDIR [--pending FILE] [--times] [FILE...]
+  corpus_run.py PTOC CORPUS WORKDIR [--pending FILE] [--times] [--schedule S] [FILE...]
 
 CORPUS is the corpus folder (…/corpus/ptoas); FILE... limits the run to those paths
 under it. For each .pto file, in order:
@@ -24,7 +24,8 @@ under it. For each .pto file, in order:
      docs/semantics.md, reading `ptoc --emit=generic`) ran the function on the same data.
      Functions without GM arguments are listed (compiled, nothing to compare).
 
---times adds each file's wall seconds to its line. Prints one line per file (PASS with its kernel runs, SKIP/EXCLUDED/REJECTED with the
+--times adds each file's wall seconds to its line. --schedule S runs every kernel with
+`ptoc run --sync-schedule=S` (adversarial: each pipe's latest work first, test/lit/sync/). Prints one line per file (PASS with its kernel runs, SKIP/EXCLUDED/REJECTED with the
 reason, FAIL with the first difference) and a summary; exit 1 on any failure.
 """
 import os
@@ -40,6 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pto_ref  # noqa: E402
 
 TARGETS = ("a2a3", "a5")
+SCHEDULE = []  # --schedule S: ptoc run's --sync-schedule
 
 EXCLUDED_DIRS = {
     "samples/Qwen3DecodeA3": "Qwen3 decode layer: run by the CTest test qwen3 (test/qwen3/run.py: "
@@ -239,7 +241,7 @@ def run_func(ptoc, path, rel, target, func, work, stats, funcs=None):
         rng = np.random.default_rng(seed)
         d = os.path.join(work, "%s_%s_%d" % (target, fname, k))
         os.makedirs(d, exist_ok=True)
-        cmd = [ptoc, "run", path, "--target", target, "--entry", fname]
+        cmd = [ptoc, "run", path, "--target", target, "--entry", fname] + SCHEDULE
         gm, outs = {}, []
         for i, t in enumerate(types):
             if t.startswith("!pto.ptr<"):
@@ -366,6 +368,10 @@ def main(argv):
         i = args.index("--pending")
         with open(args[i + 1]) as f:
             pending = {ln.strip() for ln in f if ln.strip() and not ln.startswith("#")}
+        del args[i:i + 2]
+    if "--schedule" in args:
+        i = args.index("--schedule")
+        SCHEDULE.append("--sync-schedule=" + args[i + 1])
         del args[i:i + 2]
     times = "--times" in args
     args = [a for a in args if a != "--times"]

@@ -5,7 +5,13 @@
  *   S SRC DST E / W SRC DST E   set_flag / wait_flag
  *   B PIPE           pipe_barrier (PIPE may be ALL)
  *   O MASK           the in-order pipes (bit p = ptort_pipe p), before the first event
- * Event k (from 1) is located at gen:k:1. */
+ * Event k (from 1) is located at gen:k:1.
+ * `drive adv` (sync/schedule.test) runs the events under the adversarial schedule
+ * instead of checking them: each instruction goes through ptort_sync_defer. It prints
+ * `ran K...` (the instructions' event numbers in the order they ran), `ub X...` (the
+ * first 256 bytes of UB in hex, filled with bytes 1, 2, 3, ... before the run) and
+ * `error LINE MESSAGE` when the run reported one. `drive ub` prints the same `ub` line after
+ * the run in program order, with the sanitizer's findings. */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,21 +27,42 @@ static int pipe_of(const char *s)
 	return -1;
 }
 
+/* an instruction under the adversarial schedule: its tiles and its event number */
+typedef struct mv {
+	ptort_tile s, d;
+	unsigned line;
+} mv;
+static unsigned ran[4096], nran;
+
+static void run_mv(ptort_ctx *ctx, const void *p)
+{
+	const mv *m = p;
+	ptort_tmov(ctx, &m->s, &m->d, PTORT_NO_CVT, 0);
+	if (nran < 4096)
+		ran[nran++] = m->line;
+}
+
 static void out(void *u, const char *s, size_t n)
 {
 	(void)u;
 	fwrite(s, 1, n, stdout);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static const uint32_t cap[PTORT_MEM_COUNT] = {65536, 0, 0, 0, 0, 0, 0};
 	ptort_ctx *ctx = ptort_ctx_create(cap);
 	ptort_sync_findings *f = ptort_sync_findings_create();
 	char k[8], a[8], b[8];
 	unsigned line = 0, x, y;
-	if (!ctx || !f || ptort_sync_check(ctx, 1))
+	int adv = argc > 1 && !strcmp(argv[1], "adv"), ub = adv || (argc > 1 && !strcmp(argv[1], "ub"));
+	if (!ctx || !f || (adv ? ptort_sync_schedule(ctx, 1) : ptort_sync_check(ctx, 1)))
 		return 2;
+	if (ub) {
+		uint8_t *m = ptort_mem_base(ctx, PTORT_MEM_UB);
+		for (x = 0; x < 256; x++)
+			m[x] = (uint8_t)(x + 1);
+	}
 	while (scanf("%7s", k) == 1) {
 		if (!strcmp(k, "O")) {
 			if (scanf("%u", &x) != 1)
@@ -49,7 +76,14 @@ int main(void)
 			if (scanf("%7s %u %u", a, &x, &y) != 3)
 				return 2;
 			s.addr = x, d.addr = y;
-			ptort_tmov(ctx, &s, &d, PTORT_NO_CVT, 0);
+			if (adv) {
+				mv m;
+				memset(&m, 0, sizeof m);
+				m.s = s, m.d = d, m.line = line;
+				ptort_sync_defer(ctx, run_mv, &m, sizeof m);
+			} else {
+				ptort_tmov(ctx, &s, &d, PTORT_NO_CVT, 0);
+			}
 			ptort_ctx_locate(ctx, "gen", line, 1);
 			ptort_sync_op(ctx, (ptort_pipe)pipe_of(a));
 		} else if (!strcmp(k, "B")) {
@@ -66,6 +100,25 @@ int main(void)
 				ptort_sync_wait(ctx, (ptort_pipe)pipe_of(a), (ptort_pipe)pipe_of(b), x,
 						"gen", line, 1);
 		}
+	}
+	if (adv) {
+		ptort_sync_drain(ctx);
+		printf("ran");
+		for (x = 0; x < nran; x++)
+			printf(" %u", ran[x]);
+		printf("\n");
+	}
+	if (ub) {
+		const uint8_t *m = ptort_mem_base(ctx, PTORT_MEM_UB);
+		printf("ub ");
+		for (x = 0; x < 256; x++)
+			printf("%02x", m[x]);
+		printf("\n");
+	}
+	if (adv && ptort_ctx_error(ctx)) {
+		uint32_t l = 0, c = 0;
+		ptort_ctx_error_loc(ctx, &l, &c);
+		printf("error %u %s\n", (unsigned)l, ptort_ctx_error(ctx));
 	}
 	ptort_sync_finish(ctx, f);
 	ptort_sync_findings_write(f, out, NULL);
