@@ -314,6 +314,9 @@ void ir_op_set_attr(ir_ctx *ctx, ir_op *op, const char *name, const ir_attr *val
 void ir_op_set_attrs(ir_ctx *ctx, ir_op *op, const ir_named_attr *set, unsigned n);
 void ir_op_remove_attr(ir_ctx *ctx, ir_op *op, const char *name);
 const ir_attr *ir_op_get_attr(const ir_op *op, const char *name);
+/* The memory of a level-3 instruction's `mem` field (#pto.address_space<...>) as an
+ * ir_mem, or -1 when the field is absent or names no memory. */
+int ir_op_mem_field(const ir_op *op);
 void ir_op_set_operand(ir_op *op, unsigned i, ir_value *v);
 /* Unlinks from its block; the op must have no uses left. Its memory stays in the arena. */
 void ir_op_erase(ir_op *op);

@@ -273,6 +273,16 @@ const ir_attr *ir_op_get_attr(const ir_op *op, const char *name)
 	return ir_dict_get(op->attrs, name);
 }
 
+int ir_op_mem_field(const ir_op *op)
+{
+	const ir_attr *a = ir_op_get_attr(op, "mem");
+	ir_mem m;
+	if (!a || a->kind != IR_ATTR_PTO || !a->u.pto.value ||
+	    ir_mem_parse(a->u.pto.value, strlen(a->u.pto.value), &m))
+		return -1;
+	return (int)m;
+}
+
 /* Rebuilds the dictionary with each name of `set` set to its value (removed when
  * NULL): one new dictionary for the lot. */
 unsigned ir_op_error(ir_ctx *ctx, const ir_op *op, const char *fmt, ...)

@@ -71,16 +71,6 @@ static int tile_span(const ir_op *op, const char *name, span *s)
 	return 1;
 }
 
-static int mem_of(const ir_op *op)
-{
-	const ir_attr *a = ir_op_get_attr(op, "mem");
-	ir_mem m;
-	if (!a || a->kind != IR_ATTR_PTO || !a->u.pto.value ||
-	    ir_mem_parse(a->u.pto.value, strlen(a->u.pto.value), &m))
-		return -1;
-	return (int)m;
-}
-
 static int overlaps(const span *a, const span *b)
 {
 	return (a->mem < 0 || b->mem < 0 || a->mem == b->mem) && a->lo < b->hi && b->lo < a->hi;
@@ -102,7 +92,7 @@ static int touches(const ir_op *op, const span *t)
 		    ta->kind == IR_ATTR_TYPE && !ir_type_to_elem(fa->u.type, &f) &&
 		    !ir_type_to_elem(ta->u.type, &to) && op->num_operands == 0 && dst >= 0 &&
 		    src >= 0 && n >= 0) {
-			s.mem = mem_of(op);
+			s.mem = ir_op_mem_field(op);
 			s.lo = (uint64_t)src, s.hi = s.lo + ((uint64_t)n * ptort_type_bits(f) + 7) / 8;
 			if (overlaps(&s, t))
 				return 1;
@@ -120,7 +110,7 @@ static int touches(const ir_op *op, const span *t)
 		    attr_int(op, "src_rep", &rep[1]) && op->num_operands == 0 && r >= 0 &&
 		    a[0] >= 0 && a[1] >= 0 && blk[0] >= 0 && blk[1] >= 0 && rep[0] >= 0 &&
 		    rep[1] >= 0) {
-			s.mem = mem_of(op);
+			s.mem = ir_op_mem_field(op);
 			for (i = 0; i < 2; i++) {
 				s.lo = (uint64_t)a[i];
 				s.hi = s.lo + ((uint64_t)r * (uint64_t)rep[i] + 8 * (uint64_t)blk[i] + 8) * 32;
@@ -144,7 +134,7 @@ static int touches(const ir_op *op, const span *t)
 	/* tiles with dynamic valid dims keep their footprint; other dyn operands are
 	 * addresses or counts the pass does not follow */
 	if (other || !d || op->num_operands > d->fixed) {
-		s.mem = mem_of(op), s.lo = 0, s.hi = UINT64_MAX;
+		s.mem = ir_op_mem_field(op), s.lo = 0, s.hi = UINT64_MAX;
 		return overlaps(&s, t);
 	}
 	return 0;
@@ -232,7 +222,7 @@ static int vconv_run(ir_op *v, const span *t, ptort_type et, int64_t count, conv
 		int64_t a_dst, a_src, r, db, sb, dr, sr, hi, lo;
 		unsigned fb, tb, lanes, nsel;
 		if (run->n == sizeof run->ops / sizeof run->ops[0] || v->num_operands ||
-		    mem_of(v) != t->mem || !etype_attr(v, "from", &from) || from != et ||
+		    ir_op_mem_field(v) != t->mem || !etype_attr(v, "from", &from) || from != et ||
 		    !etype_attr(v, "to", &to) || !attr_int(v, "dst", &a_dst) ||
 		    !attr_int(v, "src", &a_src) || !attr_int(v, "repeat", &r) ||
 		    !attr_int(v, "dst_blk", &db) || !attr_int(v, "src_blk", &sb) ||
@@ -289,7 +279,7 @@ static int whole_conversion(ir_op *ld, span *t, conv_run *run)
 	}
 	if (v && v->code == IR_OP_I_VCONV)
 		return vconv_run(v, t, et, tt->u.tb.rows * tt->u.tb.cols, run);
-	if (!v || v->code != IR_OP_I_VCONV_V || v->num_operands || mem_of(v) != t->mem ||
+	if (!v || v->code != IR_OP_I_VCONV_V || v->num_operands || ir_op_mem_field(v) != t->mem ||
 	    !attr_int(v, "src", &src) || (uint64_t)src != t->lo || !attr_int(v, "count", &n) ||
 	    n != tt->u.tb.rows * tt->u.tb.cols || !(fa = ir_op_get_attr(v, "from")) ||
 	    fa->kind != IR_ATTR_TYPE || ir_type_to_elem(fa->u.type, &from) || from != et ||

@@ -36,16 +36,6 @@ static int fint(const ir_op *op, const char *name, int64_t *v)
 	return 1;
 }
 
-static int fmem(const ir_op *op)
-{
-	const ir_attr *a = ir_op_get_attr(op, "mem");
-	ir_mem m;
-	if (!a || a->kind != IR_ATTR_PTO || !a->u.pto.value ||
-	    ir_mem_parse(a->u.pto.value, strlen(a->u.pto.value), &m))
-		return -1;
-	return (int)m;
-}
-
 static unsigned ftype_bits(const ir_op *op, const char *name)
 {
 	const ir_attr *a = ir_op_get_attr(op, name);
@@ -129,7 +119,7 @@ static unsigned reg_spans(const ir_op *op, int mem, unsigned bits, ispan *out)
 static unsigned spans_of(const ir_op *op, ispan *out)
 {
 	const ir_insndef *d = ir_insn_get(op->code);
-	int mem = fmem(op);
+	int mem = ir_op_mem_field(op);
 	unsigned i, n = 0, bits = ftype_bits(op, "type"), wide, cvt_bits[2] = {0, 0};
 	rep g;
 	if (!d || op->num_operands > d->fixed)
