@@ -126,6 +126,18 @@ def dynamic_valid(rng):
             "tile has shape 1x32 with valid region 1x33")
 
 
+def issue481(rng):
+    """A2A3 through a GM slot buffer the kernel offsets by its block itself (addptr);
+    the vector kernel frees a slot it never popped: the FIFO protocol's error, at the
+    free, on vector core 0 (the first core to reach it in the cluster's fixed order).
+    arg0 is set_ffts's FFTS address (a memref in no address space: GM)"""
+    return ({"arg0": np.zeros(256, np.int64), "arg1": np.zeros(4 * 4096, np.float32),
+             "arg2": ints(rng, (16,)), "arg3": ints(rng, (16,))}, {}, [], {},
+            "issue481_addptr_gm_slot_buffer.pto:25:5: error: runtime error: tfree_from_aic: "
+            "no popped slot to free in the cube-to-vector FIFO of vector core 0 (0 popped, "
+            "0 freed)")
+
+
 CASES = [
     ("samples/TPushTPop/test1/kernel.pto", "a5", test1),
     ("samples/TPushTPop/test2/kernel.pto", "a5", test2),
@@ -139,6 +151,7 @@ CASES = [
     ("basic/issue428_cube_sync_regression.pto", "a5", issue428),
     ("samples/Sync/test_dynamic_valid_shape.pto", "a2a3", dynamic_valid),
     ("samples/Sync/test_dynamic_valid_shape.pto", "a5", dynamic_valid),
+    ("basic/issue481_addptr_gm_slot_buffer.pto", "a2a3", issue481),
 ]
 
 
