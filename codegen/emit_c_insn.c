@@ -704,11 +704,30 @@ void emit_mixed_op(em *e, ir_op *op)
 			gm = op->operands[0].value;
 		else if (op->code == IR_OP_INITIALIZE_L2G2L_PIPE)
 			gm = op->operands[0].value;
-		if (gm && gm->type->kind != IR_TYPE_PTR)
+		if (gm && gm->type->kind != IR_TYPE_PTR && gm->type->kind != IR_TYPE_TENSOR_VIEW &&
+		    gm->type->kind != IR_TYPE_PART_VIEW)
 			gm = NULL;
 		em_pf(e, "ptort_pipe_init(ctx, %lldu, %lldu, %lldu, %lldu, ", (long long)v[0],
 		   (long long)v[1], (long long)v[2], (long long)v[3]);
-		if (gm) {
+		if (gm && gm->type->kind != IR_TYPE_PTR) {
+			/* a GM view (the memref form's argument): the slots start at its
+			 * first element and the buffer runs to the end of the viewed one */
+			ptort_type t = PTORT_F32;
+			const char *n = em_vexpr(e, op, gm);
+			char off[400];
+			size_t k, m = 0;
+			unsigned es;
+			ir_type_to_elem(gm->type->u.shaped.elem, &t);
+			es = ptort_type_bits(t) / 8 ? ptort_type_bits(t) / 8 : 1;
+			m += (size_t)snprintf(off, sizeof off, "(uint64_t)(0");
+			for (k = 0; k < gm->type->u.shaped.rank && m < sizeof off; k++)
+				m += (size_t)snprintf(off + m, sizeof off - m, " + %s.off[%u] * %s.stride[%u]",
+						      n, (unsigned)k, n, (unsigned)k);
+			if (m < sizeof off)
+				snprintf(off + m, sizeof off - m, ")");
+			em_pf(e, "(char *)%s.gm + %s * %uu, %s < %s.elems ? (%s.elems - %s) * %uu : 0, ",
+			   n, off, es, off, n, n, off, es);
+		} else if (gm) {
 			ptort_type t = PTORT_F32;
 			ir_type_to_elem(gm->type->u.ptr.elem, &t);
 			em_pf(e, "%s, %s * %uu, ", em_vexpr(e, op, gm), em_ptr_elems(e, op, gm),

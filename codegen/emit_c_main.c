@@ -36,8 +36,17 @@ ir_op *emit_find_entry(ir_ctx *ctx, ir_op *module, const char *entry, ir_op **pe
 		return marked;
 	if (nf == 1)
 		return only;
-	if (!nm && nf && (*peer = emit_cluster_pair(module, &cube)))
-		return cube; /* a cube and a vector function: one cluster (semantics.md §8.9) */
+	if (!nm && nf && (*peer = emit_cluster_pair(module, &cube))) {
+		/* a cube and a vector function: one cluster (semantics.md §8.9); the kernel's
+		 * arguments are the cube function's, or the vector one's when the cube takes none */
+		const ir_block *bc = cube->regions[0].first, *bv = (*peer)->regions[0].first;
+		if (!bc->num_args && bv->num_args) {
+			f = *peer;
+			*peer = cube;
+			return f;
+		}
+		return cube;
+	}
 	ir_error(ctx, module->loc, "%s: choose the kernel with --entry NAME",
 		 nf ? "several functions could be the entry" : "the module has no function");
 	return NULL;
@@ -159,7 +168,7 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, ir_op *peer,
 	em_pf(&e, "%s(", name);
 	if (emit_params(&e, func))
 		return e.errors;
-	if (peer) { /* the vector function of the cluster: the same arguments */
+	if (peer) { /* the other function of the cluster: the same arguments, or none */
 		const char *pn;
 		if (em_check_func_name(&e, peer, &pn))
 			return e.errors;
@@ -194,7 +203,7 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, ir_op *peer,
 		const char *pn;
 		em_check_func_name(&e, peer, &pn);
 		em_pf(&e, "\t%s(ptoc_c", pn);
-		for (i = 0; i < n; i++) {
+		for (i = 0; peer->regions[0].first && i < peer->regions[0].first->num_args; i++) {
 			if (b->args[i]->type->kind == IR_TYPE_PTR)
 				em_pf(&e, ", ptoc_b[%u], ptoc_e[%u]", i, i);
 			else

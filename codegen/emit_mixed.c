@@ -45,9 +45,15 @@ int emit_vector_only0(ir_op *root)
 	return s.zero && !s.other;
 }
 
+/* A section, a pipe init, a push, pop or free. [decision] A reserve_buffer or an
+ * import of one alone is not: it names FIFO memory but moves nothing between cores,
+ * so a kernel with one and no other FIFO op runs on one core (PTOAS's
+ * plan_memory_reserve_buffer_prefix.pto: a copy through UB beside a reserve_buffer). */
 static int is_mixed_op(ir_op *op, void *user)
 {
 	(void)user;
+	if (op->code == IR_OP_RESERVE_BUFFER || op->code == IR_OP_IMPORT_RESERVED_BUFFER)
+		return 0;
 	return (op->code >= IR_OP_SECTION_CUBE && op->code <= IR_OP_TFREE) ||
 	       op->code == IR_OP_I_TPUSH || op->code == IR_OP_I_TPOP;
 }
@@ -65,10 +71,11 @@ static int has_results(const ir_op *f)
 	       a->u.type->u.fn.nout != 0;
 }
 
-/* Two functions, one of each kind, without results and with the same argument types
- * (a kernel PTOAS writes as a cube and a vector function without an entry that calls
- * both): the cube one in *cube, the vector one returned. Any other function of a
- * kind, or a difference in the arguments, and there is no pair (NULL). */
+/* Two functions, one of each kind, without results and with the same argument types,
+ * or one of them without arguments (a kernel PTOAS writes as a cube and a vector
+ * function without an entry that calls both): the cube one in *cube, the vector one
+ * returned. Any other function of a kind, or another difference in the arguments,
+ * and there is no pair (NULL). */
 ir_op *emit_cluster_pair(ir_op *module, ir_op **cube)
 {
 	ir_op *f, *c = NULL, *v = NULL;
@@ -86,11 +93,16 @@ ir_op *emit_cluster_pair(ir_op *module, ir_op **cube)
 	if (!c || !v || has_results(c) || has_results(v))
 		return NULL;
 	bc = c->regions[0].first, bv = v->regions[0].first;
-	if (!bc || !bv || bc->num_args != bv->num_args)
+	if (!bc || !bv)
+		return NULL;
+	if (!bc->num_args || !bv->num_args)
+		goto pair; /* called without arguments */
+	if (bc->num_args != bv->num_args)
 		return NULL;
 	for (i = 0; i < bc->num_args; i++)
 		if (bc->args[i]->type != bv->args[i]->type)
 			return NULL;
+pair:
 	*cube = c;
 	return v;
 }

@@ -859,7 +859,7 @@ static int classify(fe_parser *p, const char *name, unsigned piece0, shape *s)
 void fe_custom_name(fe_parser *p, fe_tok name)
 {
 	const char *n = full_name(p, name);
-	if (ir_opcode_lookup(n, strlen(n)) == IR_OP_UNKNOWN)
+	if (ir_opcode_lookup(n, strlen(n)) == IR_OP_UNKNOWN && !tok_is(name, "memref.dealloc"))
 		p->unknown_op = name;
 	else
 		p->unknown_op.len = 0;
@@ -881,6 +881,29 @@ int fe_unknown_op_error(fe_parser *p)
 	return 1;
 }
 
+/* `memref.dealloc %t : T` (PTOAS's memref form) is read and dropped. [decision] A
+ * tile's storage is placement's business, which takes a tile's life from its uses
+ * (place-tiles), so a dealloc tells ptoc nothing; its operand must still be a value
+ * of the type written. Returns NULL: there is no op to append. */
+static ir_op *memref_dealloc(cust *c, unsigned piece0, unsigned ndefs)
+{
+	fe_parser *p = c->p;
+	shape *s = &c->s;
+	if (classify(p, c->name, piece0, s))
+		return NULL;
+	if (ndefs || s->noperand != 1 || !s->colon || s->colon->tn != 1 || s->arrow || s->ins ||
+	    s->outs || s->call || s->nkw || s->dict || s->word || s->to || s->bracket || s->angle ||
+	    s->lit) {
+		ir_error(p->ctx, c->opname.loc, "expected 'memref.dealloc %%value : type' without "
+			 "results");
+		return NULL;
+	}
+	if (!uses_ok(p, s->op0, 1))
+		return NULL;
+	check_types(p, s->op0, 1, s->colon->t0);
+	return NULL;
+}
+
 ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned def0,
 		       unsigned use0, unsigned type0)
 {
@@ -898,6 +921,8 @@ ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned de
 	c.code = ir_opcode_interned(c.name); /* full_name interns */
 	c.use0 = use0;
 	p->unknown_op.len = 0;
+	if (c.code == IR_OP_UNKNOWN && tok_is(opname, "memref.dealloc"))
+		return memref_dealloc(&c, piece0, ndefs);
 	if (c.code == IR_OP_UNKNOWN) {
 		unknown_op(p, opname, c.name);
 		return NULL;

@@ -568,13 +568,14 @@ static const ir_type not_a_tile;
 
 /* `memref<AxBxT, #pto.address_space<gm>>`: the partition view of that shape when it is
  * static, of rank 1 to 5 and nothing follows the address space; remembered as the
- * last GM memref read (fe_func_arg). */
+ * last GM memref read (fe_func_arg). `closed`: the address space's '>' is read (or
+ * there is none: `memref<AxBxT>`, which PTOAS takes for GM, see memref_tile_buf). */
 static const ir_type *memref_gm_view(cur *c, const int64_t *dims, unsigned rank,
-				     const ir_type *elem)
+				     const ir_type *elem, int closed)
 {
 	const ir_type *t;
 	unsigned i;
-	if (!expect(c, '>'))
+	if (!closed && !expect(c, '>'))
 		return NULL;
 	ws(c);
 	if (c->s != c->e || rank < 1 || rank > 5)
@@ -594,9 +595,13 @@ static const ir_type *memref_gm_view(cur *c, const int64_t *dims, unsigned rank,
  * the last (the rows a row-major tile holds them in), C the last. A static memref of
  * rank 1 to 5 in `gm` without a layout is the partition view of that shape
  * (docs/ops.md "Older PTOAS spellings"; fe_memref_arg turns such a function argument into a
- * pointer and its view). [decision] Any other memref (no address space, a layout, a
- * dynamic dim) is kept as an opaque type: `&not_a_tile`; an op that needs a tile or a
- * view reports it there. */
+ * pointer and its view). [decision] So is a static memref of rank 1 to 5 in no address
+ * space (`memref<256xi64>`): PTOAS gives a function's memref arguments without one the
+ * GM address space (its InferPTOMemScope), and a value keeps the type of the argument it
+ * comes from wherever it is written; an allocation of one is refused as before (its
+ * type is no tile). [decision] Any other memref (a layout, a dynamic dim, rank 6 or
+ * more) is kept as an opaque type: `&not_a_tile`; an op that needs a tile or a view
+ * reports it there. */
 static const ir_type *memref_tile_buf(cur *c, int tile_only)
 {
 	ir_type tb;
@@ -612,8 +617,8 @@ static const ir_type *memref_tile_buf(cur *c, int tile_only)
 		return &not_a_tile;
 	if (!shape(c, dims, &rank, 8, &tb.u.tb.elem))
 		return NULL;
-	if (!eat(c, ','))
-		return &not_a_tile;
+	if (!eat(c, ',')) /* no address space: a GM argument's (see above) */
+		return tile_only ? &not_a_tile : memref_gm_view(c, dims, rank, tb.u.tb.elem, 1);
 	ws(c);
 	if ((size_t)(c->e - c->s) < sizeof sp || memcmp(c->s, sp, sizeof sp - 1))
 		return &not_a_tile;
@@ -624,7 +629,7 @@ static const ir_type *memref_tile_buf(cur *c, int tile_only)
 		return NULL;
 	if (ir_mem_parse(w, n, &tb.u.tb.mem)) {
 		if (eqn(w, n, "gm") && !tile_only)
-			return memref_gm_view(c, dims, rank, tb.u.tb.elem);
+			return memref_gm_view(c, dims, rank, tb.u.tb.elem, 0);
 		if (eqn(w, n, "gm"))
 			return &not_a_tile;
 		if (eqn(w, n, "zero"))

@@ -162,6 +162,19 @@ static int index_lines(ir_source *s)
 	return 0;
 }
 
+/* 1 when the registered source text at `loc` starts with `word` (how an op there was
+ * spelled, for a message that names an op by its older spelling); 0 otherwise, also
+ * when the source is not registered. */
+int ir_loc_spells(ir_ctx *ctx, ir_loc loc, const char *word)
+{
+	ir_source *s = loc.file ? find_source(ctx, loc.file) : NULL;
+	size_t at, n = strlen(word);
+	if (!s || !loc.line || !loc.col || index_lines(s) || loc.line > s->nlines)
+		return 0;
+	at = s->lines[loc.line - 1] + loc.col - 1;
+	return at <= s->len && s->len - at >= n && !memcmp(s->buf + at, word, n);
+}
+
 /* The source line of `loc` and a caret under its column. Long lines are shown as a
  * window around the column; control bytes and non-ASCII bytes are shown as '?' so
  * the caret stays aligned (one column per byte, tabs kept). */

@@ -281,9 +281,14 @@ static void check_reserve(mctx *m, const ir_op *op, int core)
 	/* auto = false: the buffer sits at its `base`, placed by hand, and so must every
 	 * tile of the function (PTOAS: PlanMemory does not run beside a manual buffer) */
 	if (au && au->kind == IR_ATTR_BOOL && !au->u.i.v && m->func &&
-	    ir_walk((ir_op *)m->func, unplaced_alloc, &alloc) && alloc)
-		err(m, alloc, "cannot use pto.reserve_buffer with auto = false when local "
-			      "memref.alloc still requires PlanMemory allocation");
+	    ir_walk((ir_op *)m->func, unplaced_alloc, &alloc) && alloc) {
+		/* PTOAS's words, naming the op as written (memref.alloc is the older
+		 * spelling of pto.alloc_tile: frontend/build_forms.c) */
+		m->errors++;
+		ir_error(m->ctx, alloc->loc, "'%s' op cannot use pto.reserve_buffer with auto = "
+			 "false when local memref.alloc still requires PlanMemory allocation",
+			 ir_loc_spells(m->ctx, alloc->loc, "memref.alloc") ? "memref.alloc" : alloc->name);
+	}
 	if (!attr_str(op, "name", IR_ATTR_STRING))
 		err(m, op, "requires a string attribute 'name'");
 	if (attr_int(op, "size", &size) && size <= 0)

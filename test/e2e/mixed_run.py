@@ -126,6 +126,47 @@ def dynamic_valid(rng):
             "tile has shape 1x32 with valid region 1x33")
 
 
+def issue481(rng):
+    """A2A3 through a GM slot buffer the kernel offsets by its block itself (addptr);
+    the vector kernel frees a slot it never popped: the FIFO protocol's error, at the
+    free, on vector core 0 (the first core to reach it in the cluster's fixed order).
+    arg0 is set_ffts's FFTS address (a memref in no address space: GM)"""
+    return ({"arg0": np.zeros(256, np.int64), "arg1": np.zeros(4 * 4096, np.float32),
+             "arg2": ints(rng, (16,)), "arg3": ints(rng, (16,))}, {}, [], {},
+            "issue481_addptr_gm_slot_buffer.pto:25:5: error: runtime error: tfree_from_aic: "
+            "no popped slot to free in the cube-to-vector FIFO of vector core 0 (0 popped, "
+            "0 freed)")
+
+
+def reserve_prefix(rng):
+    """a reserve_buffer beside a copy through UB, no FIFO op: one core (semantics.md
+    §8.9) copies arg0's 16x16x16 f16 (the memref form: dense row-major) to arg1"""
+    a = rng.standard_normal((16, 16, 16)).astype(np.float16)
+    return {"arg0": a, "arg1": np.zeros_like(a)}, {"arg1": a.copy()}, []
+
+
+def dir_both(rng):
+    """both directions, split 1, A5. Each vector core pushes its 16x16 vec tile (never
+    written: on-chip memory starts zero) to the cube, which joins the two by rows into
+    the 32x16 right operand, multiplies gm_a (16x32) by it and pushes the 16x16 result
+    back by rows: vector core 0 prints rows 0-7, core 1 rows 8-15. The cube function
+    has the GM arguments, the vector function none: one cluster (semantics.md §8.9)"""
+    a, b = ints(rng, (16, 32)), ints(rng, (16, 32))
+    right = np.concatenate([np.zeros((16, 16), np.float32), np.zeros((16, 16), np.float32)])
+    c = a @ right
+    return {"gm_a": a, "gm_b": b}, {}, [c[:8], c[8:]]
+
+
+def emitc_l2g2l(rng):
+    """explicit l2g2l pipes of 8 slots of 1 KiB through a GM slot buffer of 256 f32
+    (1 KiB): the cube's push needs 2 vector cores x 8 slots x 1 KiB of it, a located
+    runtime error at the push (the kernel also pushes without a split what the vector
+    cores pop by rows; PTOAS's file checks only the C it emits)"""
+    return ({"gm_slot_buffer": np.zeros(256, np.float32)}, {}, [], {"c2v_consumer_buf": 0},
+            "tpush_tpop_emitc.pto:14:5: error: runtime error: tpush_to_aiv: the GM slot "
+            "buffer holds 1024 bytes; cluster 0's slots need bytes [0, 16384)")
+
+
 CASES = [
     ("samples/TPushTPop/test1/kernel.pto", "a5", test1),
     ("samples/TPushTPop/test2/kernel.pto", "a5", test2),
@@ -139,6 +180,11 @@ CASES = [
     ("basic/issue428_cube_sync_regression.pto", "a5", issue428),
     ("samples/Sync/test_dynamic_valid_shape.pto", "a2a3", dynamic_valid),
     ("samples/Sync/test_dynamic_valid_shape.pto", "a5", dynamic_valid),
+    ("basic/issue481_addptr_gm_slot_buffer.pto", "a2a3", issue481),
+    ("basic/plan_memory_reserve_buffer_prefix.pto", "a2a3", reserve_prefix),
+    ("basic/plan_memory_reserve_buffer_prefix.pto", "a5", reserve_prefix),
+    ("basic/tpush_tpop_dir_both.pto", "a5", dir_both),
+    ("basic/tpush_tpop_emitc.pto", "a2a3", emitc_l2g2l),
 ]
 
 
