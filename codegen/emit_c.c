@@ -101,7 +101,7 @@ static void emit_op(em *e, ir_op *op)
 	case IR_OP_DECLARE_EVENTID_ARRAY: case IR_OP_EVENTID_ARRAY_GET: case IR_OP_EVENTID_ARRAY_SET:
 		emit_sync_op(e, op);
 		return;
-	case IR_OP_GET_BUF: case IR_OP_RLS_BUF: case IR_OP_SET_FFTS:
+	case IR_OP_GET_BUF: case IR_OP_RLS_BUF: case IR_OP_SET_FFTS: case IR_OP_TSYNC:
 		em_ind(e);
 		em_pf(e, "/* %s: no-op on the CPU */\n", op->name);
 		return;

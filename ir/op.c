@@ -148,6 +148,10 @@ unsigned ir_op_num_outs(const ir_op *op)
 	if (op->code == IR_OP_TMRGSORT && op->num_operands &&
 	    ir_type_is_tile(op->operands[op->num_operands - 1].value->type))
 		return 1;
+	/* tgather's compare form (a scalar second operand) has two outs, dst and cdst */
+	if (op->code == IR_OP_TGATHER && op->num_operands == 5 && op->operands[1].value &&
+	    !ir_type_is_tile(op->operands[1].value->type))
+		return 2;
 	return d->num_outs > 0 ? (unsigned)d->num_outs : 0;
 }
 

@@ -1,4 +1,4 @@
-/* verify_gather.c: the verifier's rules for tgather's index and mask forms (semantics.md
+/* verify_gather.c: the verifier's rules for tgather's index, mask and compare forms (semantics.md
  * §7.8a; pto-isa's checks): vec tiles; src and dst of one element type of 2 or 4
  * bytes; indices of 4 bytes on A2A3 (i32, ui32), 2 or 4 on A5; the valid columns of
  * the indices and of dst are their tiles' columns, and the indices cover dst's valid
@@ -69,6 +69,48 @@ static unsigned verify_mask(ir_ctx *ctx, const ir_op *op, int pattern)
 	return 0;
 }
 
+/* the compare form ins(src, kValue, tmp) outs(dst, cdst) (PTOAS's checks): every tile
+ * in vec; dst and cdst of one 32-bit integer type; kValue of src's element type; src
+ * f16 or f32, or i32 with cmpMode eq, on A2A3 (i16, i32, f16, f32 on A5); cmpMode eq
+ * (the default) or gt (the offset attribute's kind is the table's check) */
+static unsigned verify_compare(ir_ctx *ctx, const ir_op *op, const struct target *t)
+{
+	static const char *const role[5] = {"src", "kValue", "tmp", "dst", "cdst"};
+	const ir_type *ty[5];
+	const ir_attr *cm = ir_op_get_attr(op, "cmpMode");
+	char b1[256];
+	ptort_type se, de;
+	int mode = cm ? ir_attr_cmp(cm) : PTORT_CMP_EQ;
+	unsigned i;
+	if (op->num_operands != 5)
+		return op_err(ctx, op, "compare-form tgather expects dst, cdst, kValue, and tmp");
+	for (i = 0; i < 5; i++) {
+		ty[i] = op->operands[i].value ? op->operands[i].value->type : NULL;
+		if (i == 1)
+			continue;
+		if (!ty[i] || ty[i]->kind != IR_TYPE_TILE_BUF || ty[i]->u.tb.mem != IR_MEM_VEC)
+			return op_err(ctx, op, "expects %s to be a loc=vec !pto.tile_buf, but got '%s'",
+				      role[i], ir_type_str(ty[i], b1, sizeof b1));
+	}
+	if (ir_type_to_elem(ty[3]->u.tb.elem, &de) || (de != PTORT_I32 && de != PTORT_U32))
+		return op_err(ctx, op, "expects dst element type to be i32");
+	if (ty[4]->u.tb.elem != ty[3]->u.tb.elem)
+		return op_err(ctx, op, "expects cdst to have the same element type as dst");
+	if (ty[1] != ty[0]->u.tb.elem)
+		return op_err(ctx, op, "expects kValue to have the same type as src element type");
+	if (mode != PTORT_CMP_EQ && mode != PTORT_CMP_GT)
+		return op_err(ctx, op, "expects compare-form tgather cmpMode to be eq or gt");
+	if (ir_type_to_elem(ty[0]->u.tb.elem, &se))
+		se = PTORT_TYPE_COUNT;
+	if (t->id == PTOC_TARGET_A5) {
+		if (!(se == PTORT_F16 || se == PTORT_F32 || se == PTORT_I16 || se == PTORT_I32))
+			return op_err(ctx, op, "expects A5 compare-form tgather src element type to be i16/i32/f16/f32");
+	} else if (!(se == PTORT_F16 || se == PTORT_F32 || (se == PTORT_I32 && mode == PTORT_CMP_EQ)))
+		return op_err(ctx, op, "expects A2/A3 compare-form tgather src element type to be f16/f32, or i32 "
+			      "when cmpMode=eq");
+	return 0;
+}
+
 unsigned ir_verify_tgather(ir_ctx *ctx, const ir_op *op, const struct target *t)
 {
 	const ir_type *ty[4];
@@ -81,6 +123,11 @@ unsigned ir_verify_tgather(ir_ctx *ctx, const ir_op *op, const struct target *t)
 		return 0; /* the SSA form: the generic checks */
 	if (ir_op_get_attr(op, "maskPattern"))
 		return verify_mask(ctx, op, ir_tgather_pattern(op));
+	if (n >= 2 && op->operands[1].value && !ir_type_is_tile(op->operands[1].value->type))
+		return verify_compare(ctx, op, t);
+	if (ir_op_get_attr(op, "cmpMode") || ir_op_get_attr(op, "offset"))
+		return op_err(ctx, op, "expects cmpMode and offset only in the compare form (a scalar kValue "
+			      "after src, outs dst and cdst)");
 	if (n < 3)
 		return op_err(ctx, op, "expects src, indices and dst (or a maskPattern), but got %u operands", n);
 	for (i = 0; i < 4; i++) {

@@ -25,5 +25,7 @@ int ir_tgather_pattern(const ir_op *op);
 /* verify_irregular.c: the same for tsort32, tmrgsort (semantics.md §7.8b),
  * thistogram (§7.8c) and tconcat (§7.8d). */
 unsigned ir_verify_irregular(ir_ctx *ctx, const ir_op *op, const struct target *t);
+/* verify_gen.c: the same for trandom (semantics.md §7.8e), tpack (§7.8f) and tsync. */
+unsigned ir_verify_gen(ir_ctx *ctx, const ir_op *op, const struct target *t);
 
 #endif

@@ -118,6 +118,12 @@ unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o);
  * lower_cube_op does. */
 unsigned lower_irregular_op(ir_ctx *ctx, ir_op *op);
 
+/* ---- lower_gen.c -------------------------------------------------------------------- */
+
+/* Lowers tgather's compare form, trandom and tpack (called by lower_cube_op) like
+ * lower_cube_op does. */
+unsigned lower_gen_op(ir_ctx *ctx, ir_op *op);
+
 /* ---- mixed.c: mixed cube/vector kernels (docs/semantics.md §8.9) ------------------ */
 /* Run by `inline` before it inlines: calls of cube / vector functions into sections of
  * their kind, the FIFO depths of each pipe init as attributes c2v_depth / v2c_depth,

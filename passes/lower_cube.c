@@ -257,6 +257,8 @@ static unsigned lower_tgather(ir_ctx *ctx, ir_op *op)
 			 op->name, PASS_NAME);
 		return 1;
 	}
+	if (op->num_operands == 5 && op->operands[1].value && !ir_type_is_tile(op->operands[1].value->type))
+		return lower_gen_op(ctx, op); /* the compare form */
 	if (ir_tgather_pattern(op) > 0) {
 		if (tile(ctx, op, 0, &s) || tile(ctx, op, op->num_operands - 1, &d))
 			return 1;
@@ -302,6 +304,8 @@ unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 		return lower_tgather(ctx, op);
 	case IR_OP_TSORT32: case IR_OP_TMRGSORT: case IR_OP_THISTOGRAM: case IR_OP_TCONCAT:
 		return lower_irregular_op(ctx, op);
+	case IR_OP_TRANDOM: case IR_OP_TPACK:
+		return lower_gen_op(ctx, op);
 	default:
 		if (ir_opdef_get(op->code)->flags & IR_OPF_MATMUL)
 			return lower_matmul(ctx, op);

@@ -252,9 +252,8 @@ static int view_fp(sync_fps *f, const ir_value *v, int w)
 
 int sync_op_footprint(sync_fps *f, const ir_op *op, const struct target *t, size_t *first)
 {
-	const ir_opdef *d = ir_opdef_get(op->code);
 	const ir_vecdef *vd = ir_vecdef_get(op->code);
-	unsigned i, nout = d->num_outs > 0 ? (unsigned)d->num_outs : 0;
+	unsigned i, nout = ir_op_num_outs(op);
 	int tmp = ir_opdef_role(op->code, "tmp"), r;
 	*first = f->n;
 	if (op->code == IR_OP_LOAD_SCALAR || op->code == IR_OP_STORE_SCALAR) {

@@ -487,6 +487,26 @@ PTORT_API int ptort_thistogram(ptort_ctx *ctx, const ptort_tile *src, const ptor
 PTORT_API int ptort_tconcat(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src1,
 		  const ptort_tile *dst);
 
+/* ---- 3.5h tgather's compare form, trandom, tpack (docs/semantics.md §7.8a, §7.8e, §7.8f)
+ * ptort_tgatherc: for each valid row r of src, the flat indices offset + r * cols + c
+ * (cols: src's tile columns) of the valid elements src(r, c) for which
+ * ptort_cmp1(cmp, type, src(r, c), k) holds (cmp eq or gt; k the bits of a value of
+ * src's type), in column order, into dst's row r from column 0 (the rest of the row
+ * left as it was), as 32-bit integers; their count into cdst's storage element r.
+ * ptort_trandom: the counter-based generator over dst's valid region (i32 or ui32,
+ * row-major): for each row and each block of 256 columns, lane l = 0..63 runs `rounds`
+ * (7 or 10) rounds on the 128-bit counter (counter0..3, counter0 the low word) plus l,
+ * keyed by key0/key1 (the low 32 bits of each argument count), and its four result
+ * words go to columns block + w * 64 + l, w = 0..3; the counter then advances by
+ * dst's columns / 4 for each block.
+ * ptort_tpack: each element of src's valid region, its low (dst's width) bits, into
+ * dst at the same (r, c); src 4 bytes and dst 2 or 1, or src 2 and dst 1. */
+PTORT_API int ptort_tgatherc(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
+		  const ptort_tile *cdst, uint64_t k, int64_t cmp, int64_t offset);
+PTORT_API int ptort_trandom(ptort_ctx *ctx, const ptort_tile *dst, int64_t key0, int64_t key1,
+		  int64_t counter0, int64_t counter1, int64_t counter2, int64_t counter3, int64_t rounds);
+PTORT_API int ptort_tpack(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);
+
 /* ---- 3.5c a run-time scalar operand (docs/semantics.md §7.3) -----------------------
  * The scalar operand `value` of a vector op, of type `from` as the generated code holds
  * it (an integer of N bits in its low N bits, any higher bits ignored; a float as its

@@ -2,7 +2,7 @@
 """corpus_run.py: every kernel of PTOAS's corpus that has GM arguments, run through
 `ptoc run` and compared bit for bit with an independent numpy reference.
 
-  corpus_run.py PTOC CORPUS WORKDIR [--pending FILE] [--times] [--schedule S] [FILE...]
+  corpus_run.py PTOC CORPUS WORKDIR [--pending FILE] [--rejected FILE] [--times] [--schedule S] [FILE...]
 
 CORPUS is the corpus folder (…/corpus/ptoas); FILE... limits the run to those paths
 under it. For each .pto file, in order:
@@ -12,8 +12,9 @@ under it. For each .pto file, in order:
      test/qwen3/run.py, against PTOAS's goldens and bit for bit against exact.py, on
      their 128 and 400 MiB weights), the files of the pending list (not accepted yet; run_all.test adds corpus-mixed.txt,
      the mixed cube/vector kernels, run as clusters by corpus/mixed_run.test),
-     and the files the corpus means to be rejected (EXPECTED_ERRORS: their diagnostic
-     must match on every target).
+     and the files the corpus means to be rejected (EXPECTED_ERRORS, and the lines of
+     --rejected FILE, test/lit/Inputs/corpus-rejected.txt: their diagnostic must match
+     on every target listed).
   2. The targets: the module's pto.target_arch, else the directory name (…A3 / …A5),
      else every target ptoc compiles the file for (`ptoc FILE --target T`), at least one.
   3. Each func.func with !pto.ptr arguments, on each target, for each set of scalar
@@ -368,6 +369,16 @@ def main(argv):
         i = args.index("--pending")
         with open(args[i + 1]) as f:
             pending = {ln.strip() for ln in f if ln.strip() and not ln.startswith("#")}
+        del args[i:i + 2]
+    if "--rejected" in args:  # PATH TARGET... | MESSAGE (a fixed string of the first error)
+        i = args.index("--rejected")
+        with open(args[i + 1]) as f:
+            for ln in f:
+                if ln.strip() and not ln.startswith("#"):
+                    head, msg = ln.rstrip("\n").split(" | ", 1)
+                    words = head.split()
+                    EXPECTED_ERRORS[words[0]] = {
+                        t: r":\d+:\d+: error: " + re.escape(msg) for t in words[1:]}
         del args[i:i + 2]
     if "--schedule" in args:
         i = args.index("--schedule")

@@ -985,6 +985,8 @@ class Interp:
             flat = dst.data.reshape(-1)
             flat[:picked.size] = picked
             return
+        if len(ins) == 5 and not isinstance(ins[1], Tile):
+            return self.tgather_compare(op, ins)
         src, idx, dst = ins[0], ins[1], ins[-1]
         if len(ins) not in (3, 4) or op.attrs:
             raise Unsupported("tgather other than the index and mask forms")
@@ -994,6 +996,61 @@ class Interp:
         k = np.where(inside, i, 0)
         val = src.data[k // src.cols, k % src.cols]
         dst.data[:vr, :vc] = np.where(inside, val, 0).astype(dst.data.dtype)
+
+    def tgather_compare(self, op, ins):
+        """§7.8a compare form: per valid row, the flat indices (offset + r * cols + c)
+        whose element is == k (cmpMode eq, the default) or > k (gt), packed from column 0
+        of dst's row; the count into cdst's storage element r"""
+        src, k, _tmp, dst, cdst = ins
+        attrs = op.attrs if isinstance(op.attrs, dict) else {}
+        mode = str(attrs.get("cmpMode", "eq")).split()[-1].strip("<>").split("<")[-1]
+        off = int(str(attrs.get("offset", "0")).split(":")[0])
+        if mode not in ("eq", "gt"):
+            raise Unsupported("tgather cmpMode %s" % mode)
+        x = decode(src.data[:src.vr, :src.vc], src.t)
+        kv = decode(np.array([self.scalar(k, src.t)], dtype=storage(src.t)), src.t)[0]
+        hit = (x == kv) if mode == "eq" else (x > kv)
+        counts = cdst.data.reshape(-1)
+        for r in range(src.vr):
+            cols = np.nonzero(hit[r])[0]
+            dst.data[r, :cols.size] = (off + r * src.cols + cols).astype(np.int64).astype(dst.data.dtype)
+            counts[r] = cols.size
+
+    def op_pto_trandom(self, op, ins, env):
+        """§7.8e: Philox-style 4x32 rounds per lane of each 256-column block"""
+        words = [int(v) & 0xFFFFFFFF for v in ins[:6]]
+        dst = ins[6]
+        attrs = op.attrs if isinstance(op.attrs, dict) else {}
+        rounds = int(str(attrs.get("rounds", "10")).split(":")[0])
+        if rounds not in (7, 10) or dst.t not in ("i32", "ui32"):
+            raise Unsupported("trandom rounds %d on %s" % (rounds, dst.t))
+        ctr = words[2] | words[3] << 32 | words[4] << 64 | words[5] << 96
+        mask = (1 << 128) - 1
+        out = dst.data.view(np.uint32)
+        for r in range(dst.vr):
+            for b in range(0, dst.vc, 256):
+                for lane in range(64):
+                    c = (ctr + lane) & mask
+                    x = [(c >> (32 * i)) & 0xFFFFFFFF for i in range(4)]
+                    k0, k1 = words[0], words[1]
+                    for _ in range(rounds):
+                        p0, p1 = x[0] * 0xD2511F53, x[2] * 0xCD9E8D57
+                        x = [(p1 >> 32) ^ x[1] ^ k0, p1 & 0xFFFFFFFF, (p0 >> 32) ^ x[3] ^ k1, p0 & 0xFFFFFFFF]
+                        k0, k1 = (k0 + 0x9E3779B9) & 0xFFFFFFFF, (k1 + 0xBB67AE85) & 0xFFFFFFFF
+                    for w in range(4):
+                        if b + 64 * w + lane < dst.vc:
+                            out[r, b + 64 * w + lane] = x[w]
+                ctr = (ctr + dst.cols // 4) & mask
+
+    def op_pto_tpack(self, op, ins, env):
+        """§7.8f: each element of src's valid region, its low bits, into dst at (r, c)"""
+        src, dst = ins
+        bits = 8 * np.dtype(dst.data.dtype).itemsize
+        x = src.data[:src.vr, :src.vc].astype(np.uint64) & np.uint64((1 << bits) - 1)
+        dst.data[:src.vr, :src.vc] = x.astype(dst.data.dtype)
+
+    def op_pto_tsync(self, op, ins, env):
+        """§8.7a: nothing to wait for"""
 
     def argred(self, op, ins, col, is_min):
         """§7.6a: index of the first max/min of each valid row (column)"""

@@ -90,37 +90,35 @@ static inline void mu_skip(mu_files *f, const char *rel)
 }
 
 /* Leaves out the files listed in `pending_path` (one relative path a line, '#'
- * comments: test/lit/Inputs/corpus-pending.txt), or in two lists joined by ':' (and
- * corpus-mixed.txt, whose lines add targets after the path: a line's first word is the
- * path). 0, or -1 when a list cannot be read. */
+ * comments: test/lit/Inputs/corpus-pending.txt), or in several lists joined by ':'
+ * (corpus-mixed.txt and corpus-rejected.txt, whose lines add targets or a message after
+ * the path: a line's first word is the path). 0, or -1 when a list cannot be read. */
 static inline int mu_skip_listed(mu_files *f, const char *pending_path)
 {
-	size_t len, len2 = 0;
-	char *line, first[4096], *colon, *second = NULL;
-	snprintf(first, sizeof first, "%s", pending_path);
-	if ((colon = strchr(first, ':'))) {
-		*colon = 0;
-		if (!(second = mu_slurp(colon + 1, &len2)))
-			return -1;
-	}
-	if (!(f->skip_text = mu_slurp(first, &len))) {
-		free(second);
-		return -1;
-	}
-	if (second) {
-		char *both = (char *)malloc(len + len2 + 2);
-		if (!both) {
-			free(second);
+	size_t len = 0;
+	char *all = NULL, names[4096], *name, *next, *line;
+	snprintf(names, sizeof names, "%s", pending_path);
+	for (name = names; name; name = next) {
+		size_t n;
+		char *text, *grown;
+		if ((next = strchr(name, ':')))
+			*next++ = 0;
+		if (!(text = mu_slurp(name, &n))) {
+			free(all);
 			return -1;
 		}
-		memcpy(both, f->skip_text, len);
-		both[len] = '\n';
-		memcpy(both + len + 1, second, len2);
-		both[len + 1 + len2] = 0;
-		free(f->skip_text);
-		free(second);
-		f->skip_text = both;
+		if (!(grown = (char *)realloc(all, len + n + 2))) {
+			free(text);
+			free(all);
+			return -1;
+		}
+		all = grown;
+		memcpy(all + len, text, n);
+		all[len + n] = '\n';
+		all[len += n + 1] = 0;
+		free(text);
 	}
+	f->skip_text = all;
 	for (line = strtok(f->skip_text, "\n"); line; line = strtok(NULL, "\n"))
 		if (line[0] != '#') {
 			line[strcspn(line, " ")] = 0;
