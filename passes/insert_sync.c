@@ -109,6 +109,7 @@ typedef struct is {
 	unsigned *hv;
 	size_t hmask, hn;
 	int oom;
+	int inserted;  /* sync ops were put in the function */
 	uint64_t work; /* ops stepped over by the walks and position checks */
 } is;
 
@@ -1267,6 +1268,7 @@ static void fallback(is *s, ir_op *func, const char *why)
 	size_t i;
 	for (i = 0; i + 1 < s->nops; i++)
 		put_after(s->ops[i].op, mk_barrier(s, PTORT_PIPE_ALL, s->ops[i].op->loc));
+	s->inserted = s->nops > 1;
 	pass_remark(s->ctx, s->o, PASS_NAME, func->loc, "%s between its %zu ops: a barrier "
 		    "<PIPE_ALL> after each op", why, (size_t)s->nops);
 }
@@ -1376,6 +1378,8 @@ static unsigned run_func(is *s, ir_op *func)
 		return 1;
 	}
 	report(s);
+	for (i = 0; i < s->npairs; i++)
+		s->inserted |= s->pairs[i].on;
 	return 0;
 oom:
 	ir_error(s->ctx, func->loc, "insert-sync: out of memory");
@@ -1387,6 +1391,7 @@ unsigned pass_insert_sync(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 	ir_block *b = module->num_regions ? module->regions[0].first : NULL;
 	ir_op *f;
 	unsigned errs = 0;
+	int inserted = 0;
 	for (f = b ? b->first : NULL; f; f = f->next) {
 		is s;
 		if (f->code != IR_OP_FUNC)
@@ -1404,6 +1409,7 @@ unsigned pass_insert_sync(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 			errs++;
 		} else {
 			errs += run_func(&s, f);
+			inserted |= s.inserted;
 		}
 		free(s.pairs);
 		free(s.hk);
@@ -1412,5 +1418,11 @@ unsigned pass_insert_sync(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 		free(s.deps);
 		free(s.fp.a);
 	}
+	/* the syncs are the target's (barriers where its pipes are not in order), as are the
+	 * placed addresses: the module names it, so that its text reads back for the same
+	 * target when its own attributes would choose another (docs/sync.md) */
+	if (inserted && !errs && o->target && target_resolve(ctx, module, NULL) != o->target)
+		ir_op_set_attr(ctx, module, "pto.target_arch",
+			       ir_attr_string(ctx, o->target->name, strlen(o->target->name)));
 	return errs;
 }
