@@ -3,7 +3,7 @@
  *
  * Requires: level 3 (split-repeats ran: every tile op is a pto.i.* instruction with
  *   constant addresses).
- * Produces: each `pto.i.dma_load` (tile T) directly followed, past pure ops only, by a
+ * Produces: each `pto.i.dma_load` (tile T) followed, past pure ops and sync ops, by a
  *   `pto.i.vconv_v` converting all of T's rows * cols elements from T's address (A5),
  *   or by a run of `pto.i.vconv` (the A2A3 repeat form) that together convert the same
  *   elements contiguously in order, is replaced by one `pto.i.dma_load_cvt` when no
@@ -20,11 +20,19 @@
  * kernel's result (results are in GM), so GM and every tile read later stay bit
  * identical. The runtime's ptort_dma_load_cvt falls back to the two instructions
  * whenever either would report an error or the direct path does not apply, so
- * errors are the same too. */
+ * errors are the same too.
+ *
+ * Pipes [decision]: the fused instruction goes where the conversion was and issues to
+ * V (its row in insns.def), so the syncs ordering the conversion order it. It reads
+ * GM there instead of at the load, so the pass fuses only when the load's completion
+ * is known to V at the conversion (a set/wait MTE2 -> V of one flag between them, a
+ * barrier <PIPE_ALL>, or no sync op at all: an unsynchronised kernel) and no other op
+ * of the function may write the GM buffer the load reads (docs/lowered.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/pipe.h"
 #include "passes/lower.h"
 
 #define PASS_NAME "fuse-dma"
@@ -140,16 +148,64 @@ static int touches(const ir_op *op, const span *t)
 	return 0;
 }
 
+/* The function argument GM value `v` comes from (through views and addptr), NULL when
+ * it is not one. */
+static const ir_value *gm_root(const ir_value *v)
+{
+	unsigned depth;
+	for (depth = 0; v && v->def && depth < 64; depth++) {
+		const ir_op *d = v->def;
+		if ((d->code != IR_OP_PARTITION_VIEW && d->code != IR_OP_MAKE_TENSOR_VIEW &&
+		     d->code != IR_OP_ADDPTR) || !d->num_operands)
+			return NULL;
+		v = d->operands[0].value;
+	}
+	return v && !v->def && v->type && v->type->kind == IR_TYPE_PTR ? v : NULL;
+}
+
+#define MAX_WROOTS 64
 typedef struct fn_scan {
 	ir_op **insns; /* the function's instructions, in order */
 	unsigned n, cap;
 	int blocked; /* a func.call, a tile op, or out of memory */
+	/* the GM buffers (pointer arguments) an op may write: every op but the GM loads
+	 * and the views using a GM value counts; wany: one of unknown origin, or too many */
+	const ir_value *wroots[MAX_WROOTS];
+	unsigned nw;
+	int wany;
 } fn_scan;
+
+static void note_gm_use(fn_scan *f, const ir_op *op)
+{
+	const ir_opdef *d = ir_opdef_get(op->code);
+	unsigned i, k;
+	if ((d && (d->flags & IR_OPF_PURE)) || op->code == IR_OP_I_DMA_LOAD ||
+	    op->code == IR_OP_I_DMA_LOAD_CVT || op->code == IR_OP_LOAD_SCALAR)
+		return;
+	for (i = 0; i < op->num_operands; i++) {
+		const ir_value *v = op->operands[i].value, *r;
+		const ir_type *t = v ? v->type : NULL;
+		if (!t || (t->kind != IR_TYPE_PTR && t->kind != IR_TYPE_PART_VIEW &&
+			   t->kind != IR_TYPE_TENSOR_VIEW))
+			continue;
+		if (!(r = gm_root(v))) {
+			f->wany = 1;
+			continue;
+		}
+		for (k = 0; k < f->nw && f->wroots[k] != r; k++)
+			;
+		if (k == f->nw && f->nw < MAX_WROOTS)
+			f->wroots[f->nw++] = r;
+		else if (k == f->nw)
+			f->wany = 1;
+	}
+}
 
 static int scan_op(ir_op *op, void *user)
 {
 	fn_scan *f = user;
 	const ir_opdef *d = ir_opdef_get(op->code);
+	note_gm_use(f, op);
 	if (op->code == IR_OP_CALL || op->code == IR_OP_UNKNOWN ||
 	    (d && (d->flags & (IR_OPF_TILE | IR_OPF_VEC))))
 		f->blocked = 1;
@@ -261,6 +317,44 @@ static int vconv_run(ir_op *v, const span *t, ptort_type et, int64_t count, conv
 	return 1;
 }
 
+/* Skips from load `ld` over pure ops and sync ops to the next other op (*next):
+ * whether the load's completion is known to V there. With no sync op between, 1 (an
+ * unsynchronised kernel, as written); else the load must be followed by a
+ * set_flag(MTE2, V, id) and the wait_flag(MTE2, V, id) after it, or by a
+ * barrier <PIPE_ALL>, so that the fused instruction, issued on V where the conversion
+ * was, reads GM after everything ordered before the load (docs/lowered.md, "Fusion"). */
+static int load_known_at(ir_op *ld, ir_op **next)
+{
+	const ir_attr *pend = NULL;
+	int syncs = 0, known = 0;
+	ir_op *v;
+	for (v = ld->next; v; v = v->next) {
+		const ir_opdef *d = ir_opdef_get(v->code);
+		if (v->code == IR_OP_SET_FLAG || v->code == IR_OP_WAIT_FLAG) {
+			const ir_attr *ev = ir_op_get_attr(v, "event_id");
+			syncs = 1;
+			if (ir_attr_pipe(v, "src_pipe") != PTORT_PIPE_MTE2 ||
+			    ir_attr_pipe(v, "dst_pipe") != PTORT_PIPE_V || !ev || ev->kind != IR_ATTR_PTO ||
+			    !ev->u.pto.value)
+				continue;
+			if (v->code == IR_OP_SET_FLAG)
+				pend = ev;
+			else if (pend && !strcmp(pend->u.pto.value, ev->u.pto.value))
+				known = 1;
+			continue;
+		}
+		if (v->code == IR_OP_BARRIER) {
+			syncs = 1;
+			known |= ir_attr_pipe(v, "pipe") == PTORT_PIPE_ALL;
+			continue;
+		}
+		if (!d || !(d->flags & IR_OPF_PURE) || v->num_regions)
+			break;
+	}
+	*next = v;
+	return !syncs || known;
+}
+
 /* The conversion of all of load `ld`'s tile, 0 when there is none. */
 static int whole_conversion(ir_op *ld, span *t, conv_run *run)
 {
@@ -272,11 +366,8 @@ static int whole_conversion(ir_op *ld, span *t, conv_run *run)
 	if (ld->num_operands != 1 || !tt || !tile_span(ld, "dst", t) ||
 	    ir_type_to_elem(tt->u.tb.elem, &et) || ptort_type_bits(et) < 8)
 		return 0;
-	for (v = ld->next; v; v = v->next) {
-		const ir_opdef *d = ir_opdef_get(v->code);
-		if (!d || !(d->flags & IR_OPF_PURE) || v->num_regions)
-			break;
-	}
+	if (!load_known_at(ld, &v))
+		return 0;
 	if (v && v->code == IR_OP_I_VCONV)
 		return vconv_run(v, t, et, tt->u.tb.rows * tt->u.tb.cols, run);
 	if (!v || v->code != IR_OP_I_VCONV_V || v->num_operands || ir_op_mem_field(v) != t->mem ||
@@ -304,13 +395,21 @@ static void fuse_function(ir_ctx *ctx, ir_op *fn, const pass_opts *o, fn_scan *f
 	static const char *const copy_v[] = {"to", "rmode", "sat_mode"};
 	conv_run run;
 	unsigned i, j, k;
-	f->n = 0, f->blocked = 0;
+	f->n = 0, f->blocked = 0, f->nw = 0, f->wany = 0;
 	ir_walk(fn, scan_op, f);
 	for (i = 0; i < f->n && !f->blocked; i++) {
 		ir_op *ld = f->insns[i], *nw;
 		lower_insn li;
 		span t;
+		const ir_value *root;
 		if (!ld || ld->code != IR_OP_I_DMA_LOAD || !whole_conversion(ld, &t, &run))
+			continue;
+		/* the fused instruction reads GM where the conversion was: no op may write
+		 * those bytes (a later write is ordered after the load only) */
+		root = gm_root(ld->operands[0].value);
+		for (j = 0; root && !f->wany && j < f->nw && f->wroots[j] != root; j++)
+			;
+		if (!root || f->wany || j < f->nw)
 			continue;
 		for (j = 0; j < f->n; j++)
 			if (f->insns[j] && f->insns[j] != ld && !in_run(&run, f->insns[j]) &&
@@ -345,11 +444,12 @@ static void fuse_function(ir_ctx *ctx, ir_op *fn, const pass_opts *o, fn_scan *f
 
 unsigned pass_fuse_dma(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 {
-	fn_scan f = {NULL, 0, 0, 0};
+	fn_scan f;
 	ir_block *b;
 	ir_op *op;
 	if (!module->num_regions)
 		return 0;
+	memset(&f, 0, sizeof f);
 	for (b = module->regions[0].first; b; b = b->next)
 		for (op = b->first; op; op = op->next)
 			if (op->code == IR_OP_FUNC)

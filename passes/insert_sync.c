@@ -31,7 +31,8 @@
  *   6. every wait of a flag happens before the next set of that flag (same pipes and
  *      id), else a handshake flag back from the waiting pipe goes right after the wait.
  * A function with too many dependences or flags gets a barrier <PIPE_ALL> after each
- * op instead (a remark says so).
+ * op instead (a remark says so). Walks stop once the answer is known, ops of one block
+ * compare by order keys (sync_keys.c), so that functions of thousands of ops get flags.
  * Sets and waits of a pair are always in one block, so every path through an scf.if
  * and a loop of any trip count (zero included) sets and waits equally often.
  *
@@ -50,23 +51,20 @@
 #include "target/target.h"
 
 #define PASS_NAME "insert-sync"
-#define CW 16                /* words of the pending-flag bitset */
+#define CW 128               /* words of the pending-flag bitset */
 #define MAX_PAIRS (64 * CW)  /* placed pairs per function before barriers take over */
+#define PAIRS_TEXT "8192"    /* MAX_PAIRS, for the remark */
 #define ALL_PIPES ((1u << PTORT_PIPE_COUNT) - 1)
-/* Dependences of one function past which the placement (each dependence checked against
- * happens-before by walking the function) would take minutes: a function of thousands
- * of tile ops sharing buffers (e.g. run/cvt_sweep.test's 3,194 ops, 3.7 million
- * dependences) is ordered by a `barrier <PIPE_ALL>` after each op instead, with a
- * remark. [decision] Correct and simple; slow on a device, and said so. */
+/* Dependences of one function past which it is ordered by a `barrier <PIPE_ALL>` after
+ * each op instead, with a remark. [decision] Correct and simple; slow on a device, and
+ * said so. */
 #define MAX_DEPS 200000
-/* Steps of the placement's walks past which a function gets the same fallback (a few
- * seconds; counted, not timed, so the output does not depend on the machine), as does
- * one that needs more than MAX_PAIRS flags and barriers. */
+/* Steps of the placement's walks past which a function gets the same fallback (counted,
+ * not timed, so the output does not depend on the machine), as does one that needs more
+ * than MAX_PAIRS flags and barriers. A walk stops once the consumer's pipe knows the
+ * producer's completion, so the tests' largest function (run/cvt_sweep.test's A5 module:
+ * 7,416 ops, 12,381 dependences, 6,941 flags and barriers) takes about 300,000 steps. */
 #define MAX_WORK 100000000ull
-/* Dependences times ops past which the placement is not tried at all (its walks are
- * about that many steps times the pairs it scans): run/cvt_sweep.test's 3,194 ops with
- * 5,489 dependences. */
-#define MAX_DEP_OPS 8000000ull
 
 typedef struct aop {
 	ir_op *op;
@@ -103,12 +101,12 @@ typedef struct is {
 	size_t ndeps, capdeps;
 	pair *pairs;
 	size_t npairs;
-	/* sync op -> pair index + 1 (open addressing) */
 	int full; /* more than MAX_PAIRS pairs and barriers needed */
-	const ir_op **hk;
-	unsigned *hv;
-	size_t hmask, hn;
+	sync_keys ptab; /* sync op -> pair index + 1 */
 	int oom;
+	/* op -> order key (open addressing): increasing along each block, so that two ops
+	 * of one block compare without a walk; the syncs get keys between their neighbours' */
+	sync_keys keys;
 	uint64_t work; /* ops stepped over by the walks and position checks */
 } is;
 
@@ -116,48 +114,62 @@ typedef struct is {
 
 static void hput(is *s, const ir_op *op, unsigned v)
 {
-	size_t i;
-	if ((s->hn + 1) * 2 > s->hmask + 1) {
-		size_t cap = (s->hmask + 1) * 2, j;
-		const ir_op **k = calloc(cap, sizeof *k);
-		unsigned *vv = calloc(cap, sizeof *vv);
-		if (!k || !vv) {
-			free(k);
-			free(vv);
-			s->oom = 1;
-			return;
-		}
-		for (j = 0; j <= s->hmask; j++)
-			if (s->hk[j]) {
-				for (i = ir_hash_ptr(s->hk[j]) & (cap - 1); k[i]; i = (i + 1) & (cap - 1))
-					;
-				k[i] = s->hk[j];
-				vv[i] = s->hv[j];
-			}
-		free(s->hk);
-		free(s->hv);
-		s->hk = k;
-		s->hv = vv;
-		s->hmask = cap - 1;
-	}
-	for (i = ir_hash_ptr(op) & s->hmask; s->hk[i] && s->hk[i] != op; i = (i + 1) & s->hmask)
-		;
-	if (!s->hk[i])
-		s->hn++;
-	s->hk[i] = op;
-	s->hv[i] = v;
+	if (sync_keys_put(&s->ptab, op, v))
+		s->oom = 1;
 }
 
 /* The pair a sync op belongs to, NULL when it is off or not one of ours. */
 static pair *pair_of(const is *s, const ir_op *op)
 {
-	size_t i;
-	for (i = ir_hash_ptr(op) & s->hmask; s->hk[i]; i = (i + 1) & s->hmask)
-		if (s->hk[i] == op) {
-			pair *p = &s->pairs[s->hv[i] - 1];
-			return p->on ? p : NULL;
-		}
-	return NULL;
+	uint64_t v;
+	pair *p;
+	if (!sync_keys_get(&s->ptab, op, &v))
+		return NULL;
+	p = &s->pairs[v - 1];
+	return p->on ? p : NULL;
+}
+
+/* ---- order keys ----------------------------------------------------------------- */
+
+#define KEY_GAP ((uint64_t)1 << 20)
+
+static void kput(is *s, const ir_op *op, uint64_t v)
+{
+	if (sync_keys_put(&s->keys, op, v))
+		s->oom = 1;
+}
+
+static int kget(const is *s, const ir_op *op, uint64_t *v)
+{
+	return sync_keys_get(&s->keys, op, v);
+}
+
+static int key_op(ir_op *op, void *user)
+{
+	is *s = user;
+	kput(s, op, (uint64_t)(s->keys.n + 1) * KEY_GAP);
+	return s->oom;
+}
+
+/* A key for `op`, just put in its block, between its neighbours' (the block renumbered
+ * when they have none between them). */
+static void key_new(is *s, ir_op *op)
+{
+	uint64_t kp = 0, kn = 0;
+	int hp = op->prev ? kget(s, op->prev, &kp) : 1, hn = op->next ? kget(s, op->next, &kn) : 1;
+	ir_op *x;
+	uint64_t k;
+	if (!op->prev)
+		kp = op->next && hn ? (kn > KEY_GAP ? kn - KEY_GAP : 0) : 0;
+	if (!op->next)
+		kn = kp + 2 * KEY_GAP;
+	if (hp && hn && kn > kp + 1) {
+		kput(s, op, kp + (kn - kp) / 2);
+		return;
+	}
+	/* renumber the block (its keys are compared only with each other) */
+	for (k = KEY_GAP, x = op->block->first; x; x = x->next, k += KEY_GAP)
+		kput(s, x, k);
 }
 
 /* ---- structure ------------------------------------------------------------------- */
@@ -189,6 +201,9 @@ static ir_block *lca_block(ir_op *a, ir_op *b)
 /* x strictly before y, both in one block. */
 static int before(is *s, const ir_op *x, const ir_op *y)
 {
+	uint64_t kx, ky;
+	if (kget(s, x, &kx) && kget(s, y, &ky))
+		return kx < ky;
 	for (x = x->next; x; x = x->next) {
 		s->work++;
 		if (x == y)
@@ -227,6 +242,9 @@ typedef struct hb {
 typedef struct walker {
 	is *s;
 	int pa;
+	/* pb >= 0: stop once pb knows (done), which on the path to the consumer stays so:
+	 * outside the structures being summed up (inner == 0) what is known only grows */
+	int pb, inner, done;
 } walker;
 
 static void meet(hb *x, const hb *y)
@@ -272,8 +290,12 @@ static void unit(walker *w, hb *st, ir_op *loop, int u)
  * a pair's set fires after a from the round its pipe knows a on). */
 static void loop_more(walker *w, hb *st, ir_op *loop, int u, int zero_ok)
 {
-	hb acc = *st, s = *st, prev;
+	hb acc, s, prev;
 	int first = !zero_ok, i;
+	if (w->done)
+		return;
+	acc = s = *st;
+	w->inner++;
 	for (i = 0; i < 24; i++) {
 		prev = s;
 		unit(w, &s, loop, u);
@@ -284,6 +306,7 @@ static void loop_more(walker *w, hb *st, ir_op *loop, int u, int zero_ok)
 		if (hb_eq(&prev, &s))
 			break;
 	}
+	w->inner--;
 	*st = acc;
 }
 
@@ -320,16 +343,22 @@ static void xfer(walker *w, hb *st, ir_op *op)
 		loop_more(w, st, op, U_FOR, !runs_once(op));
 		return;
 	case IR_OP_SCF_WHILE:
+		w->inner++;
 		walk_block(w, st, region_block(op, 0));
+		w->inner--;
 		loop_more(w, st, op, U_WHILE_AB, 1);
 		return;
 	case IR_OP_SECTION_CUBE: case IR_OP_SECTION_VECTOR: /* one core's code: in line */
+		w->inner++;
 		walk_block(w, st, region_block(op, 0));
+		w->inner--;
 		return;
 	case IR_OP_SCF_IF: {
 		hb s2 = *st;
+		w->inner++;
 		walk_block(w, st, region_block(op, 0));
 		walk_block(w, &s2, region_block(op, 1));
+		w->inner--;
 		meet(st, &s2);
 		return;
 	}
@@ -341,9 +370,11 @@ static void xfer(walker *w, hb *st, ir_op *op)
 static void walk_range(walker *w, hb *st, ir_op *first, const ir_op *stop)
 {
 	ir_op *x;
-	for (x = first; x && x != stop; x = x->next) {
+	for (x = first; x && x != stop && !w->done; x = x->next) {
 		w->s->work++;
 		xfer(w, st, x);
+		if (w->pb >= 0 && !w->inner && (st->k >> w->pb & 1))
+			w->done = 1;
 	}
 }
 
@@ -397,6 +428,8 @@ static void hb_start(walker *w, hb *st, is *s, int pa)
 {
 	w->s = s;
 	w->pa = pa;
+	w->pb = -1;
+	w->inner = w->done = 0;
 	memset(st, 0, sizeof *st);
 	if (s->t->inorder_pipes >> pa & 1)
 		st->k = 1u << pa;
@@ -436,6 +469,7 @@ static int hb_ordered(is *s, ir_op *a, int pa, ir_op *b, int pb, ir_op *loop)
 	if (!loop) {
 		ir_block *L = lca_block(a, b);
 		hb_start(&w, &st, s, pa);
+		w.pb = pb;
 		A = anc(a, L);
 		B = anc(b, L);
 		if (A == B) { /* a in a while's before region, b in its after region */
@@ -453,6 +487,7 @@ static int hb_ordered(is *s, ir_op *a, int pa, ir_op *b, int pb, ir_op *loop)
 		return st.k >> pb & 1;
 	}
 	to_round_end(&w, &st, s, a, pa, loop);
+	w.pb = pb; /* not before: the loop's later rounds are summed up from the round's end */
 	if (loop->code == IR_OP_SCF_FOR) {
 		ir_block *Lb = region_block(loop, 0);
 		loop_more(&w, &st, loop, U_FOR, 1);
@@ -510,21 +545,29 @@ static ir_op *mk_barrier(is *s, int p, ir_loc loc)
 			    ir_attr_dict(s->ctx, &na, 1, loc), 0);
 }
 
-static void put_after(ir_op *x, ir_op *op)
+static void put_after(is *s, ir_op *x, ir_op *op)
 {
 	if (x->next)
 		ir_block_insert_before(x->next, op);
 	else
 		ir_block_append_op(x->block, op);
+	key_new(s, op);
+}
+
+static void put_before(is *s, ir_op *y, ir_op *op)
+{
+	ir_block_insert_before(y, op);
+	key_new(s, op);
 }
 
 /* Before the terminator of b (its end). */
-static void put_at_end(ir_block *b, ir_op *op)
+static void put_at_end(is *s, ir_block *b, ir_op *op)
 {
 	if (b->last && (ir_opdef_get(b->last->code)->flags & IR_OPF_TERMINATOR))
 		ir_block_insert_before(b->last, op);
 	else
 		ir_block_append_op(b, op);
+	key_new(s, op);
 }
 
 static pair *new_pair(is *s, int kind, int src, int dst, unsigned di, const char *why)
@@ -567,7 +610,7 @@ static void place_barrier(is *s, unsigned di, int pipe, const char *why)
 		return;
 	}
 	p->wait = mk_barrier(s, pipe, b->loc);
-	ir_block_insert_before(b, p->wait);
+	put_before(s, b, p->wait);
 	reg(s, p, p->wait);
 }
 
@@ -587,8 +630,8 @@ static void place_forward(is *s, unsigned di, int P, int Q)
 			{ place_barrier(s, di, PTORT_PIPE_ALL, "too many pairs"); return; }
 		p->set = mk_flag(s, 1, P, Q, 0, a->loc);
 		p->wait = mk_flag(s, 0, P, Q, 0, a->loc);
-		put_at_end(region_block(A, 0), p->set);
-		put_at_end(region_block(A, 0), p->wait);
+		put_at_end(s, region_block(A, 0), p->set);
+		put_at_end(s, region_block(A, 0), p->wait);
 		reg_all(s, p);
 		return;
 	}
@@ -605,19 +648,19 @@ static void place_forward(is *s, unsigned di, int P, int Q)
 		{
 			ir_op *old = p->set->next;
 			ir_op_erase(p->set);
-			put_after(Aa, p->set);
+			put_after(s, Aa, p->set);
 			if (hb_covered(s, d))
 				return;
 			ir_op_erase(p->set); /* not expected (a later set covers more): undo */
-			ir_block_insert_before(old, p->set);
+			put_before(s, old, p->set);
 		}
 	}
 	if (!(p = new_pair(s, PK_FWD, P, Q, di, "forward")))
 		{ place_barrier(s, di, PTORT_PIPE_ALL, "too many pairs"); return; }
 	p->set = mk_flag(s, 1, P, Q, 0, a->loc);
 	p->wait = mk_flag(s, 0, P, Q, 0, b->loc);
-	put_after(A, p->set);
-	ir_block_insert_before(B, p->wait);
+	put_after(s, A, p->set);
+	put_before(s, B, p->wait);
 	reg_all(s, p);
 }
 
@@ -698,16 +741,16 @@ static void place_carried(is *s, unsigned di, int Q)
 	if (!(p = new_pair(s, prime ? PK_PRIME : PK_END, src, Q, di, "carried")))
 		{ place_barrier(s, di, PTORT_PIPE_ALL, "too many pairs"); return; }
 	p->set = mk_flag(s, 1, src, Q, 0, b->loc);
-	put_at_end(end, p->set);
+	put_at_end(s, end, p->set);
 	p->wait = mk_flag(s, 0, src, Q, 0, b->loc);
 	if (prime) {
-		ir_block_insert_before(anc(b, end), p->wait);
+		put_before(s, anc(b, end), p->wait);
 		p->prime = mk_flag(s, 1, src, Q, 0, loop->loc);
 		p->drain = mk_flag(s, 0, src, Q, 0, loop->loc);
-		ir_block_insert_before(loop, p->prime);
-		put_after(loop, p->drain);
+		put_before(s, loop, p->prime);
+		put_after(s, loop, p->drain);
 	} else {
-		put_at_end(end, p->wait);
+		put_at_end(s, end, p->wait);
 	}
 	reg_all(s, p);
 }
@@ -1009,7 +1052,7 @@ static const char *pname(int p)
 static void to_barrier_all(is *s, pair *p)
 {
 	ir_op *bar = mk_barrier(s, PTORT_PIPE_ALL, p->wait->loc);
-	ir_block_insert_before(p->wait, bar);
+	put_before(s, p->wait, bar);
 	ir_op_erase(p->wait);
 	ir_op_erase(p->set);
 	if (p->prime)
@@ -1146,15 +1189,15 @@ static int handshake(is *s, size_t pi, ir_op *W, int bar)
 	if (h) {
 		h->set = mk_flag(s, 1, Q, P, 0, W->loc);
 		h->wait = mk_flag(s, 0, Q, P, 0, W->loc);
-		put_after(W, h->set);
-		put_after(h->set, h->wait);
+		put_after(s, W, h->set);
+		put_after(s, h->set, h->wait);
 	} else {
 		if (!(h = new_pair(s, PK_BAR, PTORT_PIPE_ALL, PTORT_PIPE_ALL, p->dep, "handshake"))) {
 			s->full = 1;
 			return -1;
 		}
 		h->wait = mk_barrier(s, PTORT_PIPE_ALL, W->loc);
-		put_after(W, h->wait);
+		put_after(s, W, h->wait);
 	}
 	h->hs = (int)pi + 1;
 	reg_all(s, h);
@@ -1180,11 +1223,26 @@ static int order_reuse(is *s, ir_op *func)
 			ws[1] = p->drain;
 			for (k = 0; k < 2; k++) {
 				int bad = 0;
+				const ir_op *near = NULL;
+				uint64_t kw = 0, kq, kmin = 0;
+				/* of the sets after the wait in its block only the nearest is asked:
+				 * the walk to a later one passes it, and what is known only grows */
+				for (j = 0; j < n && ws[k] && kget(s, ws[k], &kw); j++) {
+					pair *q = &s->pairs[j];
+					if (q->on && q->kind != PK_BAR && q->src == p->src && q->dst == p->dst &&
+					    q->ev == p->ev && q->set->block == ws[k]->block &&
+					    kget(s, q->set, &kq) && kq > kw && (!near || kq < kmin))
+						near = q->set, kmin = kq;
+				}
 				for (j = 0; j < n && ws[k] && !bad; j++) {
 					pair *q = &s->pairs[j];
 					if (!q->on || q->kind == PK_BAR || q->src != p->src || q->dst != p->dst ||
 					    q->ev != p->ev)
 						continue;
+					if (near && q->set != near && q->set->block == ws[k]->block &&
+					    kget(s, q->set, &kq) && kq > kmin)
+						bad = q->prime && !reuse_ordered(s, ws[k], q->prime, p->src, p->dst);
+					else
 					bad = !reuse_ordered(s, ws[k], q->set, p->src, p->dst) ||
 					      (q->prime && !reuse_ordered(s, ws[k], q->prime, p->src, p->dst));
 				}
@@ -1266,7 +1324,7 @@ static void fallback(is *s, ir_op *func, const char *why)
 {
 	size_t i;
 	for (i = 0; i + 1 < s->nops; i++)
-		put_after(s->ops[i].op, mk_barrier(s, PTORT_PIPE_ALL, s->ops[i].op->loc));
+		put_after(s, s->ops[i].op, mk_barrier(s, PTORT_PIPE_ALL, s->ops[i].op->loc));
 	pass_remark(s->ctx, s->o, PASS_NAME, func->loc, "%s between its %zu ops: a barrier "
 		    "<PIPE_ALL> after each op", why, (size_t)s->nops);
 }
@@ -1299,11 +1357,13 @@ static unsigned run_func(is *s, ir_op *func)
 	s->core = c.sections == 1u << IR_CORE_CUBE     ? IR_CORE_CUBE
 		  : c.sections == 1u << IR_CORE_VECTOR ? IR_CORE_VECTOR
 						       : ir_func_core(func);
+	ir_walk(func, key_op, s);
+	if (s->oom)
+		goto oom;
 	if (find_deps(s))
 		goto oom;
-	if (s->ndeps > MAX_DEPS || (uint64_t)s->ndeps * s->nops > MAX_DEP_OPS) {
-		fallback(s, func, s->ndeps > MAX_DEPS ? "more than 200000 dependences"
-						     : "too many dependences to place flags in reasonable time");
+	if (s->ndeps > MAX_DEPS) {
+		fallback(s, func, "more than 200000 dependences");
 		return 0;
 	}
 	sort_s = s;
@@ -1324,7 +1384,7 @@ static unsigned run_func(is *s, ir_op *func)
 					ir_op_erase(x[k]);
 			p->on = 0;
 		}
-		fallback(s, func, s->full ? "more than 1024 flags and barriers needed"
+		fallback(s, func, s->full ? "more than " PAIRS_TEXT " flags and barriers needed"
 					  : "too many dependences to place flags in reasonable time");
 		return 0;
 	}
@@ -1396,18 +1456,15 @@ unsigned pass_insert_sync(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 		s.o = o;
 		s.t = o->target;
 		s.pairs = calloc(MAX_PAIRS, sizeof *s.pairs);
-		s.hmask = 255;
-		s.hk = calloc(s.hmask + 1, sizeof *s.hk);
-		s.hv = calloc(s.hmask + 1, sizeof *s.hv);
-		if (!s.pairs || !s.hk || !s.hv) {
+		if (!s.pairs) {
 			ir_error(ctx, f->loc, "insert-sync: out of memory");
 			errs++;
 		} else {
 			errs += run_func(&s, f);
 		}
 		free(s.pairs);
-		free(s.hk);
-		free(s.hv);
+		sync_keys_free(&s.ptab);
+		sync_keys_free(&s.keys);
 		free(s.ops);
 		free(s.deps);
 		free(s.fp.a);

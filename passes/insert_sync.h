@@ -31,4 +31,16 @@ int sync_op_footprint(sync_fps *f, const ir_op *op, const struct target *t, size
 /* Whether two footprints overlap with at least one of the two written. */
 int sync_fp_conflict(const sync_fp *a, size_t na, const sync_fp *b, size_t nb);
 
+/* An op -> order key map (open addressing; sync_keys.c); zero-initialised is empty. */
+typedef struct sync_keys {
+	const ir_op **k;
+	uint64_t *v;
+	size_t mask, n;
+} sync_keys;
+/* Sets the key of op; -1 out of memory. */
+int sync_keys_put(sync_keys *m, const ir_op *op, uint64_t v);
+/* The key of op in *v: 1, or 0 when it has none. */
+int sync_keys_get(const sync_keys *m, const ir_op *op, uint64_t *v);
+void sync_keys_free(sync_keys *m);
+
 #endif

@@ -187,6 +187,14 @@ unsigned pipeline_run(ir_ctx *ctx, ir_op *module, const pipeline *p, const struc
 	o.remarks = remarks;
 	for (i = 0; i < p->n; i++) {
 		errs = p->pass[i]->run(ctx, module, &o);
+		/* insert-sync's syncs are the target's (barriers where its pipes are not in
+		 * order), as are the placed addresses: the module names it, so that its text
+		 * reads back for the same target when its own attributes would choose another
+		 * (docs/sync.md, "Which target") */
+		if (!errs && p->pass[i]->run == pass_insert_sync && t &&
+		    target_resolve(ctx, module, NULL) != t)
+			ir_op_set_attr(ctx, module, "pto.target_arch",
+				       ir_attr_string(ctx, t->name, strlen(t->name)));
 		if (!errs && ro && ro->verify_each && p->pass[i]->run != pass_verify)
 			errs = ir_verify(ctx, module, t);
 		if (ro && ro->dump)

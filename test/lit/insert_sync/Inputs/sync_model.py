@@ -382,9 +382,11 @@ def main(argv):
                 i += 2
             else:
                 raise SystemExit("sync_model: unknown argument " + argv[i])
-        if target is None:
-            m = re.search(r'pto\.target_arch"? = "(\w+)"', open(argv[2]).read())
-            target = "a5" if m and m.group(1).lower() == "a5" else "a2a3"
+        if target is None:  # as ptoc chooses (docs/targets.md, "Which target")
+            text = open(argv[2]).read()
+            m = re.search(r'pto\.target_arch"? = "(\w+)"', text)
+            spec = re.search(r'pto\.device-spec" = "(Ascend950|Ascend910_95)', text)
+            target = "a5" if (m.group(1).lower() == "a5" if m else spec) else "a2a3"
         return check(argv[2], target, trips)
     print(__doc__)
     return 2
