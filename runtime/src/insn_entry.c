@@ -2,9 +2,9 @@
  * prototypes of ptort.h. Do not edit; test/lit/docs/insn_calls.test checks it is current.
  *
  * The entry of each instruction of a pipe other than S (apart from tprint, tpush and
- * tpop): ptort_K executes at once through ptort_K_now (insn_entry.h), or, while the
- * context runs the adversarial schedule (schedule.c, docs/sync-check.md), copies its
- * arguments into a record and hands it to ptort_sync_defer; the ptort_sync_op that
+ * tpop): ptort_K executes at once through ptort_K_now (insn_entry.h), or, while
+ * the context runs the adversarial schedule (schedule.c, docs/sync-check.md), copies
+ * its arguments into a record and hands it to ptort_sync_defer; the ptort_sync_op that
  * follows the call names the pipe whose queue it joins, and K_run makes the call
  * when that pipe runs it. Off the schedule the entry costs one test of ctx. */
 #include <stddef.h>
@@ -14,24 +14,15 @@
 #include "ptort.h"
 #include "ptort_sync.h"
 
-/* Whether a call is queued: ctx runs the adversarial schedule and is not running its
- * queued work (a queued instruction that calls another runs it at once). */
-static int defers(ptort_ctx *ctx)
-{
-	return ctx && ctx->sched && ptort_sched_defers(ctx);
-}
-
-/* Queues the record (copied) for run; the call's result is 0. */
-static int defer(ptort_ctx *ctx, void (*run)(ptort_ctx *ctx, const void *args),
-		 const void *rec, size_t size)
+int ptort_entry_defer(ptort_ctx *ctx, void (*run)(ptort_ctx *ctx, const void *args),
+		      const void *rec, size_t size)
 {
 	ptort_sync_defer(ctx, run, rec, size);
 	return 0;
 }
 
 
-/* *p, or zeros for a null p (the record's has_ flag says which) */
-static ptort_gm_view copy_gm_view(const ptort_gm_view *p)
+ptort_gm_view ptort_entry_copy_gm_view(const ptort_gm_view *p)
 {
 	ptort_gm_view v;
 	if (p)
@@ -40,8 +31,7 @@ static ptort_gm_view copy_gm_view(const ptort_gm_view *p)
 	return v;
 }
 
-/* *p, or zeros for a null p (the record's has_ flag says which) */
-static ptort_tile copy_tile(const ptort_tile *p)
+ptort_tile ptort_entry_copy_tile(const ptort_tile *p)
 {
 	ptort_tile v;
 	if (p)
@@ -71,10 +61,10 @@ static void vtri_v_run(ptort_ctx *ctx, const void *p)
 int ptort_vtri_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t one,
 	uint32_t rows, uint32_t cols, uint32_t dst_pitch, int64_t diag, int64_t upper)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vtri_v_args rec = {mem, type, dst, one, rows, cols, dst_pitch, diag,
 			upper};
-		return defer(ctx, vtri_v_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vtri_v_run, &rec, sizeof rec);
 	}
 	return ptort_vtri_v_now(ctx, mem, type, dst, one, rows, cols, dst_pitch, diag, upper);
 }
@@ -104,10 +94,10 @@ int ptort_vconv(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src, ptort
 	ptort_type to, uint32_t repeat, uint16_t dst_blk, uint16_t src_blk, uint16_t dst_rep,
 	uint16_t src_rep, uint64_t mask_hi, uint64_t mask_lo, ptort_rmode rmode, int sat_mode)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vconv_args rec = {mem, dst, src, from, to, repeat, dst_blk, src_blk,
 			dst_rep, src_rep, mask_hi, mask_lo, rmode, sat_mode};
-		return defer(ctx, vconv_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vconv_run, &rec, sizeof rec);
 	}
 	return ptort_vconv_now(ctx, mem, dst, src, from, to, repeat, dst_blk, src_blk, dst_rep,
 		src_rep, mask_hi, mask_lo, rmode, sat_mode);
@@ -134,10 +124,10 @@ int ptort_vconv_deq(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src, u
 	uint16_t dst_blk, uint16_t src_blk, uint16_t dst_rep, uint16_t src_rep,
 	uint64_t mask_hi, uint64_t mask_lo, uint16_t scale)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vconv_deq_args rec = {mem, dst, src, repeat, dst_blk, src_blk, dst_rep,
 			src_rep, mask_hi, mask_lo, scale};
-		return defer(ctx, vconv_deq_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vconv_deq_run, &rec, sizeof rec);
 	}
 	return ptort_vconv_deq_now(ctx, mem, dst, src, repeat, dst_blk, src_blk, dst_rep,
 		src_rep, mask_hi, mask_lo, scale);
@@ -164,9 +154,9 @@ static void vconv_v_run(ptort_ctx *ctx, const void *p)
 int ptort_vconv_v(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src, ptort_type from,
 	ptort_type to, uint32_t count, ptort_rmode rmode, int sat_mode)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vconv_v_args rec = {mem, dst, src, from, to, count, rmode, sat_mode};
-		return defer(ctx, vconv_v_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vconv_v_run, &rec, sizeof rec);
 	}
 	return ptort_vconv_v_now(ctx, mem, dst, src, from, to, count, rmode, sat_mode);
 }
@@ -193,10 +183,10 @@ int ptort_vconv_v2d(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src, p
 	ptort_type to, uint32_t rows, uint32_t cols, uint32_t dst_pitch, uint32_t src_pitch,
 	ptort_rmode rmode, int sat_mode)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vconv_v2d_args rec = {mem, dst, src, from, to, rows, cols, dst_pitch,
 			src_pitch, rmode, sat_mode};
-		return defer(ctx, vconv_v2d_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vconv_v2d_run, &rec, sizeof rec);
 	}
 	return ptort_vconv_v2d_now(ctx, mem, dst, src, from, to, rows, cols, dst_pitch,
 		src_pitch, rmode, sat_mode);
@@ -221,10 +211,10 @@ static void dma_load_run(ptort_ctx *ctx, const void *p)
 int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
 	const ptort_tile *dst)
 {
-	if (defers(ctx)) {
-		const dma_load_args rec = {gm, copy_gm_view(view), copy_tile(dst), view != NULL,
-			dst != NULL};
-		return defer(ctx, dma_load_run, &rec, sizeof rec);
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const dma_load_args rec = {gm, ptort_entry_copy_gm_view(view),
+			ptort_entry_copy_tile(dst), view != NULL, dst != NULL};
+		return ptort_entry_defer(ctx, dma_load_run, &rec, sizeof rec);
 	}
 	return ptort_dma_load_now(ctx, gm, view, dst);
 }
@@ -254,10 +244,11 @@ int ptort_dma_load_cvt(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view
 	const ptort_tile *dst, uint32_t cvt_dst, ptort_type to, uint32_t count,
 	ptort_rmode rmode, int sat_mode)
 {
-	if (defers(ctx)) {
-		const dma_load_cvt_args rec = {gm, copy_gm_view(view), copy_tile(dst), cvt_dst,
-			to, count, rmode, sat_mode, view != NULL, dst != NULL};
-		return defer(ctx, dma_load_cvt_run, &rec, sizeof rec);
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const dma_load_cvt_args rec = {gm, ptort_entry_copy_gm_view(view),
+			ptort_entry_copy_tile(dst), cvt_dst, to, count, rmode, sat_mode,
+			view != NULL, dst != NULL};
+		return ptort_entry_defer(ctx, dma_load_cvt_run, &rec, sizeof rec);
 	}
 	return ptort_dma_load_cvt_now(ctx, gm, view, dst, cvt_dst, to, count, rmode, sat_mode);
 }
@@ -281,10 +272,11 @@ static void dma_store_run(ptort_ctx *ctx, const void *p)
 int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const ptort_tile *src,
 	int convert_to, int relu)
 {
-	if (defers(ctx)) {
-		const dma_store_args rec = {gm, copy_gm_view(view), copy_tile(src), convert_to,
-			relu, view != NULL, src != NULL};
-		return defer(ctx, dma_store_run, &rec, sizeof rec);
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const dma_store_args rec = {gm, ptort_entry_copy_gm_view(view),
+			ptort_entry_copy_tile(src), convert_to, relu, view != NULL,
+			src != NULL};
+		return ptort_entry_defer(ctx, dma_store_run, &rec, sizeof rec);
 	}
 	return ptort_dma_store_now(ctx, gm, view, src, convert_to, relu);
 }
@@ -306,10 +298,10 @@ static void tmov_run(ptort_ctx *ctx, const void *p)
 int ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int convert_to,
 	int relu)
 {
-	if (defers(ctx)) {
-		const tmov_args rec = {copy_tile(src), copy_tile(dst), convert_to, relu,
-			src != NULL, dst != NULL};
-		return defer(ctx, tmov_run, &rec, sizeof rec);
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const tmov_args rec = {ptort_entry_copy_tile(src), ptort_entry_copy_tile(dst),
+			convert_to, relu, src != NULL, dst != NULL};
+		return ptort_entry_defer(ctx, tmov_run, &rec, sizeof rec);
 	}
 	return ptort_tmov_now(ctx, src, dst, convert_to, relu);
 }
@@ -332,10 +324,10 @@ static void textract_run(ptort_ctx *ctx, const void *p)
 int ptort_textract(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, uint32_t row,
 	uint32_t col)
 {
-	if (defers(ctx)) {
-		const textract_args rec = {copy_tile(src), copy_tile(dst), row, col,
-			src != NULL, dst != NULL};
-		return defer(ctx, textract_run, &rec, sizeof rec);
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const textract_args rec = {ptort_entry_copy_tile(src),
+			ptort_entry_copy_tile(dst), row, col, src != NULL, dst != NULL};
+		return ptort_entry_defer(ctx, textract_run, &rec, sizeof rec);
 	}
 	return ptort_textract_now(ctx, src, dst, row, col);
 }
@@ -358,10 +350,11 @@ static void tinsert_run(ptort_ctx *ctx, const void *p)
 int ptort_tinsert(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, uint32_t row,
 	uint32_t col, int convert_to)
 {
-	if (defers(ctx)) {
-		const tinsert_args rec = {copy_tile(src), copy_tile(dst), row, col, convert_to,
-			src != NULL, dst != NULL};
-		return defer(ctx, tinsert_run, &rec, sizeof rec);
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const tinsert_args rec = {ptort_entry_copy_tile(src),
+			ptort_entry_copy_tile(dst), row, col, convert_to, src != NULL,
+			dst != NULL};
+		return ptort_entry_defer(ctx, tinsert_run, &rec, sizeof rec);
 	}
 	return ptort_tinsert_now(ctx, src, dst, row, col, convert_to);
 }
@@ -383,10 +376,11 @@ static void tgather_run(ptort_ctx *ctx, const void *p)
 int ptort_tgather(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx,
 	const ptort_tile *dst)
 {
-	if (defers(ctx)) {
-		const tgather_args rec = {copy_tile(src), copy_tile(idx), copy_tile(dst),
-			src != NULL, idx != NULL, dst != NULL};
-		return defer(ctx, tgather_run, &rec, sizeof rec);
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const tgather_args rec = {ptort_entry_copy_tile(src),
+			ptort_entry_copy_tile(idx), ptort_entry_copy_tile(dst), src != NULL,
+			idx != NULL, dst != NULL};
+		return ptort_entry_defer(ctx, tgather_run, &rec, sizeof rec);
 	}
 	return ptort_tgather_now(ctx, src, idx, dst);
 }
@@ -409,10 +403,10 @@ static void tgatherm_run(ptort_ctx *ctx, const void *p)
 int ptort_tgatherm(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
 	int64_t pattern)
 {
-	if (defers(ctx)) {
-		const tgatherm_args rec = {copy_tile(src), copy_tile(dst), pattern, src != NULL,
-			dst != NULL};
-		return defer(ctx, tgatherm_run, &rec, sizeof rec);
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const tgatherm_args rec = {ptort_entry_copy_tile(src),
+			ptort_entry_copy_tile(dst), pattern, src != NULL, dst != NULL};
+		return ptort_entry_defer(ctx, tgatherm_run, &rec, sizeof rec);
 	}
 	return ptort_tgatherm_now(ctx, src, dst, pattern);
 }
@@ -434,10 +428,11 @@ static void tsort32_run(ptort_ctx *ctx, const void *p)
 int ptort_tsort32(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx,
 	const ptort_tile *dst)
 {
-	if (defers(ctx)) {
-		const tsort32_args rec = {copy_tile(src), copy_tile(idx), copy_tile(dst),
-			src != NULL, idx != NULL, dst != NULL};
-		return defer(ctx, tsort32_run, &rec, sizeof rec);
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const tsort32_args rec = {ptort_entry_copy_tile(src),
+			ptort_entry_copy_tile(idx), ptort_entry_copy_tile(dst), src != NULL,
+			idx != NULL, dst != NULL};
+		return ptort_entry_defer(ctx, tsort32_run, &rec, sizeof rec);
 	}
 	return ptort_tsort32_now(ctx, src, idx, dst);
 }
@@ -463,11 +458,13 @@ int ptort_tmrgsort(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src
 	const ptort_tile *src2, const ptort_tile *src3, const ptort_tile *dst,
 	int64_t block_len, int64_t exhausted)
 {
-	if (defers(ctx)) {
-		const tmrgsort_args rec = {copy_tile(src0), copy_tile(src1), copy_tile(src2),
-			copy_tile(src3), copy_tile(dst), block_len, exhausted, src0 != NULL,
-			src1 != NULL, src2 != NULL, src3 != NULL, dst != NULL};
-		return defer(ctx, tmrgsort_run, &rec, sizeof rec);
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const tmrgsort_args rec = {ptort_entry_copy_tile(src0),
+			ptort_entry_copy_tile(src1), ptort_entry_copy_tile(src2),
+			ptort_entry_copy_tile(src3), ptort_entry_copy_tile(dst), block_len,
+			exhausted, src0 != NULL, src1 != NULL, src2 != NULL, src3 != NULL,
+			dst != NULL};
+		return ptort_entry_defer(ctx, tmrgsort_run, &rec, sizeof rec);
 	}
 	return ptort_tmrgsort_now(ctx, src0, src1, src2, src3, dst, block_len, exhausted);
 }
@@ -490,10 +487,11 @@ static void thistogram_run(ptort_ctx *ctx, const void *p)
 int ptort_thistogram(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx,
 	const ptort_tile *dst, int64_t msb)
 {
-	if (defers(ctx)) {
-		const thistogram_args rec = {copy_tile(src), copy_tile(idx), copy_tile(dst),
-			msb, src != NULL, idx != NULL, dst != NULL};
-		return defer(ctx, thistogram_run, &rec, sizeof rec);
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const thistogram_args rec = {ptort_entry_copy_tile(src),
+			ptort_entry_copy_tile(idx), ptort_entry_copy_tile(dst), msb,
+			src != NULL, idx != NULL, dst != NULL};
+		return ptort_entry_defer(ctx, thistogram_run, &rec, sizeof rec);
 	}
 	return ptort_thistogram_now(ctx, src, idx, dst, msb);
 }
@@ -515,10 +513,11 @@ static void tconcat_run(ptort_ctx *ctx, const void *p)
 int ptort_tconcat(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src1,
 	const ptort_tile *dst)
 {
-	if (defers(ctx)) {
-		const tconcat_args rec = {copy_tile(src0), copy_tile(src1), copy_tile(dst),
-			src0 != NULL, src1 != NULL, dst != NULL};
-		return defer(ctx, tconcat_run, &rec, sizeof rec);
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const tconcat_args rec = {ptort_entry_copy_tile(src0),
+			ptort_entry_copy_tile(src1), ptort_entry_copy_tile(dst), src0 != NULL,
+			src1 != NULL, dst != NULL};
+		return ptort_entry_defer(ctx, tconcat_run, &rec, sizeof rec);
 	}
 	return ptort_tconcat_now(ctx, src0, src1, dst);
 }
@@ -541,10 +540,10 @@ static void targred_run(ptort_ctx *ctx, const void *p)
 int ptort_targred(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int64_t col,
 	int64_t min)
 {
-	if (defers(ctx)) {
-		const targred_args rec = {copy_tile(src), copy_tile(dst), col, min, src != NULL,
-			dst != NULL};
-		return defer(ctx, targred_run, &rec, sizeof rec);
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const targred_args rec = {ptort_entry_copy_tile(src),
+			ptort_entry_copy_tile(dst), col, min, src != NULL, dst != NULL};
+		return ptort_entry_defer(ctx, targred_run, &rec, sizeof rec);
 	}
 	return ptort_targred_now(ctx, src, dst, col, min);
 }
@@ -564,74 +563,12 @@ static void ttrans_run(ptort_ctx *ctx, const void *p)
 
 int ptort_ttrans(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst)
 {
-	if (defers(ctx)) {
-		const ttrans_args rec = {copy_tile(src), copy_tile(dst), src != NULL,
-			dst != NULL};
-		return defer(ctx, ttrans_run, &rec, sizeof rec);
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const ttrans_args rec = {ptort_entry_copy_tile(src), ptort_entry_copy_tile(dst),
+			src != NULL, dst != NULL};
+		return ptort_entry_defer(ctx, ttrans_run, &rec, sizeof rec);
 	}
 	return ptort_ttrans_now(ctx, src, dst);
-}
-
-/* ---- ptort_mmad ---- */
-
-typedef struct mmad_args {
-	ptort_tile c, a, b;
-	uint32_t m, k, n;
-	int init;
-	ptort_tile bias;
-	int has_c, has_a, has_b, has_bias;
-} mmad_args;
-
-static void mmad_run(ptort_ctx *ctx, const void *p)
-{
-	const mmad_args *r = p;
-	(void)ptort_mmad_now(ctx, r->has_c ? &r->c : NULL, r->has_a ? &r->a : NULL,
-		r->has_b ? &r->b : NULL, r->m, r->k, r->n, r->init,
-		r->has_bias ? &r->bias : NULL);
-}
-
-int ptort_mmad(ptort_ctx *ctx, const ptort_tile *c, const ptort_tile *a, const ptort_tile *b,
-	uint32_t m, uint32_t k, uint32_t n, int init, const ptort_tile *bias)
-{
-	if (defers(ctx)) {
-		const mmad_args rec = {copy_tile(c), copy_tile(a), copy_tile(b), m, k, n, init,
-			copy_tile(bias), c != NULL, a != NULL, b != NULL, bias != NULL};
-		return defer(ctx, mmad_run, &rec, sizeof rec);
-	}
-	return ptort_mmad_now(ctx, c, a, b, m, k, n, init, bias);
-}
-
-/* ---- ptort_mmad_mx ---- */
-
-typedef struct mmad_mx_args {
-	ptort_tile c, a, a_scale, b, b_scale;
-	uint32_t m, k, n;
-	int init;
-	ptort_tile bias;
-	int has_c, has_a, has_a_scale, has_b, has_b_scale, has_bias;
-} mmad_mx_args;
-
-static void mmad_mx_run(ptort_ctx *ctx, const void *p)
-{
-	const mmad_mx_args *r = p;
-	(void)ptort_mmad_mx_now(ctx, r->has_c ? &r->c : NULL, r->has_a ? &r->a : NULL,
-		r->has_a_scale ? &r->a_scale : NULL, r->has_b ? &r->b : NULL,
-		r->has_b_scale ? &r->b_scale : NULL, r->m, r->k, r->n, r->init,
-		r->has_bias ? &r->bias : NULL);
-}
-
-int ptort_mmad_mx(ptort_ctx *ctx, const ptort_tile *c, const ptort_tile *a,
-	const ptort_tile *a_scale, const ptort_tile *b, const ptort_tile *b_scale, uint32_t m,
-	uint32_t k, uint32_t n, int init, const ptort_tile *bias)
-{
-	if (defers(ctx)) {
-		const mmad_mx_args rec = {copy_tile(c), copy_tile(a), copy_tile(a_scale),
-			copy_tile(b), copy_tile(b_scale), m, k, n, init, copy_tile(bias),
-			c != NULL, a != NULL, a_scale != NULL, b != NULL, b_scale != NULL,
-			bias != NULL};
-		return defer(ctx, mmad_mx_run, &rec, sizeof rec);
-	}
-	return ptort_mmad_mx_now(ctx, c, a, a_scale, b, b_scale, m, k, n, init, bias);
 }
 
 /* ---- ptort_vbin ---- */
@@ -658,10 +595,10 @@ int ptort_vbin(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uin
 	uint16_t src1_blk, uint16_t dst_rep, uint16_t src0_rep, uint16_t src1_rep,
 	uint64_t mask_hi, uint64_t mask_lo)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vbin_args rec = {mem, op, type, dst, src0, src1, repeat, dst_blk,
 			src0_blk, src1_blk, dst_rep, src0_rep, src1_rep, mask_hi, mask_lo};
-		return defer(ctx, vbin_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vbin_run, &rec, sizeof rec);
 	}
 	return ptort_vbin_now(ctx, mem, op, type, dst, src0, src1, repeat, dst_blk, src0_blk,
 		src1_blk, dst_rep, src0_rep, src1_rep, mask_hi, mask_lo);
@@ -694,10 +631,10 @@ int ptort_vbins(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, ui
 	uint16_t src_blk, uint16_t dst_rep, uint16_t src_rep, uint64_t mask_hi,
 	uint64_t mask_lo)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vbins_args rec = {mem, op, type, dst, src, scalar, flags, repeat, dst_blk,
 			src_blk, dst_rep, src_rep, mask_hi, mask_lo};
-		return defer(ctx, vbins_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vbins_run, &rec, sizeof rec);
 	}
 	return ptort_vbins_now(ctx, mem, op, type, dst, src, scalar, flags, repeat, dst_blk,
 		src_blk, dst_rep, src_rep, mask_hi, mask_lo);
@@ -725,10 +662,10 @@ int ptort_vun(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint
 	uint32_t src, uint32_t repeat, uint16_t dst_blk, uint16_t src_blk, uint16_t dst_rep,
 	uint16_t src_rep, uint64_t mask_hi, uint64_t mask_lo)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vun_args rec = {mem, op, type, dst, src, repeat, dst_blk, src_blk,
 			dst_rep, src_rep, mask_hi, mask_lo};
-		return defer(ctx, vun_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vun_run, &rec, sizeof rec);
 	}
 	return ptort_vun_now(ctx, mem, op, type, dst, src, repeat, dst_blk, src_blk, dst_rep,
 		src_rep, mask_hi, mask_lo);
@@ -756,10 +693,10 @@ static void vdup_run(ptort_ctx *ctx, const void *p)
 int ptort_vdup(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t scalar,
 	uint32_t repeat, uint16_t dst_blk, uint16_t dst_rep, uint64_t mask_hi, uint64_t mask_lo)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vdup_args rec = {mem, type, dst, scalar, repeat, dst_blk, dst_rep,
 			mask_hi, mask_lo};
-		return defer(ctx, vdup_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vdup_run, &rec, sizeof rec);
 	}
 	return ptort_vdup_now(ctx, mem, type, dst, scalar, repeat, dst_blk, dst_rep, mask_hi,
 		mask_lo);
@@ -784,9 +721,9 @@ static void vbrcb_run(ptort_ctx *ctx, const void *p)
 int ptort_vbrcb(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t src,
 	uint32_t repeat, uint16_t dst_blk, uint16_t dst_rep)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vbrcb_args rec = {mem, type, dst, src, repeat, dst_blk, dst_rep};
-		return defer(ctx, vbrcb_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vbrcb_run, &rec, sizeof rec);
 	}
 	return ptort_vbrcb_now(ctx, mem, type, dst, src, repeat, dst_blk, dst_rep);
 }
@@ -814,10 +751,10 @@ int ptort_vcmp(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, ui
 	uint32_t src0, uint32_t src1, uint32_t repeat, uint16_t src0_blk, uint16_t src1_blk,
 	uint16_t src0_rep, uint16_t src1_rep, uint64_t mask_hi, uint64_t mask_lo)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vcmp_args rec = {mem, cmp, type, dst_bits, src0, src1, repeat, src0_blk,
 			src1_blk, src0_rep, src1_rep, mask_hi, mask_lo};
-		return defer(ctx, vcmp_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vcmp_run, &rec, sizeof rec);
 	}
 	return ptort_vcmp_now(ctx, mem, cmp, type, dst_bits, src0, src1, repeat, src0_blk,
 		src1_blk, src0_rep, src1_rep, mask_hi, mask_lo);
@@ -847,10 +784,10 @@ int ptort_vcmps(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type,
 	uint32_t dst_bits, uint32_t src, uint64_t scalar, uint32_t repeat, uint16_t src_blk,
 	uint16_t src_rep, uint64_t mask_hi, uint64_t mask_lo)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vcmps_args rec = {mem, cmp, type, dst_bits, src, scalar, repeat, src_blk,
 			src_rep, mask_hi, mask_lo};
-		return defer(ctx, vcmps_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vcmps_run, &rec, sizeof rec);
 	}
 	return ptort_vcmps_now(ctx, mem, cmp, type, dst_bits, src, scalar, repeat, src_blk,
 		src_rep, mask_hi, mask_lo);
@@ -879,10 +816,10 @@ int ptort_vsel(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uin
 	uint16_t src1_blk, uint16_t dst_rep, uint16_t src0_rep, uint16_t src1_rep,
 	uint64_t mask_hi, uint64_t mask_lo)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vsel_args rec = {mem, type, dst, sel_bits, src0, src1, repeat, dst_blk,
 			src0_blk, src1_blk, dst_rep, src0_rep, src1_rep, mask_hi, mask_lo};
-		return defer(ctx, vsel_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vsel_run, &rec, sizeof rec);
 	}
 	return ptort_vsel_now(ctx, mem, type, dst, sel_bits, src0, src1, repeat, dst_blk,
 		src0_blk, src1_blk, dst_rep, src0_rep, src1_rep, mask_hi, mask_lo);
@@ -912,10 +849,10 @@ int ptort_vsels(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, ui
 	uint32_t src, uint64_t scalar, uint32_t repeat, uint16_t dst_blk, uint16_t src_blk,
 	uint16_t dst_rep, uint16_t src_rep, uint64_t mask_hi, uint64_t mask_lo)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vsels_args rec = {mem, type, dst, sel_bits, src, scalar, repeat, dst_blk,
 			src_blk, dst_rep, src_rep, mask_hi, mask_lo};
-		return defer(ctx, vsels_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vsels_run, &rec, sizeof rec);
 	}
 	return ptort_vsels_now(ctx, mem, type, dst, sel_bits, src, scalar, repeat, dst_blk,
 		src_blk, dst_rep, src_rep, mask_hi, mask_lo);
@@ -943,10 +880,10 @@ int ptort_vred(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uin
 	uint32_t dst, uint32_t src, uint32_t repeat, uint16_t dst_rep, uint16_t src_blk,
 	uint16_t src_rep, uint64_t mask_hi, uint64_t mask_lo)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vred_args rec = {mem, op, type, group, dst, src, repeat, dst_rep, src_blk,
 			src_rep, mask_hi, mask_lo};
-		return defer(ctx, vred_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vred_run, &rec, sizeof rec);
 	}
 	return ptort_vred_now(ctx, mem, op, type, group, dst, src, repeat, dst_rep, src_blk,
 		src_rep, mask_hi, mask_lo);
@@ -973,10 +910,10 @@ int ptort_vbin_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, u
 	uint32_t src0, uint32_t src1, uint32_t rows, uint32_t cols, uint32_t dst_pitch,
 	uint32_t src0_pitch, uint32_t src1_pitch, unsigned flags)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vbin_v_args rec = {mem, op, type, dst, src0, src1, rows, cols, dst_pitch,
 			src0_pitch, src1_pitch, flags};
-		return defer(ctx, vbin_v_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vbin_v_run, &rec, sizeof rec);
 	}
 	return ptort_vbin_v_now(ctx, mem, op, type, dst, src0, src1, rows, cols, dst_pitch,
 		src0_pitch, src1_pitch, flags);
@@ -1005,10 +942,10 @@ int ptort_vbins_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, 
 	uint32_t src, uint64_t scalar, unsigned flags, uint32_t rows, uint32_t cols,
 	uint32_t dst_pitch, uint32_t src_pitch)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vbins_v_args rec = {mem, op, type, dst, src, scalar, flags, rows, cols,
 			dst_pitch, src_pitch};
-		return defer(ctx, vbins_v_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vbins_v_run, &rec, sizeof rec);
 	}
 	return ptort_vbins_v_now(ctx, mem, op, type, dst, src, scalar, flags, rows, cols,
 		dst_pitch, src_pitch);
@@ -1033,10 +970,10 @@ static void vun_v_run(ptort_ctx *ctx, const void *p)
 int ptort_vun_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 	uint32_t src, uint32_t rows, uint32_t cols, uint32_t dst_pitch, uint32_t src_pitch)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vun_v_args rec = {mem, op, type, dst, src, rows, cols, dst_pitch,
 			src_pitch};
-		return defer(ctx, vun_v_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vun_v_run, &rec, sizeof rec);
 	}
 	return ptort_vun_v_now(ctx, mem, op, type, dst, src, rows, cols, dst_pitch, src_pitch);
 }
@@ -1061,9 +998,9 @@ static void vdup_v_run(ptort_ctx *ctx, const void *p)
 int ptort_vdup_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t scalar,
 	uint32_t rows, uint32_t cols, uint32_t dst_pitch)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vdup_v_args rec = {mem, type, dst, scalar, rows, cols, dst_pitch};
-		return defer(ctx, vdup_v_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vdup_v_run, &rec, sizeof rec);
 	}
 	return ptort_vdup_v_now(ctx, mem, type, dst, scalar, rows, cols, dst_pitch);
 }
@@ -1088,10 +1025,10 @@ int ptort_vcmp_v(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type,
 	uint32_t dst_bits, uint32_t src0, uint32_t src1, uint32_t rows, uint32_t cols,
 	uint32_t bits_pitch, uint32_t src0_pitch, uint32_t src1_pitch)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vcmp_v_args rec = {mem, cmp, type, dst_bits, src0, src1, rows, cols,
 			bits_pitch, src0_pitch, src1_pitch};
-		return defer(ctx, vcmp_v_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vcmp_v_run, &rec, sizeof rec);
 	}
 	return ptort_vcmp_v_now(ctx, mem, cmp, type, dst_bits, src0, src1, rows, cols,
 		bits_pitch, src0_pitch, src1_pitch);
@@ -1119,10 +1056,10 @@ int ptort_vcmps_v(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type,
 	uint32_t dst_bits, uint32_t src, uint64_t scalar, uint32_t rows, uint32_t cols,
 	uint32_t bits_pitch, uint32_t src_pitch)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vcmps_v_args rec = {mem, cmp, type, dst_bits, src, scalar, rows, cols,
 			bits_pitch, src_pitch};
-		return defer(ctx, vcmps_v_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vcmps_v_run, &rec, sizeof rec);
 	}
 	return ptort_vcmps_v_now(ctx, mem, cmp, type, dst_bits, src, scalar, rows, cols,
 		bits_pitch, src_pitch);
@@ -1148,10 +1085,10 @@ int ptort_vsel_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst,
 	uint32_t sel_bits, uint32_t src0, uint32_t src1, uint32_t rows, uint32_t cols,
 	uint32_t dst_pitch, uint32_t bits_pitch, uint32_t src0_pitch, uint32_t src1_pitch)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vsel_v_args rec = {mem, type, dst, sel_bits, src0, src1, rows, cols,
 			dst_pitch, bits_pitch, src0_pitch, src1_pitch};
-		return defer(ctx, vsel_v_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vsel_v_run, &rec, sizeof rec);
 	}
 	return ptort_vsel_v_now(ctx, mem, type, dst, sel_bits, src0, src1, rows, cols,
 		dst_pitch, bits_pitch, src0_pitch, src1_pitch);
@@ -1178,10 +1115,10 @@ int ptort_vsels_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst,
 	uint32_t sel_bits, uint32_t src, uint64_t scalar, uint32_t rows, uint32_t cols,
 	uint32_t dst_pitch, uint32_t bits_pitch, uint32_t src_pitch)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vsels_v_args rec = {mem, type, dst, sel_bits, src, scalar, rows, cols,
 			dst_pitch, bits_pitch, src_pitch};
-		return defer(ctx, vsels_v_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vsels_v_run, &rec, sizeof rec);
 	}
 	return ptort_vsels_v_now(ctx, mem, type, dst, sel_bits, src, scalar, rows, cols,
 		dst_pitch, bits_pitch, src_pitch);
@@ -1206,10 +1143,10 @@ static void vred_v_run(ptort_ctx *ctx, const void *p)
 int ptort_vred_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 	uint32_t src, uint32_t rows, uint32_t cols, uint32_t dst_pitch, uint32_t src_pitch)
 {
-	if (defers(ctx)) {
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
 		const vred_v_args rec = {mem, op, type, dst, src, rows, cols, dst_pitch,
 			src_pitch};
-		return defer(ctx, vred_v_run, &rec, sizeof rec);
+		return ptort_entry_defer(ctx, vred_v_run, &rec, sizeof rec);
 	}
 	return ptort_vred_v_now(ctx, mem, op, type, dst, src, rows, cols, dst_pitch, src_pitch);
 }

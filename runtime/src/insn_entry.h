@@ -2,13 +2,26 @@
  * prototypes of ptort.h. Do not edit; test/lit/docs/insn_calls.test checks it is current.
  *
  * The executors of the instructions whose ptort.h call may be queued by the
- * adversarial schedule (insn_entry.c): ptort_K_now(ctx, ...) takes ptort_K's arguments
- * and executes the instruction at once. Each is defined in its instruction's file. */
+ * adversarial schedule (insn_entry.c, insn_entry_cube.c): ptort_K_now(ctx, ...) takes
+ * ptort_K's arguments and executes the instruction at once. Each is defined in its
+ * instruction's file. */
 #ifndef PTORT_INSN_ENTRY_H
 #define PTORT_INSN_ENTRY_H
 
+#include <stddef.h>
+
 #include "ptort.h"
 
+/* The entries' helpers (insn_entry.c): queuing a record for run (a copy; the call's
+ * result is 0); a copy of a descriptor, zeros for a null pointer (the record's has_
+ * flag says which). An entry queues while ctx runs the adversarial schedule and is
+ * not running its queued work (ptort_sched_defers: a queued instruction that calls
+ * another runs it at once). */
+int ptort_entry_defer(ptort_ctx *ctx, void (*run)(ptort_ctx *ctx, const void *args),
+		      const void *rec, size_t size);
+
+ptort_tile ptort_entry_copy_tile(const ptort_tile *p);
+ptort_gm_view ptort_entry_copy_gm_view(const ptort_gm_view *p);
 int ptort_vtri_v_now(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t one,
 	uint32_t rows, uint32_t cols, uint32_t dst_pitch, int64_t diag, int64_t upper);
 int ptort_vconv_now(ptort_ctx *ctx, ptort_mem mem, uint32_t dst, uint32_t src, ptort_type from,
