@@ -4,6 +4,9 @@
 #define PTOC_BENCH_H
 
 double bench_now(void); /* monotonic seconds */
+/* Prints how busy the machine was (the 1-minute load average beside the online CPUs):
+ * a wall-clock speed-up over threads needs idle CPUs. */
+void bench_print_load(void);
 
 /* bench_cvt.c */
 int bench_cvt(int argc, char **argv);

@@ -139,15 +139,7 @@ int bench_cluster(int argc, char **argv)
 	       "independent)\n", cbest[0] * 1e3, cbest[1] * 1e3);
 	printf("  outputs of all %u launches equal to the C reference (so byte-identical): %s\n",
 	       2 * runs, same && right ? "yes" : "NO");
-	{ /* a speed-up needs idle CPUs: say how busy the machine was */
-		FILE *f = fopen("/proc/loadavg", "r");
-		double load;
-		if (f && fscanf(f, "%lf", &load) == 1)
-			printf("  machine load during the run (1-minute load average): %.1f on %u online "
-			       "CPUs\n", load, ptort_launch_threads(0, 4096));
-		if (f)
-			fclose(f);
-	}
+	bench_print_load(); /* a speed-up needs idle CPUs */
 	free(j.a);
 	free(j.b);
 	free(j.out);

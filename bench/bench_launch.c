@@ -182,15 +182,7 @@ int bench_launch(int argc, char **argv)
 	       "(serial rest %.2f, %.2f ms)\n", cbest[2] * 1e3, cbest[3] * 1e3, cbest[2] / cbest[3],
 	       crest[2] * 1e3, crest[3] * 1e3);
 	printf("  outputs of all %u launches byte-identical: %s\n", 4 * runs, same ? "yes" : "NO");
-	{ /* a speed-up needs idle CPUs: say how busy the machine was */
-		FILE *f = fopen("/proc/loadavg", "r");
-		double load;
-		if (f && fscanf(f, "%lf", &load) == 1)
-			printf("  machine load during the run (1-minute load average): %.1f on %u online "
-			       "CPUs\n", load, ptort_launch_threads(0, 4096));
-		if (f)
-			fclose(f);
-	}
+	bench_print_load(); /* a speed-up needs idle CPUs */
 	free(j.x);
 	free(j.y);
 	free(ref);

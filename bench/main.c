@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "ptort.h"
 #include "runtime/src/cpu_internal.h"
 
 /* PTOC_BENCH_CLOCK=cpu measures this thread's CPU time instead of wall time: on a
@@ -21,6 +22,17 @@ double bench_now(void)
 	}
 	clock_gettime(cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void bench_print_load(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double load;
+	if (f && fscanf(f, "%lf", &load) == 1)
+		printf("  machine load during the run (1-minute load average): %.1f on %u online "
+		       "CPUs\n", load, ptort_launch_threads(0, 4096));
+	if (f)
+		fclose(f);
 }
 
 static const struct {

@@ -61,11 +61,6 @@ typedef struct emit_sync {
 	char what[96];
 } emit_sync;
 int emit_sync_of(const ir_op *op, emit_sync *s);
-/* The steps of one op (docs/semantics.md §8.8a): when level-3 instruction `op` follows
- * another lowered from the same op (the same location, adjacent in the block) on the
- * same pipe, and that pipe does not execute in program order on `t`, the pipe whose
- * `pipe_barrier` goes between them (as in pto-isa's implementation of the op); else -1. */
-int emit_step_barrier(const ir_op *op, const struct target *t);
 
 /* emit_mixed.c (docs/semantics.md §8.9): the core a section or function runs on (1 the
  * cube, 2 the vector cores, 0 any); whether the vector code under `root` exchanges
@@ -76,15 +71,5 @@ int emit_step_barrier(const ir_op *op, const struct target *t);
 int emit_core_of(const ir_op *op);
 int emit_vector_only0(ir_op *root);
 int emit_is_mixed(ir_op *func);
-
-/* emit_defer.c, the adversarial schedule (docs/sync-check.md): whether instruction
- * `op` is handed to ptort_sync_defer under it (a level-3 instruction of a pipe other
- * than S, not tprint nor a FIFO op); whether any op under `func` is; the file-scope
- * argument struct, call and deferral of each instruction kind the module defers,
- * written through put. */
-int emit_deferred(const ir_op *op, const struct target *t);
-int emit_func_defers(ir_op *func, const struct target *t);
-void emit_defer_decls(ir_op *module, const struct target *t,
-		      void (*put)(void *user, const char *s), void *user);
 
 #endif

@@ -150,14 +150,6 @@ static void emit_op(em *e, ir_op *op)
 		return;
 	}
 	em_loc_comment(e, op);
-	if (emit_step_barrier(op, e->t) >= 0) { /* the op orders its own steps */
-		const char *pn = ptort_pipe_name((ptort_pipe)emit_step_barrier(op, e->t));
-		em_ind(e);
-		em_pf(e, "ptort_sync_barrier(ctx, PTORT_%s, ", pn);
-		em_put_src(e, op->loc.file);
-		em_pf(e, ", %u, %u); /* pipe_barrier(%s) between two steps of the op */\n", op->loc.line,
-		   op->loc.col, pn);
-	}
 	emit_insn(e, op, ir_insn_get(op->code));
 }
 
@@ -265,10 +257,8 @@ static void emit_func(em *e, ir_op *f)
 	e->indent = 1;
 	em_ind(e);
 	/* the pipes that execute in program order, for the sync sanitizer and the
-	 * adversarial schedule (ptoc_adv: it runs, instructions go to its queues) */
-	e->adv = emit_func_defers(f, e->t);
-	em_pf(e, "%sptort_sync_target(ctx, 0x%xu);\n", e->adv ? "const int ptoc_adv = " : "",
-	      e->t ? e->t->inorder_pipes : 1u);
+	 * adversarial schedule (under it the instruction calls queue themselves) */
+	em_pf(e, "ptort_sync_target(ctx, 0x%xu);\n", e->t ? e->t->inorder_pipes : 1u);
 	for (i = 0; b && i < b->num_args; i++) {
 		/* an argument of N < 64 bits is reduced to them (docs/semantics.md §8.4), which
 		 * reads it; else one no statement reads (a pointer's _elems goes with it) */
@@ -289,12 +279,6 @@ static void emit_func(em *e, ir_op *f)
 	e->indent = 0;
 	em_ps(e, "}\n");
 	em_names_reset(e);
-}
-
-/* em_ps for emit_defer.c */
-static void put_text(void *user, const char *s)
-{
-	em_ps(user, s);
 }
 
 void emit_header(em *e, ir_op *module, const char *what)
@@ -332,7 +316,6 @@ unsigned emit_c(ir_ctx *ctx, ir_op *module, const struct target *t, ptoc_write_f
 	em_pf(&e, "};\n");
 	ir_walk(module, em_collect_file, &e);
 	em_put_files(&e);
-	emit_defer_decls(module, t, put_text, &e);
 	for (f = module->regions[0].first ? module->regions[0].first->first : NULL; f && !e.errors;
 	     f = f->next) {
 		if (f->code == IR_OP_FUNC)

@@ -31,7 +31,6 @@ typedef struct em {
 	size_t nbuf;
 	char buf[EM_BUF];
 	const ir_op *func;  /* the function being emitted */
-	int adv;            /* it defers instructions (ptoc_adv; emit_defer.c) */
 	const char *fname;  /* its C name */
 	/* the source files of the module's locations (interned), each written once as
 	 * `static const char ptoc_file[]` (ptoc_file_K for the K-th after the first) and

@@ -467,14 +467,6 @@ void emit_insn(em *e, const ir_op *op, const ir_insndef *d)
 	em_ind(e);
 	if (res)
 		em_pf(e, "%s = (%s)", res, rty);
-	if (e->adv && emit_deferred(op, e->t)) { /* the adversarial schedule's queue */
-		em_pf(e, "if (ptoc_adv) ptoc_%s_defer(ctx", d->call + strlen("ptort_"));
-		for (i = 0; i < n; i++) {
-			em_put(e, ", ", 2);
-			em_ps(e, args[i]);
-		}
-		em_ps(e, "); else ");
-	}
 	em_ps(e, d->call);
 	em_ps(e, "(ctx");
 	for (i = 0; i < n; i++) {

@@ -63,17 +63,3 @@ int emit_sync_of(const ir_op *op, emit_sync *s)
 			 (long long)s->event);
 	return 0;
 }
-
-int emit_step_barrier(const ir_op *op, const struct target *t)
-{
-	const ir_op *q = op->prev;
-	int p;
-	if (!q || !op->loc.file || q->loc.file != op->loc.file || q->loc.line != op->loc.line ||
-	    q->loc.col != op->loc.col || !ir_insn_get(op->code) || !ir_insn_get(q->code))
-		return -1;
-	p = ir_op_pipe(op, t);
-	if (p <= PTORT_PIPE_S || p >= PTORT_PIPE_COUNT || ir_op_pipe(q, t) != p ||
-	    (t->inorder_pipes >> p & 1))
-		return -1;
-	return p;
-}

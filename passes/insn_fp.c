@@ -1,13 +1,16 @@
 /* insn_fp.c: barriers inside one tile op's lowering (docs/sync.md, "Inside one tile
  * op"). split-repeats calls lower_pipe_barriers after lowering each tile op: where a
- * later vector instruction of that op's instructions touches bytes an earlier one
- * (since the last barrier) wrote, or writes bytes an earlier one read, and the
- * target's V pipe does not execute in program order (A2A3), a `pto.barrier <PIPE_V>`
- * goes before the later one, as pto-isa's A2A3 tile functions have between their
- * dependent instructions. Footprints from the instruction's fields as the runtime
- * checks them (runtime/src/vop.c): from the operand's address to the end of its
- * furthest selected lane; a whole tile for a tile field; the whole memory for an
- * instruction or field not computed here (a dynamic field, a form not listed).
+ * later instruction of that op's instructions touches bytes an earlier one of its pipe
+ * (since the last barrier of that pipe) wrote, or writes bytes an earlier one read,
+ * and the pipe does not execute in program order on the target (A2A3's V, M, MTE1,
+ * MTE2, MTE3 and FIX; A5's MTE2 and MTE3) while its pipe_barrier orders it, a
+ * `pto.barrier <PIPE>` goes before the later one, as pto-isa's A2A3 tile functions
+ * have `pipe_barrier(PIPE_V)` between their dependent instructions. Footprints from
+ * the instruction's fields as the runtime checks them (runtime/src/vop.c): from the
+ * operand's address to the end of its furthest selected lane; a whole tile for a tile
+ * field; for a DMA, GM as a whole (read by a load, written by a store); the whole
+ * memory for an instruction or field not computed here (a dynamic field, a form not
+ * listed).
  *
  * Requires: level-3 instructions with constant fields where known.
  * Preserves: everything; adds pto.barrier ops. */
@@ -21,11 +24,15 @@
 
 #define MAX_SPANS 8
 
+/* A footprint: bytes [lo, hi) of memory `mem` read or written (w) by an instruction
+ * of pipe `pipe` */
 typedef struct ispan {
-	int mem; /* ir_mem; -1: every memory */
-	unsigned char w;
+	int mem; /* ir_mem; SPAN_GM: GM; -1: every memory */
+	unsigned char w, pipe;
 	uint64_t lo, hi;
 } ispan;
+
+#define SPAN_GM PTORT_MEM_COUNT
 
 static int fint(const ir_op *op, const char *name, int64_t *v)
 {
@@ -124,6 +131,13 @@ static unsigned spans_of(const ir_op *op, ispan *out)
 	rep g;
 	if (!d || op->num_operands > d->fixed)
 		goto all; /* a dynamic field */
+	if (d->fixed) { /* a DMA's GM view: GM as a whole, written by a store */
+		out[n].mem = SPAN_GM;
+		out[n].w = op->code == IR_OP_I_DMA_STORE;
+		out[n].lo = 0;
+		out[n].hi = UINT64_MAX;
+		n++;
+	}
 	for (i = 0; i < d->nfields && n < MAX_SPANS; i++) { /* tile fields: the whole tile */
 		const ir_ifield *f = &d->fields[i];
 		char an[64];
@@ -231,6 +245,8 @@ all:
  * on-chip memory (docs/semantics.md §8.8a), placement's alignment of tiles. */
 static int conflict(const ispan *a, const ispan *b)
 {
+	if (a->pipe != b->pipe)
+		return 0;
 	uint64_t alo = a->lo & ~(uint64_t)31, blo = b->lo & ~(uint64_t)31;
 	uint64_t ahi = a->hi > UINT64_MAX - 31 ? UINT64_MAX : (a->hi + 31) & ~(uint64_t)31;
 	uint64_t bhi = b->hi > UINT64_MAX - 31 ? UINT64_MAX : (b->hi + 31) & ~(uint64_t)31;
@@ -249,39 +265,68 @@ static ir_op *mk_barrier(ir_ctx *ctx, int pipe, ir_loc loc)
 			    0);
 }
 
+/* Drops the footprints of pipe p (PTORT_PIPE_ALL: of every pipe) from seen[0..*n):
+ * a barrier of p orders them. */
+static void forget(ispan *seen, size_t *n, int p)
+{
+	size_t i, k = 0;
+	for (i = 0; i < *n; i++)
+		if (p != PTORT_PIPE_ALL && seen[i].pipe != p)
+			seen[k++] = seen[i];
+	*n = k;
+}
+
+/* The pipe of a pto.barrier (PTORT_PIPE_ALL for PIPE_ALL), or -1. */
+static int barrier_pipe(const ir_op *op)
+{
+	const ir_attr *a = op->code == IR_OP_BARRIER ? ir_op_get_attr(op, "pipe") : NULL;
+	unsigned p;
+	if (!a || a->kind != IR_ATTR_PTO)
+		return -1;
+	for (p = 0; p <= PTORT_PIPE_ALL; p++)
+		if (!strcmp(a->u.pto.value, ptort_pipe_name((ptort_pipe)p)))
+			return (int)p;
+	return -1;
+}
+
 unsigned lower_pipe_barriers(ir_ctx *ctx, const struct target *t, ir_op *first, ir_op *stop)
 {
 	ispan *seen = NULL, cur[MAX_SPANS];
 	size_t nseen = 0, cap = 0, j;
-	unsigned n, i, added = 0;
+	unsigned n, i, added = 0, unordered = ~t->inorder_pipes & t->barrier_pipes;
 	ir_op *x;
-	if (t->inorder_pipes >> PTORT_PIPE_V & 1 || !(t->barrier_pipes >> PTORT_PIPE_V & 1))
-		return 0;
 	for (x = first; x && x != stop; x = x->next) {
-		int hit = 0;
-		if (!ir_insn_get(x->code) || ir_op_pipe(x, t) != PTORT_PIPE_V)
+		int hit = 0, p = barrier_pipe(x);
+		if (p >= 0) { /* the lowering's own barrier */
+			forget(seen, &nseen, p);
+			continue;
+		}
+		p = ir_insn_get(x->code) ? ir_op_pipe(x, t) : -1;
+		if (p < 0 || p >= PTORT_PIPE_COUNT || !(unordered >> p & 1))
 			continue;
 		n = spans_of(x, cur);
+		for (i = 0; i < n; i++)
+			cur[i].pipe = (unsigned char)p;
 		for (i = 0; i < n && !hit; i++)
 			for (j = 0; j < nseen && !hit; j++)
 				hit = conflict(&cur[i], &seen[j]);
 		if (hit) {
-			ir_block_insert_before(x, mk_barrier(ctx, PTORT_PIPE_V, x->loc));
+			ir_block_insert_before(x, mk_barrier(ctx, p, x->loc));
 			added++;
-			nseen = 0;
+			forget(seen, &nseen, p);
 		}
 		if (nseen + n > cap) {
 			size_t c = cap ? cap * 2 : 64;
-			ispan *p;
+			ispan *q;
 			while (c < nseen + n)
 				c *= 2;
-			if (!(p = realloc(seen, c * sizeof *p))) { /* out of memory: a barrier orders all */
-				ir_block_insert_before(x, mk_barrier(ctx, PTORT_PIPE_V, x->loc));
+			if (!(q = realloc(seen, c * sizeof *q))) { /* out of memory: a barrier orders all */
+				ir_block_insert_before(x, mk_barrier(ctx, p, x->loc));
 				added++;
-				nseen = 0;
+				forget(seen, &nseen, p);
 				continue;
 			}
-			seen = p, cap = c;
+			seen = q, cap = c;
 		}
 		for (i = 0; i < n; i++)
 			seen[nseen++] = cur[i];

@@ -78,10 +78,11 @@ ir_op *li_emit(ir_ctx *ctx, lower_insn *li, ir_op *before);
 
 /* ---- insn_fp.c -------------------------------------------------------------------- */
 
-/* Inserts `pto.barrier <PIPE_V>` before each vector instruction among first .. stop
- * (exclusive; one tile op's lowering) that reads or writes bytes an earlier one since
- * the last barrier wrote, or writes bytes it read, when V does not execute in program
- * order on t (A2A3). Returns the number inserted. */
+/* Inserts `pto.barrier <PIPE>` before each instruction among first .. stop (exclusive;
+ * one tile op's lowering) that reads or writes bytes an earlier one of its pipe since
+ * that pipe's last barrier wrote, or writes bytes it read, when the pipe does not
+ * execute in program order on t and its pipe_barrier orders it (on A2A3 every pipe
+ * but S, on A5 MTE2 and MTE3). Returns the number inserted. */
 unsigned lower_pipe_barriers(ir_ctx *ctx, const struct target *t, ir_op *first, ir_op *stop);
 
 /* ---- lower_vec.c ------------------------------------------------------------------- */

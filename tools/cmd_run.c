@@ -50,22 +50,6 @@
 #define MAX_BLOCKS PTORT_MAX_BLOCKS
 #define MAX_THREADS PTORT_MAX_THREADS
 
-/* Whether s is a decimal count from 1 to max. */
-static int count_ok(const char *s, unsigned max)
-{
-	unsigned long long v = 0;
-	if (!*s)
-		return 0;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return 0;
-		v = v * 10 + (unsigned)(*s - '0');
-		if (v > max)
-			return 0;
-	}
-	return v > 0;
-}
-
 static int err_write(void *user, const char *data, size_t len)
 {
 	(void)user;
@@ -432,7 +416,7 @@ int cmd_run(int argc, char **argv)
 				}
 				cache_dir = v;
 			} else if (!strcmp(opt, "--blocks") || !strcmp(opt, "--threads")) {
-				if (!count_ok(v, opt[2] == 'b' ? MAX_BLOCKS : MAX_THREADS)) {
+				if (!ptort_count_parse(v, opt[2] == 'b' ? MAX_BLOCKS : MAX_THREADS)) {
 					fprintf(stderr, "ptoc run: %s: '%s' is not a count from 1 to %u (try "
 						"ptoc run --help)\n", opt, v,
 						opt[2] == 'b' ? MAX_BLOCKS : MAX_THREADS);

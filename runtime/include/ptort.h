@@ -911,6 +911,10 @@ typedef struct ptort_main_desc {
 #define PTORT_MAX_BLOCKS (1u << 20)
 #define PTORT_MAX_THREADS 4096u
 PTORT_API int ptort_main(const ptort_main_desc *d, int argc, char **argv);
+/* The count of a --blocks or --threads option (the harness's and `ptoc run`'s): s as a
+ * decimal count from 1 to max, digits only; 0 when s is NULL or empty, not all digits,
+ * 0 or above max. */
+PTORT_API uint32_t ptort_count_parse(const char *s, uint32_t max);
 
 /* ==== 7. Many blocks: launches and the GM race check (src/launch.c) ================
  *

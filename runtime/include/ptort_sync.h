@@ -56,7 +56,8 @@ PTORT_API int64_t ptort_sync_index(ptort_ctx *ctx, int64_t i, int64_t n);
 PTORT_API int ptort_sync_check(ptort_ctx *ctx, int on);
 /* Generated code, at the start of a kernel: bit p set = pipe p executes in program
  * order on the target (S always does). Returns 1 when ctx runs the adversarial
- * schedule (below): the kernel then hands its instructions to ptort_sync_defer. */
+ * schedule (below): the instruction calls of pipes other than S then queue
+ * themselves. */
 PTORT_API int ptort_sync_target(ptort_ctx *ctx, unsigned inorder_pipes);
 /* Generated code, after each instruction (and its ptort_ctx_locate): the instruction
  * just executed (or deferred) issued to `pipe`. */
@@ -99,10 +100,11 @@ PTORT_API void ptort_sync_findings_write(const ptort_sync_findings *f,
 /* Turns the schedule on (adversarial != 0) or off for ctx; returns 0, -1 out of
  * memory. */
 PTORT_API int ptort_sync_schedule(ptort_ctx *ctx, int adversarial);
-/* Generated code, under the schedule, in place of an instruction's call: the `size`
- * bytes at `args` are copied; run(ctx, copy) makes the call when the instruction's
- * pipe runs it (ptort_ctx_locate and ptort_sync_op follow, as after the call). With
- * the schedule off, run(ctx, args) at once. */
+/* Queues work in place of an instruction's call (the instruction calls of ptort.h do
+ * this themselves under the schedule; a hand-written driver may queue its own): the
+ * `size` bytes at `args` are copied; run(ctx, copy) makes the call when the
+ * instruction's pipe runs it (ptort_ctx_locate and ptort_sync_op follow, as after the
+ * call). With the schedule off, run(ctx, args) at once. */
 PTORT_API void ptort_sync_defer(ptort_ctx *ctx, void (*run)(ptort_ctx *ctx, const void *args),
 				const void *args, size_t size);
 /* Generated code, before a kernel returns: runs every queued instruction (the end of

@@ -524,6 +524,21 @@ static void slot_note(ptort_ctx *ctx, const void *p, size_t n, int write)
 		ctx->rec[ctx->nrec - 1].slot = 1;
 }
 
+/* The start of a tpush or tpop (`what`, as the op `op`) of tile t (its `role`) on FIFO
+ * d: this core's queued work of the adversarial schedule first, then the checks of
+ * the call, the tile and the FIFO. The FIFO, or NULL after reporting an error. */
+static xfifo *fifo_begin(ptort_ctx *ctx, const char *what, const char *op, const char *role,
+			 const ptort_tile *t, unsigned d, const char *file, uint32_t line,
+			 uint32_t col)
+{
+	if (ctx->sched)
+		ptort_sched_flush(ctx);
+	if (outside(ctx, what) || ptort_check_tile(ctx, op, role, t) ||
+	    fifo_ready(ctx, op, d, file, line, col))
+		return NULL;
+	return &ctx->cl->f[d];
+}
+
 int ptort_tpush_at(ptort_ctx *ctx, const ptort_tile *src, uint32_t split, const char *file,
 		   uint32_t line, uint32_t col)
 {
@@ -532,15 +547,10 @@ int ptort_tpush_at(ptort_ctx *ctx, const ptort_tile *src, uint32_t split, const 
 	unsigned d, s, lo, hi;
 	parts p;
 	xfifo *f;
-	if (ctx->sched) /* the adversarial schedule: this core's queued work first */
-		ptort_sched_flush(ctx);
-	if (outside(ctx, "tpush") || ptort_check_tile(ctx, op, "source", src))
+	d = ctx->core == PTORT_CORE_CUBE ? 0 : 1;
+	if (!(f = fifo_begin(ctx, "tpush", op, "source", src, d, file, line, col)))
 		return -1;
 	cl = ctx->cl;
-	d = ctx->core == PTORT_CORE_CUBE ? 0 : 1;
-	if (fifo_ready(ctx, op, d, file, line, col))
-		return -1;
-	f = &cl->f[d];
 	if (d == 0) {
 		if (split_parts(ctx, op, split, src->v_rows, src->v_cols, &p))
 			return -1;
@@ -602,15 +612,10 @@ int ptort_tpop_at(ptort_ctx *ctx, const ptort_tile *dst, uint32_t split, const c
 	unsigned d, s, lo, hi;
 	uint32_t rows = 0, cols = 0;
 	xfifo *f;
-	if (ctx->sched) /* the adversarial schedule: this core's queued work first */
-		ptort_sched_flush(ctx);
-	if (outside(ctx, "tpop") || ptort_check_tile(ctx, op, "destination", dst))
+	d = ctx->core == PTORT_CORE_CUBE ? 1 : 0;
+	if (!(f = fifo_begin(ctx, "tpop", op, "destination", dst, d, file, line, col)))
 		return -1;
 	cl = ctx->cl;
-	d = ctx->core == PTORT_CORE_CUBE ? 1 : 0;
-	if (fifo_ready(ctx, op, d, file, line, col))
-		return -1;
-	f = &cl->f[d];
 	if (split > 2) {
 		ptort_report(ctx, "%s: split %u (0, 1 or 2)", op, split);
 		return -1;

@@ -12,7 +12,7 @@ static uint64_t at(const ptort_tile *t, uint32_t r, uint32_t c, unsigned bits)
 	return (uint64_t)t->addr * 8 + ptort_tile_offset(t, r, c) * bits;
 }
 
-int ptort_tconcat(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src1, const ptort_tile *dst)
+int ptort_tconcat_now(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src1, const ptort_tile *dst)
 {
 	unsigned bits;
 	uint32_t rows, c0, c1, r, c;

@@ -210,7 +210,7 @@ static int find_lines(const ptort_tile *t, const struct gmspan *sp, struct lines
 	return 1;
 }
 
-int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
+int ptort_dma_load_now(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
 		   const ptort_tile *dst)
 {
 	const char *op = "dma_load";
@@ -245,7 +245,7 @@ int ptort_dma_load(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
 	return 0;
 }
 
-int ptort_dma_store(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const ptort_tile *src,
+int ptort_dma_store_now(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const ptort_tile *src,
 		    int convert_to, int relu)
 {
 	const char *op = "dma_store";
@@ -323,7 +323,7 @@ static int load_cvt_direct(ptort_ctx *ctx, const void *gm, const ptort_gm_view *
 	return ok;
 }
 
-int ptort_dma_load_cvt(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
+int ptort_dma_load_cvt_now(ptort_ctx *ctx, const void *gm, const ptort_gm_view *view,
 		       const ptort_tile *src, uint32_t dst_addr, ptort_type to, uint32_t count,
 		       ptort_rmode rm, int sat)
 {

@@ -9,7 +9,7 @@
 #include "mem_internal.h"
 #include "ptort.h"
 
-int ptort_tgather(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx,
+int ptort_tgather_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx,
 		  const ptort_tile *dst)
 {
 	ptort_type it;
@@ -80,7 +80,7 @@ static int selected(int64_t pattern, uint32_t c)
 	}
 }
 
-int ptort_tgatherm(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int64_t pattern)
+int ptort_tgatherm_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int64_t pattern)
 {
 	unsigned sb, db;
 	uint32_t r, c;

@@ -368,11 +368,10 @@ static int store(hrun *r, unsigned i)
 	return 0;
 }
 
-/* A count from 1 to max in s (decimal); 0 when malformed or out of range. */
-static uint32_t count_arg(const char *s, uint32_t max)
+uint32_t ptort_count_parse(const char *s, uint32_t max)
 {
 	unsigned long long v = 0;
-	if (!*s)
+	if (!s || !*s)
 		return 0;
 	for (; *s; s++) {
 		if (*s < '0' || *s > '9')
@@ -457,7 +456,7 @@ static int parse(hrun *r, int argc, char **argv)
 			uint32_t n;
 			if (a + 1 >= argc)
 				return usage(r, "option '%s' needs a count", o);
-			n = count_arg(argv[++a], bl ? HARNESS_MAX_BLOCKS : HARNESS_MAX_THREADS);
+			n = ptort_count_parse(argv[++a], bl ? HARNESS_MAX_BLOCKS : HARNESS_MAX_THREADS);
 			if (!n) {
 				fprintf(stderr, "%s: %s: '%s' is not a count from 1 to %u\n", r->prog, o,
 					argv[a], bl ? HARNESS_MAX_BLOCKS : HARNESS_MAX_THREADS);

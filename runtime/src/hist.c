@@ -8,7 +8,7 @@
 #include "mem_internal.h"
 #include "ptort.h"
 
-int ptort_thistogram(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx, const ptort_tile *dst,
+int ptort_thistogram_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx, const ptort_tile *dst,
 		     int64_t msb)
 {
 	uint32_t vr, vc, r, c, bin, counts[256], sum;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "insn_entry.h"
 #include "ptort.h"
 
 /* One GM access recorded for the race check of a launch (launch.c): host bytes
@@ -134,6 +135,8 @@ int ptort_sched_enter(ptort_ctx *ctx, unsigned inorder);
 void ptort_sched_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col);
 int ptort_sched_bind(ptort_ctx *ctx, ptort_pipe pipe, uint32_t ev);
 void ptort_sched_flush(ptort_ctx *ctx);
+/* Whether an instruction called now is queued (insn_entry.c): not while the queues run. */
+int ptort_sched_defers(const ptort_ctx *ctx);
 /* Whether [a, a+la) and [b, b+lb) intersect. */
 int ptort_overlap(uint64_t a, uint64_t la, uint64_t b, uint64_t lb);
 

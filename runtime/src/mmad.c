@@ -424,7 +424,7 @@ out:
 
 /* ---- ptort_mmad ---------------------------------------------------------------------- */
 
-int ptort_mmad(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
+int ptort_mmad_now(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
 	       const ptort_tile *b, uint32_t m, uint32_t k, uint32_t n, int init,
 	       const ptort_tile *bias_or_c_in)
 {
@@ -609,7 +609,7 @@ static int mx_safe_all(ptort_type t, const uint8_t *sc, size_t n)
 	return 1;
 }
 
-int ptort_mmad_mx(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
+int ptort_mmad_mx_now(ptort_ctx *ctx, const ptort_tile *c_out, const ptort_tile *a,
 		  const ptort_tile *a_scale, const ptort_tile *b, const ptort_tile *b_scale,
 		  uint32_t m, uint32_t k, uint32_t n, int init, const ptort_tile *bias_or_c_in)
 {

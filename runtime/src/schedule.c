@@ -1,10 +1,11 @@
 /* schedule.c: the adversarial schedule (ptort_sync.h; docs/semantics.md §8.8b,
  * docs/sync-check.md "The adversarial schedule").
  *
- * While a context runs it, generated code hands each instruction of a pipe other than
- * S to ptort_sync_defer (its arguments copied, a function that makes the call later)
- * instead of calling it; the instruction's ptort_ctx_locate and ptort_sync_op then
- * give it its location and its pipe, and it joins that pipe's queue. set_flag,
+ * While a context runs it, each instruction call of a pipe other than S hands itself
+ * to ptort_sync_defer (insn_entry.c: its arguments copied, a function that makes the
+ * call later) instead of executing; the instruction's ptort_ctx_locate and
+ * ptort_sync_op then give it its location and its pipe, and it joins that pipe's
+ * queue. set_flag,
  * wait_flag and pipe_barrier of a pipe other than S join the queue of their pipe
  * (a set its source's, a wait its destination's). S runs at issue: its instructions
  * execute when called, a set_flag on S fires at once, a wait_flag on S first runs
@@ -232,6 +233,11 @@ void ptort_sync_defer(ptort_ctx *ctx, void (*run)(ptort_ctx *ctx, const void *ar
 	x->run = run;
 	x->off = off;
 	s->unbound = 1;
+}
+
+int ptort_sched_defers(const ptort_ctx *ctx)
+{
+	return !ctx->sched->running;
 }
 
 void ptort_sched_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col)

@@ -30,7 +30,7 @@ uint64_t ptort_scvt(ptort_ctx *ctx, ptort_type from, ptort_type to, uint64_t val
 /* ttri with a diagonal known only at run time: each row in at most two fills, the
  * columns left of the split and those right of it (as the compile-time lowering of a
  * constant diagonal does, passes/lower_vec.c). */
-int ptort_vtri_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t one,
+int ptort_vtri_v_now(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t one,
 		 uint32_t rows, uint32_t cols, uint32_t dst_pitch, int64_t diag, int64_t upper)
 {
 	uint32_t i, split, eb = ptort_type_bits(type) / 8;

@@ -70,7 +70,7 @@ static void put_struct(ptort_ctx *ctx, const ptort_tile *dst, uint32_t r, uint32
 	}
 }
 
-int ptort_tsort32(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx, const ptort_tile *dst)
+int ptort_tsort32_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *idx, const ptort_tile *dst)
 {
 	ptort_type t;
 	unsigned bits;
@@ -147,7 +147,7 @@ static int check_list(ptort_ctx *ctx, const char *what, const ptort_tile *t, pto
 	return 0;
 }
 
-int ptort_tmrgsort(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src1, const ptort_tile *src2,
+int ptort_tmrgsort_now(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src1, const ptort_tile *src2,
 		   const ptort_tile *src3, const ptort_tile *dst, int64_t block_len, int64_t exhausted)
 {
 	const ptort_tile *src[4] = {src0, src1, src2, src3};

@@ -38,7 +38,7 @@ static int less(ptort_type t, unsigned bits, uint64_t a, uint64_t b)
 	}
 }
 
-int ptort_targred(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int64_t col,
+int ptort_targred_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int64_t col,
 		  int64_t min)
 {
 	const char *name = col ? (min ? "tcolargmin" : "tcolargmax") : (min ? "trowargmin" : "trowargmax");

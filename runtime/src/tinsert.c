@@ -8,7 +8,7 @@
 #include "mem_internal.h"
 #include "ptort.h"
 
-int ptort_tinsert(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, uint32_t row,
+int ptort_tinsert_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, uint32_t row,
 		  uint32_t col, int convert_to)
 {
 	ptort_type st, dt;

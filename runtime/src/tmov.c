@@ -54,7 +54,7 @@ static int types_check(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *
 	return 0;
 }
 
-int ptort_tmov(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int convert_to,
+int ptort_tmov_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int convert_to,
 	       int relu)
 {
 	ptort_type st, dt;
@@ -149,13 +149,13 @@ static int move_at(ptort_ctx *ctx, const char *name, const ptort_tile *src,
 	return 0;
 }
 
-int ptort_textract(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, uint32_t row,
+int ptort_textract_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, uint32_t row,
 		   uint32_t col)
 {
 	return move_at(ctx, "textract", src, dst, row, col, 0);
 }
 
-int ptort_ttrans(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst)
+int ptort_ttrans_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst)
 {
 	return move_at(ctx, "ttrans", src, dst, 0, 0, 1);
 }

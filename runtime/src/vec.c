@@ -192,7 +192,7 @@ static int vconv_exec(ptort_ctx *ctx, const char *op, unsigned mem, uint32_t dst
 	return 0;
 }
 
-int ptort_vconv(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
+int ptort_vconv_now(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
 		ptort_type from, ptort_type to, uint32_t repeat, uint16_t dst_blk_stride,
 		uint16_t src_blk_stride, uint16_t dst_rep_stride, uint16_t src_rep_stride,
 		uint64_t mask_hi, uint64_t mask_lo, ptort_rmode rm, int sat)
@@ -204,7 +204,7 @@ int ptort_vconv(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_a
 			  mask_hi, mask_lo);
 }
 
-int ptort_vconv_deq(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
+int ptort_vconv_deq_now(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
 		    uint32_t repeat, uint16_t dst_blk_stride, uint16_t src_blk_stride,
 		    uint16_t dst_rep_stride, uint16_t src_rep_stride, uint64_t mask_hi,
 		    uint64_t mask_lo, uint16_t scale_f16)
@@ -244,13 +244,13 @@ static int vlanes(const struct conv *cv)
 	return (int)(2048 / (fb > tb ? fb : tb));
 }
 
-int ptort_vconv_v(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
+int ptort_vconv_v_now(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
 		  ptort_type from, ptort_type to, uint32_t count, ptort_rmode rm, int sat)
 {
 	return ptort_vconv_v2d(ctx, mem, dst_addr, src_addr, from, to, 1, count, 0, 0, rm, sat);
 }
 
-int ptort_vconv_v2d(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
+int ptort_vconv_v2d_now(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
 		    ptort_type from, ptort_type to, uint32_t rows, uint32_t cols,
 		    uint32_t dst_pitch, uint32_t src_pitch, ptort_rmode rm, int sat)
 {

@@ -484,7 +484,7 @@ static void vins_init(struct vins *v, enum kind k, ptort_vop op, ptort_type t, c
 	v->name = name;
 }
 
-int ptort_vbin(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+int ptort_vbin_now(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 	       uint32_t src0, uint32_t src1, uint32_t repeat, uint16_t dst_blk, uint16_t src0_blk,
 	       uint16_t src1_blk, uint16_t dst_rep, uint16_t src0_rep, uint16_t src1_rep,
 	       uint64_t mask_hi, uint64_t mask_lo)
@@ -498,7 +498,7 @@ int ptort_vbin(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uin
 	return rep_exec(ctx, &v, (unsigned)mem, repeat, mask_hi, mask_lo);
 }
 
-int ptort_vbins(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+int ptort_vbins_now(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 		uint32_t src, uint64_t scalar, unsigned flags, uint32_t repeat, uint16_t dst_blk,
 		uint16_t src_blk, uint16_t dst_rep, uint16_t src_rep, uint64_t mask_hi,
 		uint64_t mask_lo)
@@ -512,7 +512,7 @@ int ptort_vbins(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, ui
 	return rep_exec(ctx, &v, (unsigned)mem, repeat, mask_hi, mask_lo);
 }
 
-int ptort_vun(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+int ptort_vun_now(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 	      uint32_t src, uint32_t repeat, uint16_t dst_blk, uint16_t src_blk, uint16_t dst_rep,
 	      uint16_t src_rep, uint64_t mask_hi, uint64_t mask_lo)
 {
@@ -524,7 +524,7 @@ int ptort_vun(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint
 	return rep_exec(ctx, &v, (unsigned)mem, repeat, mask_hi, mask_lo);
 }
 
-int ptort_vdup(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t scalar,
+int ptort_vdup_now(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t scalar,
 	       uint32_t repeat, uint16_t dst_blk, uint16_t dst_rep, uint64_t mask_hi,
 	       uint64_t mask_lo)
 {
@@ -536,7 +536,7 @@ int ptort_vdup(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uin
 	return rep_exec(ctx, &v, (unsigned)mem, repeat, mask_hi, mask_lo);
 }
 
-int ptort_vcmp(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, uint32_t dst_bits,
+int ptort_vcmp_now(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, uint32_t dst_bits,
 	       uint32_t src0, uint32_t src1, uint32_t repeat, uint16_t src0_blk, uint16_t src1_blk,
 	       uint16_t src0_rep, uint16_t src1_rep, uint64_t mask_hi, uint64_t mask_lo)
 {
@@ -550,7 +550,7 @@ int ptort_vcmp(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, ui
 	return rep_exec(ctx, &v, (unsigned)mem, repeat, mask_hi, mask_lo);
 }
 
-int ptort_vcmps(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, uint32_t dst_bits,
+int ptort_vcmps_now(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, uint32_t dst_bits,
 		uint32_t src, uint64_t scalar, uint32_t repeat, uint16_t src_blk, uint16_t src_rep,
 		uint64_t mask_hi, uint64_t mask_lo)
 {
@@ -564,7 +564,7 @@ int ptort_vcmps(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, u
 	return rep_exec(ctx, &v, (unsigned)mem, repeat, mask_hi, mask_lo);
 }
 
-int ptort_vsel(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t sel_bits,
+int ptort_vsel_now(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t sel_bits,
 	       uint32_t src0, uint32_t src1, uint32_t repeat, uint16_t dst_blk, uint16_t src0_blk,
 	       uint16_t src1_blk, uint16_t dst_rep, uint16_t src0_rep, uint16_t src1_rep,
 	       uint64_t mask_hi, uint64_t mask_lo)
@@ -579,7 +579,7 @@ int ptort_vsel(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uin
 	return rep_exec(ctx, &v, (unsigned)mem, repeat, mask_hi, mask_lo);
 }
 
-int ptort_vsels(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t sel_bits,
+int ptort_vsels_now(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t sel_bits,
 		uint32_t src, uint64_t scalar, uint32_t repeat, uint16_t dst_blk, uint16_t src_blk,
 		uint16_t dst_rep, uint16_t src_rep, uint64_t mask_hi, uint64_t mask_lo)
 {
@@ -593,7 +593,7 @@ int ptort_vsels(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, ui
 	return rep_exec(ctx, &v, (unsigned)mem, repeat, mask_hi, mask_lo);
 }
 
-int ptort_vred(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t group,
+int ptort_vred_now(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t group,
 	       uint32_t dst, uint32_t src, uint32_t repeat, uint16_t dst_rep, uint16_t src_blk,
 	       uint16_t src_rep, uint64_t mask_hi, uint64_t mask_lo)
 {
@@ -615,7 +615,7 @@ int ptort_vred(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uin
 	return rep_exec(ctx, &v, (unsigned)mem, repeat, mask_hi, mask_lo);
 }
 
-int ptort_vbrcb(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t src,
+int ptort_vbrcb_now(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t src,
 		uint32_t repeat, uint16_t dst_blk, uint16_t dst_rep)
 {
 	struct vins v;
@@ -828,7 +828,7 @@ static struct opnd opv(uint32_t addr, uint32_t pitch, int brc)
 	return o;
 }
 
-int ptort_vbin_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+int ptort_vbin_v_now(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 		 uint32_t src0, uint32_t src1, uint32_t rows, uint32_t cols, uint32_t dst_pitch,
 		 uint32_t src0_pitch, uint32_t src1_pitch, unsigned flags)
 {
@@ -841,7 +841,7 @@ int ptort_vbin_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, u
 	return reg_exec(ctx, &v, (unsigned)mem, rows, cols);
 }
 
-int ptort_vbins_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+int ptort_vbins_v_now(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 		  uint32_t src, uint64_t scalar, unsigned flags, uint32_t rows, uint32_t cols,
 		  uint32_t dst_pitch, uint32_t src_pitch)
 {
@@ -854,7 +854,7 @@ int ptort_vbins_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, 
 	return reg_exec(ctx, &v, (unsigned)mem, rows, cols);
 }
 
-int ptort_vun_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+int ptort_vun_v_now(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 		uint32_t src, uint32_t rows, uint32_t cols, uint32_t dst_pitch, uint32_t src_pitch)
 {
 	struct vins v;
@@ -865,7 +865,7 @@ int ptort_vun_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, ui
 	return reg_exec(ctx, &v, (unsigned)mem, rows, cols);
 }
 
-int ptort_vdup_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t scalar,
+int ptort_vdup_v_now(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint64_t scalar,
 		 uint32_t rows, uint32_t cols, uint32_t dst_pitch)
 {
 	struct vins v;
@@ -876,7 +876,7 @@ int ptort_vdup_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, u
 	return reg_exec(ctx, &v, (unsigned)mem, rows, cols);
 }
 
-int ptort_vcmp_v(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, uint32_t dst_bits,
+int ptort_vcmp_v_now(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, uint32_t dst_bits,
 		 uint32_t src0, uint32_t src1, uint32_t rows, uint32_t cols, uint32_t bits_pitch,
 		 uint32_t src0_pitch, uint32_t src1_pitch)
 {
@@ -890,7 +890,7 @@ int ptort_vcmp_v(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type, 
 	return reg_exec(ctx, &v, (unsigned)mem, rows, cols);
 }
 
-int ptort_vcmps_v(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type,
+int ptort_vcmps_v_now(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type,
 		  uint32_t dst_bits, uint32_t src, uint64_t scalar, uint32_t rows, uint32_t cols,
 		  uint32_t bits_pitch, uint32_t src_pitch)
 {
@@ -904,7 +904,7 @@ int ptort_vcmps_v(ptort_ctx *ctx, ptort_mem mem, ptort_cmp cmp, ptort_type type,
 	return reg_exec(ctx, &v, (unsigned)mem, rows, cols);
 }
 
-int ptort_vsel_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t sel_bits,
+int ptort_vsel_v_now(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, uint32_t sel_bits,
 		 uint32_t src0, uint32_t src1, uint32_t rows, uint32_t cols, uint32_t dst_pitch,
 		 uint32_t bits_pitch, uint32_t src0_pitch, uint32_t src1_pitch)
 {
@@ -918,7 +918,7 @@ int ptort_vsel_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst, u
 	return reg_exec(ctx, &v, (unsigned)mem, rows, cols);
 }
 
-int ptort_vsels_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst,
+int ptort_vsels_v_now(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst,
 		  uint32_t sel_bits, uint32_t src, uint64_t scalar, uint32_t rows, uint32_t cols,
 		  uint32_t dst_pitch, uint32_t bits_pitch, uint32_t src_pitch)
 {
@@ -932,7 +932,7 @@ int ptort_vsels_v(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t dst,
 	return reg_exec(ctx, &v, (unsigned)mem, rows, cols);
 }
 
-int ptort_vred_v(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
+int ptort_vred_v_now(ptort_ctx *ctx, ptort_mem mem, ptort_vop op, ptort_type type, uint32_t dst,
 		 uint32_t src, uint32_t rows, uint32_t cols, uint32_t dst_pitch, uint32_t src_pitch)
 {
 	struct vins v;

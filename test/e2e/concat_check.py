@@ -16,7 +16,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from layout_check import K, Case, tb, rand_bits, ptoc_run, same_bits  # noqa: E402
+from layout_check import tb, rand_bits, run_groups, same_bits  # noqa: E402
 import pto_ref  # noqa: E402
 
 R, C, DC = 8, 32, 64
@@ -68,24 +68,7 @@ def main(argv):
             n += 1
             cases.append(("tconcat %s, valid %dx%d + %dx%d into %dx%d" % (t, vr, c0, vr, c1, R, DC),
                           lambda c, k, d, t=t, a=(vr, c0, c1), n=n: case(c, k, d, t, *a, n)))
-    failed = n_built = 0
-    for part in range(0, len(cases), 9):
-        d = os.path.join(work, "%s_concat%d" % (target, part))
-        os.makedirs(d, exist_ok=True)
-        k = K(target)
-        built = []
-        for i, (label, fn) in enumerate(cases[part:part + 9]):
-            cc = Case(label)
-            cc.tag = "c%d" % i
-            fn(cc, k, d)
-            built.append(cc)
-        ok, err = ptoc_run(ptoc, target, d, k.text(), [x for c in built for x in c.ins],
-                           [x for c in built for x in c.outs])
-        for c in built:
-            good, msg = c.check() if ok else (False, "ptoc run failed: " + err)
-            print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, msg))
-            failed += not good
-        n_built += len(built)
+    n_built, failed = run_groups(ptoc, target, work, target + "_concat", cases, 9)
     print("concat_check: %s: %d cases, %d failed" % (target, n_built, failed))
     return 1 if failed else 0
 

@@ -18,7 +18,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from layout_check import K, Case, tb, ptoc_run, same_bits  # noqa: E402
+from layout_check import tb, run_groups, same_bits  # noqa: E402
 
 
 def case(c, k, d, rows, cols, vr, vc, dcols, msb, seed):
@@ -72,24 +72,7 @@ def main(argv):
                 "isMSB default" if msb is None else "isMSB = %s" % ("true" if msb else "false"),
                 vr, vc, rows, cols, dcols),
                 lambda c, k, d, a=(rows, cols, vr, vc, dcols, msb), n=n: case(c, k, d, *a, n)))
-    failed = n_built = 0
-    for part in range(0, len(cases), 6):
-        d = os.path.join(work, "hist%d" % part)
-        os.makedirs(d, exist_ok=True)
-        k = K("a5")
-        built = []
-        for i, (label, fn) in enumerate(cases[part:part + 6]):
-            c = Case(label)
-            c.tag = "c%d" % i
-            fn(c, k, d)
-            built.append(c)
-        ok, err = ptoc_run(ptoc, "a5", d, k.text(), [x for c in built for x in c.ins],
-                           [x for c in built for x in c.outs])
-        for c in built:
-            good, msg = c.check() if ok else (False, "ptoc run failed: " + err)
-            print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, msg))
-            failed += not good
-        n_built += len(built)
+    n_built, failed = run_groups(ptoc, "a5", work, "hist", cases, 6)
     print("hist_check: %d cases, %d failed" % (n_built, failed))
     return 1 if failed else 0
 

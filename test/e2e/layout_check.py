@@ -121,11 +121,13 @@ def rand_bits(rng, t, shape):
     return rng.integers(info.min, info.max, size=shape, endpoint=True).astype(NP[t])
 
 
-def ptoc_run(ptoc, target, d, text, ins, outs):
+def ptoc_run(ptoc, target, d, text, ins, outs, extra=()):
+    """Writes text to d/k.pto and runs it with `ptoc run` (extra: more of its
+    arguments); returns (ok, stderr)."""
     src = os.path.join(d, "k.pto")
     with open(src, "w") as f:
         f.write(text)
-    cmd = [ptoc, "run", src, "--target", target]
+    cmd = [ptoc, "run", src, "--target", target] + list(extra)
     for a, path in ins:
         cmd += ["--in", "%s=%s" % (a, path)]
     for a, path in outs:
@@ -150,10 +152,11 @@ class Case:
         return "%" + a, a, os.path.join(d, a + ".bin")
 
 
-def run_cases(ptoc, target, d, cases):
+def run_cases(ptoc, target, d, cases, edit=None, extra=()):
     """Builds the cases (label, fn(c, k, d)) into one kernel in folder d, runs it with
     `ptoc run` and checks each case's outputs, printing `ok  LABEL: ...` or `FAIL ...`
-    a line. Returns (cases, failed)."""
+    a line. edit(text), when given, changes the kernel's text before it runs; extra:
+    more arguments of `ptoc run`. Returns (cases, failed)."""
     os.makedirs(d, exist_ok=True)
     k = K(target)
     built = []
@@ -162,14 +165,27 @@ def run_cases(ptoc, target, d, cases):
         c.tag = "c%d" % i
         fn(c, k, d)
         built.append(c)
-    ok, err = ptoc_run(ptoc, target, d, k.text(), [x for c in built for x in c.ins],
-                       [x for c in built for x in c.outs])
+    text = edit(k.text()) if edit else k.text()
+    ok, err = ptoc_run(ptoc, target, d, text, [x for c in built for x in c.ins],
+                       [x for c in built for x in c.outs], extra)
     failed = 0
     for c in built:
         good, msg = c.check() if ok else (False, "ptoc run failed: " + err)
         print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, msg))
         failed += not good
     return len(built), failed
+
+
+def run_groups(ptoc, target, work, name, cases, size, edit=None, extra=()):
+    """run_cases over the cases in groups of `size`, each group one kernel in the folder
+    work/NAME<index of its first case>. Returns (cases, failed)."""
+    n = failed = 0
+    for part in range(0, len(cases), size):
+        k, f = run_cases(ptoc, target, os.path.join(work, "%s%d" % (name, part)),
+                         cases[part:part + size], edit, extra)
+        n += k
+        failed += f
+    return n, failed
 
 
 def same_bits(got, want):

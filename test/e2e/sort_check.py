@@ -31,9 +31,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import subprocess  # noqa: E402
-
-from layout_check import K, Case, tb, same_bits  # noqa: E402
+from layout_check import tb, run_groups, same_bits  # noqa: E402
 
 NP = {"f16": np.float16, "f32": np.float32}
 UI = {"f16": np.uint16, "f32": np.uint32}
@@ -207,20 +205,6 @@ def case_tmrgsort1(c, k, d, t, block, groups, seed):
     c.check = lambda: same_bits(np.fromfile(bf, dtype=W.dtype), W)
 
 
-def ptoc_run(ptoc, target, d, text, ins, outs):
-    """layout_check's ptoc_run with the executed counts' argument given (0)"""
-    src = os.path.join(d, "k.pto")
-    with open(src, "w") as f:
-        f.write(text)
-    cmd = [ptoc, "run", src, "--target", target, "--arg", "ex=0"]
-    for a, path in ins:
-        cmd += ["--in", "%s=%s" % (a, path)]
-    for a, path in outs:
-        cmd += ["--out", "%s=%s" % (a, path)]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    return r.returncode == 0, r.stderr.strip()[:2000]
-
-
 def main(argv):
     if len(argv) != 4:
         print(__doc__)
@@ -250,31 +234,15 @@ def main(argv):
                                                                                "s" if groups > 1 else ""),
                           lambda c, k, d, t=t, block=block, groups=groups, n=n:
                           case_tmrgsort1(c, k, d, t, block, groups, n)))
-    failed = 0
-    n_built = 0
-    for part in range(0, len(cases), 8):
-        d = os.path.join(work, "%s_sort%d" % (target, part))
-        os.makedirs(d, exist_ok=True)
-        k = K(target)
-        built = []
-        for i, (label, fn) in enumerate(cases[part:part + 8]):
-            c = Case(label)
-            c.tag = "c%d" % i
-            fn(c, k, d)
-            built.append(c)
-        text = k.text()
+    def edit(text):
         # the executed counts: an argument of the kernel (nothing reads it back); the
         # one-list block lengths: i32 constants
         text = text.replace("attributes {pto.entry} {", "attributes {pto.entry} {\n" + "\n".join(
             "    %%bl%d = arith.constant %d : i32" % (b, b) for b in (64, 128)), 1)
-        text = text.replace("func.func @k(", "func.func @k(%ex: vector<4xi16>, ", 1)
-        ok, err = ptoc_run(ptoc, target, d, text, [x for c in built for x in c.ins],
-                           [x for c in built for x in c.outs])
-        for c in built:
-            good, msg = c.check() if ok else (False, "ptoc run failed: " + err)
-            print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, msg))
-            failed += not good
-        n_built += len(built)
+        return text.replace("func.func @k(", "func.func @k(%ex: vector<4xi16>, ", 1)
+    # the executed counts' argument given (0)
+    n_built, failed = run_groups(ptoc, target, work, target + "_sort", cases, 8, edit,
+                                 ("--arg", "ex=0"))
     print("sort_check: %s: %d cases, %d failed" % (target, n_built, failed))
     return 1 if failed else 0
 
