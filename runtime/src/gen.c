@@ -12,7 +12,7 @@ static uint64_t pos_of(const ptort_tile *t, uint32_t r, uint32_t c)
 	return (uint64_t)t->addr * 8 + ptort_tile_offset(t, r, c) * ptort_type_bits((ptort_type)t->type);
 }
 
-int ptort_tgatherc(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
+int ptort_tgatherc_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
 		   const ptort_tile *cdst, uint64_t k, int64_t cmp, int64_t offset)
 {
 	ptort_type st, dt;
@@ -90,7 +90,7 @@ static void rounds_of(uint32_t x[4], uint32_t k0, uint32_t k1, int64_t rounds)
 	}
 }
 
-int ptort_trandom(ptort_ctx *ctx, const ptort_tile *dst, int64_t key0, int64_t key1, int64_t counter0,
+int ptort_trandom_now(ptort_ctx *ctx, const ptort_tile *dst, int64_t key0, int64_t key1, int64_t counter0,
 		  int64_t counter1, int64_t counter2, int64_t counter3, int64_t rounds)
 {
 	uint32_t ctr[4], r, b, l, w;
@@ -119,7 +119,7 @@ int ptort_trandom(ptort_ctx *ctx, const ptort_tile *dst, int64_t key0, int64_t k
 	return 0;
 }
 
-int ptort_tpack(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst)
+int ptort_tpack_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst)
 {
 	unsigned sb, db;
 	uint32_t r, c;

@@ -522,6 +522,84 @@ int ptort_tconcat(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src1
 	return ptort_tconcat_now(ctx, src0, src1, dst);
 }
 
+/* ---- ptort_tgatherc ---- */
+
+typedef struct tgatherc_args {
+	ptort_tile src, dst, cdst;
+	uint64_t k;
+	int64_t cmp, offset;
+	int has_src, has_dst, has_cdst;
+} tgatherc_args;
+
+static void tgatherc_run(ptort_ctx *ctx, const void *p)
+{
+	const tgatherc_args *r = p;
+	(void)ptort_tgatherc_now(ctx, r->has_src ? &r->src : NULL, r->has_dst ? &r->dst : NULL,
+		r->has_cdst ? &r->cdst : NULL, r->k, r->cmp, r->offset);
+}
+
+int ptort_tgatherc(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
+	const ptort_tile *cdst, uint64_t k, int64_t cmp, int64_t offset)
+{
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const tgatherc_args rec = {ptort_entry_copy_tile(src),
+			ptort_entry_copy_tile(dst), ptort_entry_copy_tile(cdst), k, cmp, offset,
+			src != NULL, dst != NULL, cdst != NULL};
+		return ptort_entry_defer(ctx, tgatherc_run, &rec, sizeof rec);
+	}
+	return ptort_tgatherc_now(ctx, src, dst, cdst, k, cmp, offset);
+}
+
+/* ---- ptort_trandom ---- */
+
+typedef struct trandom_args {
+	ptort_tile dst;
+	int64_t key0, key1, counter0, counter1, counter2, counter3, rounds;
+	int has_dst;
+} trandom_args;
+
+static void trandom_run(ptort_ctx *ctx, const void *p)
+{
+	const trandom_args *r = p;
+	(void)ptort_trandom_now(ctx, r->has_dst ? &r->dst : NULL, r->key0, r->key1, r->counter0,
+		r->counter1, r->counter2, r->counter3, r->rounds);
+}
+
+int ptort_trandom(ptort_ctx *ctx, const ptort_tile *dst, int64_t key0, int64_t key1,
+	int64_t counter0, int64_t counter1, int64_t counter2, int64_t counter3, int64_t rounds)
+{
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const trandom_args rec = {ptort_entry_copy_tile(dst), key0, key1, counter0,
+			counter1, counter2, counter3, rounds, dst != NULL};
+		return ptort_entry_defer(ctx, trandom_run, &rec, sizeof rec);
+	}
+	return ptort_trandom_now(ctx, dst, key0, key1, counter0, counter1, counter2, counter3,
+		rounds);
+}
+
+/* ---- ptort_tpack ---- */
+
+typedef struct tpack_args {
+	ptort_tile src, dst;
+	int has_src, has_dst;
+} tpack_args;
+
+static void tpack_run(ptort_ctx *ctx, const void *p)
+{
+	const tpack_args *r = p;
+	(void)ptort_tpack_now(ctx, r->has_src ? &r->src : NULL, r->has_dst ? &r->dst : NULL);
+}
+
+int ptort_tpack(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst)
+{
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const tpack_args rec = {ptort_entry_copy_tile(src), ptort_entry_copy_tile(dst),
+			src != NULL, dst != NULL};
+		return ptort_entry_defer(ctx, tpack_run, &rec, sizeof rec);
+	}
+	return ptort_tpack_now(ctx, src, dst);
+}
+
 /* ---- ptort_targred ---- */
 
 typedef struct targred_args {

@@ -61,6 +61,11 @@ int ptort_thistogram_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile
 	const ptort_tile *dst, int64_t msb);
 int ptort_tconcat_now(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src1,
 	const ptort_tile *dst);
+int ptort_tgatherc_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst,
+	const ptort_tile *cdst, uint64_t k, int64_t cmp, int64_t offset);
+int ptort_trandom_now(ptort_ctx *ctx, const ptort_tile *dst, int64_t key0, int64_t key1,
+	int64_t counter0, int64_t counter1, int64_t counter2, int64_t counter3, int64_t rounds);
+int ptort_tpack_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);
 int ptort_targred_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int64_t col,
 	int64_t min);
 int ptort_ttrans_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);
