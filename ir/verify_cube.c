@@ -110,15 +110,11 @@ void verify_matmul(vctx *v, const ir_op *op)
 		op_error(v, op, "expects b_scale to be in the scaling address space");
 }
 
-/* tget_scale_addr (A5): dst, a tile in `scaling` of src's shape and valid shape,
- * becomes src's MX scale tile (docs/semantics.md §6.3). */
+/* tget_scale_addr: dst, a tile in `scaling` of src's shape and valid shape, becomes
+ * src's MX scale tile (docs/semantics.md §6.3; check-cube refuses it without MX). */
 void verify_scale_addr(vctx *v, const ir_op *op)
 {
 	tinfo ts, td;
-	if (!v->t->cube.mx_k_multiple) {
-		op_error(v, op, "is only supported on targets with MX matmul, not %s", v->t->name);
-		return;
-	}
 	if (check_tile_use(v, op, vtype(op, 0), "src", &ts) ||
 	    check_tile_use(v, op, dst_type(op), "dst", &td))
 		return;
