@@ -247,7 +247,7 @@ typedef enum ir_opcode {
 	IR_OP_COUNT,
 	IR_OP_UNKNOWN = IR_OP_COUNT, /* an op not in the table (accepted in generic form) */
 	/* the vector ops: row i of target/vec_types.def is IR_OP_V_FIRST + i */
-	IR_OP_V_FIRST = IR_OP_TMATMUL_MX_BIAS + 1,
+	IR_OP_V_FIRST = IR_OP_TGET_SCALE_ADDR + 1,
 	IR_OP_V_END = IR_OP_SET_VALIDSHAPE
 } ir_opcode;
 

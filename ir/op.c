@@ -186,7 +186,8 @@ int ir_matmul_roles_of(ir_opcode code, ir_matmul_roles *r)
 	r->b_scale = ir_opdef_role(code, "b_scale");
 	r->bias = ir_opdef_role(code, "bias");
 	r->mx = r->a_scale >= 0;
-	r->gemv = code == IR_OP_TGEMV || code == IR_OP_TGEMV_ACC || code == IR_OP_TGEMV_BIAS;
+	r->gemv = code == IR_OP_TGEMV || code == IR_OP_TGEMV_ACC || code == IR_OP_TGEMV_BIAS ||
+		  code == IR_OP_TGEMV_MX || code == IR_OP_TGEMV_MX_ACC || code == IR_OP_TGEMV_MX_BIAS;
 	return 0;
 }
 

@@ -253,6 +253,7 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 	case IR_OP_TEXTRACT: verify_textract(v, op); break;
 	case IR_OP_TINSERT: v->errors += ir_verify_tinsert(v->ctx, op, v->t); break;
 	case IR_OP_TGATHER: v->errors += ir_verify_tgather(v->ctx, op, v->t); break;
+	case IR_OP_TGET_SCALE_ADDR: verify_scale_addr(v, op); break;
 	case IR_OP_TSORT32: case IR_OP_TMRGSORT: case IR_OP_THISTOGRAM: case IR_OP_TCONCAT:
 		v->errors += ir_verify_irregular(v->ctx, op, v->t); break;
 	case IR_OP_TRANDOM: case IR_OP_TPACK: case IR_OP_TSYNC: v->errors += ir_verify_gen(v->ctx, op, v->t); break;

@@ -107,6 +107,7 @@ void verify_partition_view(vctx *v, const ir_op *op);
 void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd);
 /* verify_cube.c */
 void verify_matmul(vctx *v, const ir_op *op);
+void verify_scale_addr(vctx *v, const ir_op *op);
 /* verify_arith.c */
 void verify_arith(vctx *v, const ir_op *op);
 /* verify_func.c */

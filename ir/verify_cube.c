@@ -109,3 +109,21 @@ void verify_matmul(vctx *v, const ir_op *op)
 	    tx.buf && tx.mem != IR_MEM_SCALING)
 		op_error(v, op, "expects b_scale to be in the scaling address space");
 }
+
+/* tget_scale_addr: dst, a tile in `scaling` of src's shape and valid shape, becomes
+ * src's MX scale tile (docs/semantics.md §6.3; check-cube refuses it without MX). */
+void verify_scale_addr(vctx *v, const ir_op *op)
+{
+	tinfo ts, td;
+	if (check_tile_use(v, op, vtype(op, 0), "src", &ts) ||
+	    check_tile_use(v, op, dst_type(op), "dst", &td))
+		return;
+	if (td.buf && td.mem != IR_MEM_SCALING)
+		op_error(v, op, "expects dst to be in the scaling address space");
+	else if (td.rows != ts.rows || td.cols != ts.cols)
+		op_error(v, op, "expects dst and src to have the same shape (got %lldx%lld and %lldx%lld)",
+			 (long long)td.rows, (long long)td.cols, (long long)ts.rows, (long long)ts.cols);
+	else if ((!dyn(td.vr) && !dyn(ts.vr) && td.vr != ts.vr) ||
+		 (!dyn(td.vc) && !dyn(ts.vc) && td.vc != ts.vc))
+		op_error(v, op, "expects dst and src to have the same valid_shape");
+}

@@ -166,7 +166,7 @@ static int accumulates_in_place(const ir_op *op)
 	const ir_value *c;
 	const ir_operand *u;
 	if (op->code != IR_OP_TMATMUL_ACC && op->code != IR_OP_TMATMUL_MX_ACC &&
-	    op->code != IR_OP_TGEMV_ACC)
+	    op->code != IR_OP_TGEMV_ACC && op->code != IR_OP_TGEMV_MX_ACC)
 		return 0;
 	c = op->operands[0].value;
 	if (c->type != op->results[0].type || ir_value_num_uses(c) != 1)

@@ -11,8 +11,8 @@
  *   - a boxed tile (any slayout but none_box) whose shape is not a whole number of
  *     fractal boxes, or whose fractal does not fit its element type
  *     (ptort_layout_check: the runtime could not address it);
- *   - an MX matmul on a target without MX, or with a static K that is not a multiple
- *     of the target's MX K granule (A5: 64);
+ *   - an MX matmul or a tget_scale_addr on a target without MX, or an MX matmul with
+ *     a static K that is not a multiple of the target's MX K granule (A5: 64);
  *   - an (A, B -> C) element-type triple the target's mmad does not have. */
 #include <stdio.h>
 
@@ -139,6 +139,10 @@ static int visit(ir_op *op, void *user)
 		check_box(c, op, op->results[0].type);
 	if (ir_opdef_get(op->code)->flags & IR_OPF_MATMUL)
 		check_matmul(c, op);
+	if (op->code == IR_OP_TGET_SCALE_ADDR && !c->t->cube.mx_k_multiple) {
+		ir_error(c->ctx, op->loc, "'%s' op: %s has no MX matmul", op->name, c->t->name);
+		c->errors++;
+	}
 	return 0;
 }
 

@@ -13,7 +13,9 @@
  *                       to `dyn`), init "zero" (tmatmul, .mx), "c" (.acc: the acc_in
  *                       tile, which may be the destination itself), "bias" (.bias).
  *   tgemv*             pto.i.mmad with m = 1, k = rhs valid rows, n = rhs valid
- *                       columns, init as the tmatmul of the same suffix.
+ *                       columns, init as the tmatmul of the same suffix; tgemv.mx*
+ *                       pto.i.mmad_mx likewise, k = lhs valid columns.
+ *   tget_scale_addr    nothing: ptoc passes each MX scale tile to the mmad itself.
  *   textract           pto.i.textract (row, col: constants or dyn operands).
  *   tinsert            pto.i.tinsert (row, col likewise; convert_to as tmov).
  *   t{row,col}arg{max,min}  pto.i.targred (col, min flags; tmp unused).
@@ -159,9 +161,11 @@ static unsigned lower_matmul(ir_ctx *ctx, ir_op *op)
 	}
 	li_attr(ctx, &li, "init", ir_attr_string(ctx, init, strlen(init)));
 	if (ro.gemv) {
-		/* m = 1, k and n from rhs's valid shape (pto-isa's TGEMV) */
+		/* m = 1, k and n from rhs's valid shape (pto-isa's TGEMV); the MX forms take
+		 * k from lhs's valid columns (pto-isa's TGEMV_MX) */
 		li_int(ctx, &li, "m", 1);
-		if (dim_field(ctx, &li, op, "k", tb.type->u.tb.v_row, tb.v_row) ||
+		if ((mx ? dim_field(ctx, &li, op, "k", ta.type->u.tb.v_col, ta.v_col)
+			: dim_field(ctx, &li, op, "k", tb.type->u.tb.v_row, tb.v_row)) ||
 		    dim_field(ctx, &li, op, "n", tb.type->u.tb.v_col, tb.v_col))
 			return 1;
 	} else if (dim_field(ctx, &li, op, "m", ta.type->u.tb.v_row, ta.v_row) ||
@@ -302,6 +306,8 @@ unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 		return lower_argred(ctx, op);
 	case IR_OP_TGATHER:
 		return lower_tgather(ctx, op);
+	case IR_OP_TGET_SCALE_ADDR:
+		return 0; /* a binding, no instruction (docs/semantics.md §6.3) */
 	case IR_OP_TSORT32: case IR_OP_TMRGSORT: case IR_OP_THISTOGRAM: case IR_OP_TCONCAT:
 		return lower_irregular_op(ctx, op);
 	case IR_OP_TRANDOM: case IR_OP_TPACK:

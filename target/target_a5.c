@@ -147,7 +147,9 @@ const struct target target_a5 = {
 		[PTOC_LOC_RIGHT] = {"L0B", KIB(64), 512, 0},
 		[PTOC_LOC_ACC] = {"L0C", KIB(256), 512, 0},
 		[PTOC_LOC_BIAS] = {"bias table", KIB(4), 32, 0},
-		[PTOC_LOC_SCALING] = {"fixpipe buffer", KIB(4), 32, 0},
+		/* also the MX scale tiles: L0A's and L0B's scale buffers, 4 KiB each, in the
+		 * one loc=scaling PTOAS has (docs/semantics.md §5 [decision]) */
+		[PTOC_LOC_SCALING] = {"fixpipe buffer", KIB(8), 32, 0},
 	},
 	.vec = {
 		.repeat_bytes = 256,

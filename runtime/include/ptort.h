@@ -604,11 +604,13 @@ PTORT_API int ptort_layout_box(ptort_type type, unsigned slayout, uint32_t fract
 
 /* Element index (from the tile's first element) of element (r, c) of `t` under its
  * layout. Every data movement and mmad goes through this. A boxed tile whose box is
- * invalid is addressed as unboxed (check tiles first with ptort_layout_check). */
+ * invalid is addressed as unboxed (check tiles first with ptort_layout_check); a
+ * one-row boxed tile has boxes of one row (its elements in order). */
 PTORT_API size_t ptort_tile_offset(const ptort_tile *t, uint32_t r, uint32_t c);
 
 /* Whether a tile shape is addressable: known codes, nonzero shape, an even column count
- * for 4-bit types, and for boxed layouts a valid box that divides rows and cols. */
+ * for 4-bit types, and for boxed layouts a valid box that divides cols and, unless the
+ * tile has one row, rows. */
 typedef enum ptort_layout_status {
 	PTORT_LAYOUT_OK = 0,
 	PTORT_LAYOUT_BAD_TYPE,

@@ -1,6 +1,7 @@
 /* cvt.c: the generic conversion path (decode -> round -> pack, SoftFloat style, bit
- * patterns in integers, no host float arithmetic) and the public entry points
- * ptort_cvt1 / ptort_cvt_run / ptort_cvt_2d / ptort_deq*. Semantics: docs/semantics.md
+ * patterns in integers, no host float arithmetic) and the public entry points of one
+ * element, ptort_cvt1 / ptort_deq* (those of buffers are cvt_run.c's, above this file
+ * and the fast path's). Semantics: docs/semantics.md
  * §2-3 and docs/numerics.md. */
 #include <stddef.h>
 #include <stdint.h>
@@ -486,8 +487,8 @@ static uint64_t bf16_to_e8m0(uint64_t bits)
 }
 
 /* sat_eff: the caller has already dropped saturation where it cannot matter. */
-static uint64_t cvt1_core(ptort_type from, ptort_type to, uint64_t bits, ptort_rmode rm,
-			  int sat_eff, int exact)
+uint64_t ptort_cvt1_core(ptort_type from, ptort_type to, uint64_t bits, ptort_rmode rm,
+			 int sat_eff, int exact)
 {
 	const struct ptort_fmt *f = ptort_fmt_get(to);
 	struct ptort_val v;
@@ -507,7 +508,7 @@ static uint64_t cvt1_core(ptort_type from, ptort_type to, uint64_t bits, ptort_r
 
 /* Saturation has no effect for an f32 destination and for exact conversions
  * (docs/semantics.md §3.2); integer destinations always honour it. */
-static int effective_sat(ptort_type from, ptort_type to, int sat)
+int ptort_cvt_effective_sat(ptort_type from, ptort_type to, int sat)
 {
 	if (!sat || ptort_type_is_float(to) == 0)
 		return sat != 0;
@@ -521,7 +522,7 @@ uint64_t ptort_cvt1_generic(ptort_type from, ptort_type to, uint64_t bits, ptort
 {
 	if (ptort_cvt_check(from, to, rm) != PTORT_CVT_OK)
 		return 0;
-	return cvt1_core(from, to, bits, rm, effective_sat(from, to, sat),
+	return ptort_cvt1_core(from, to, bits, rm, ptort_cvt_effective_sat(from, to, sat),
 			 ptort_cvt_is_exact(from, to));
 }
 
@@ -538,110 +539,6 @@ int ptort_cvt_default_sat(ptort_type from, ptort_type to)
 uint64_t ptort_cvt1(ptort_type from, ptort_type to, uint64_t bits, ptort_rmode rm, int sat)
 {
 	return ptort_cvt1_generic(from, to, bits, rm, sat);
-}
-
-/* ---- buffers ------------------------------------------------------------ */
-
-static uint64_t load_elem(const unsigned char *p, unsigned bits, size_t i)
-{
-	switch (bits) {
-	case 4:
-		return (p[i / 2] >> ((i & 1) * 4)) & 0xF;
-	case 8:
-		return p[i];
-	case 16: {
-		uint16_t x;
-		memcpy(&x, p + 2 * i, 2);
-		return x;
-	}
-	case 32: {
-		uint32_t x;
-		memcpy(&x, p + 4 * i, 4);
-		return x;
-	}
-	default: {
-		uint64_t x;
-		memcpy(&x, p + 8 * i, 8);
-		return x;
-	}
-	}
-}
-
-static void store_elem(unsigned char *p, unsigned bits, size_t i, uint64_t v)
-{
-	switch (bits) {
-	case 4: {
-		unsigned sh = (unsigned)(i & 1) * 4;
-		p[i / 2] = (unsigned char)((p[i / 2] & ~(0xFu << sh)) | ((v & 0xF) << sh));
-		return;
-	}
-	case 8:
-		p[i] = (unsigned char)v;
-		return;
-	case 16: {
-		uint16_t x = (uint16_t)v;
-		memcpy(p + 2 * i, &x, 2);
-		return;
-	}
-	case 32: {
-		uint32_t x = (uint32_t)v;
-		memcpy(p + 4 * i, &x, 4);
-		return;
-	}
-	default:
-		memcpy(p + 8 * i, &v, 8);
-		return;
-	}
-}
-
-/* The portable loop over a run; also what the fast paths are tested against. */
-void ptort_cvt_run_generic(ptort_type from, ptort_type to, const void *src, void *dst,
-			   size_t n, ptort_rmode rm, int sat)
-{
-	unsigned fb = ptort_type_bits(from), tb = ptort_type_bits(to);
-	int se = effective_sat(from, to, sat), ex = ptort_cvt_is_exact(from, to);
-	size_t i;
-	for (i = 0; i < n; i++)
-		store_elem(dst, tb, i, cvt1_core(from, to, load_elem(src, fb, i), rm, se, ex));
-}
-
-ptort_cvt_status ptort_cvt_run(ptort_type from, ptort_type to, const void *src, void *dst,
-			       size_t n, ptort_rmode rm, int sat)
-{
-	ptort_cvt_status st = ptort_cvt_check(from, to, rm);
-	if (st != PTORT_CVT_OK)
-		return st;
-	if (!ptort_cvt_fast_run(from, to, src, dst, n, rm, sat))
-		ptort_cvt_run_generic(from, to, src, dst, n, rm, sat);
-	return PTORT_CVT_OK;
-}
-
-ptort_cvt_status ptort_cvt_2d(ptort_type from, ptort_type to, const void *src, size_t src_off,
-			      size_t src_stride, void *dst, size_t dst_off, size_t dst_stride,
-			      size_t rows, size_t cols, ptort_rmode rm, int sat)
-{
-	unsigned fb = ptort_type_bits(from), tb = ptort_type_bits(to);
-	ptort_cvt_status st = ptort_cvt_check(from, to, rm);
-	size_t r, c;
-	int se, ex;
-	if (st != PTORT_CVT_OK)
-		return st;
-	se = effective_sat(from, to, sat);
-	ex = ptort_cvt_is_exact(from, to);
-	for (r = 0; r < rows; r++) {
-		size_t si = src_off + r * src_stride, di = dst_off + r * dst_stride;
-		/* whole-byte rows go through the fast kernels */
-		if (fb >= 8 && tb >= 8) {
-			const unsigned char *s = (const unsigned char *)src + si * (fb / 8);
-			unsigned char *d = (unsigned char *)dst + di * (tb / 8);
-			if (ptort_cvt_fast_run(from, to, s, d, cols, rm, sat))
-				continue;
-		}
-		for (c = 0; c < cols; c++)
-			store_elem(dst, tb, di + c,
-				   cvt1_core(from, to, load_elem(src, fb, si + c), rm, se, ex));
-	}
-	return PTORT_CVT_OK;
 }
 
 /* ---- the deq path ------------------------------------------------------- */

@@ -1,6 +1,5 @@
-/* cvt_fast.c: fast conversions of contiguous runs: which kernel converts a pair, the
- * ISA level in use, and the portable instantiation of the kernels (the file map:
- * cvt_fast_internal.h).
+/* cvt_fast.c: fast conversions of contiguous runs: which kernel converts a pair and
+ * the portable instantiation of the kernels (the file map: cvt_fast_internal.h).
  *
  * Every kernel gives exactly the bits of the generic decode-round-pack path (cvt.c);
  * test/unit/cvtfast compares them on all 2^16 and many random 2^32 inputs. On x86-64
@@ -18,24 +17,6 @@
 static int run_portable(enum kid k, const struct kargs *a)
 {
 	return run_kernel(k, a);
-}
-
-/* Level used by ptort_cvt_fast_run: -1 = best available (the default), else capped. */
-static int forced_level = -1;
-
-int ptort_cvtf_level(void)
-{
-#ifdef PTORT_X86
-	int lv = ptort_cvtf_x86_level();
-	return forced_level >= 0 && forced_level < lv ? forced_level : lv;
-#else
-	return 0;
-#endif
-}
-
-void ptort_cvt_fast_force_level(int level)
-{
-	forced_level = level;
 }
 
 static int dispatch(enum kid k, const struct kargs *a)
@@ -182,32 +163,6 @@ static void last_step(enum kid k, const struct kargs *a, const uint32_t *s, void
 
 #define BLOCK 1024
 
-static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, void *dst,
-			    size_t n, ptort_rmode rm, int sat);
-
-/* The kernels read and write through typed pointers, so a buffer that is not aligned
- * to its element size goes through aligned blocks (memcpy in and out); with a 4-bit
- * side that is left to the generic path. */
-int ptort_cvt_fast_run(ptort_type from, ptort_type to, const void *src, void *dst, size_t n,
-		       ptort_rmode rm, int sat)
-{
-	unsigned sbits = ptort_type_bits(from), dbits = ptort_type_bits(to);
-	uint64_t sbuf[BLOCK], dbuf[BLOCK];
-	size_t done;
-	if (n == 0 || ((uintptr_t)src % ((sbits + 7) / 8) == 0 && (uintptr_t)dst % ((dbits + 7) / 8) == 0))
-		return fast_run_aligned(from, to, src, dst, n, rm, sat);
-	if (sbits < 8 || dbits < 8)
-		return 0;
-	for (done = 0; done < n; done += BLOCK) {
-		size_t m = n - done < BLOCK ? n - done : BLOCK;
-		memcpy(sbuf, (const unsigned char *)src + done * (sbits / 8), m * (sbits / 8));
-		if (!fast_run_aligned(from, to, sbuf, dbuf, m, rm, sat))
-			return 0; /* decided by the pair alone: nothing was written yet */
-		memcpy((unsigned char *)dst + done * (dbits / 8), dbuf, m * (dbits / 8));
-	}
-	return 1;
-}
-
 /* from -> to in one pass of k2 reading the source directly (see fused); rm1 the
  * rounding of 32-bit integers to f32. A 4-bit destination's odd last element goes
  * through the generic path. */
@@ -246,21 +201,6 @@ static int fused_step(ptort_type from, ptort_type to, enum kid k2, const struct 
 		return 1;
 	}
 	return fused(k2, &c);
-}
-
-static int fast_run_aligned(ptort_type from, ptort_type to, const void *src, void *dst,
-			    size_t n, ptort_rmode rm, int sat)
-{
-	const uint8_t *t = NULL;
-	ptort_rmode r = rm == PTORT_NONE ? PTORT_RINT : rm;
-	if (to == PTORT_HIF8 && ptort_type_bits(from) == 16 && (t = ptort_cvtf_wide_table(from, r, sat, n))) {
-		ptort_cvtf_wide_run(t, src, dst, n);
-		return 1;
-	}
-	if (to == PTORT_HIF8 && (from == PTORT_F32 || from == PTORT_I32 || from == PTORT_U32) &&
-	    r != PTORT_ODD)
-		t = r == PTORT_HYBRID ? ptort_cvtf_hyb_table(sat, n) : ptort_cvtf_wide_table(PTORT_BF16, r, sat, n);
-	return ptort_cvtf_kernel_run(from, to, src, dst, n, rm, sat, t);
 }
 
 int ptort_cvtf_kernel_run(ptort_type from, ptort_type to, const void *src, void *dst,

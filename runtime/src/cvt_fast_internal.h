@@ -1,14 +1,22 @@
 /* cvt_fast_internal.h: how the fast conversion kernels' files fit together (never
  * installed). One job a file:
  *
- *   cvt_fast.c       the entry point (ptort_cvt_fast_run): pairs -> kernels, chains
- *                    through an exact f32 step in blocks, the ISA level in use, and
- *                    the portable instantiation of the kernels
+ *   cvt_run.c        the entry points over buffers (ptort_cvt_run, ptort_cvt_2d) and
+ *                    the fast path's (ptort_cvt_fast_run: a wide table, else the
+ *                    kernels; unaligned buffers in aligned blocks)
+ *   cvt_fast_wide.c  the 64 KiB tables to HiF8 (16-bit sources, HYBRID from f32),
+ *                    built by the kernels
+ *   cvt_fast.c       the kernels' entry (ptort_cvtf_kernel_run): pairs -> kernels,
+ *                    chains through an exact f32 step in blocks, and the portable
+ *                    instantiation of the kernels
+ *   cvt_fast_tab.c   the tables of 8/4-bit sources, built from the generic path
+ *   cvt_fast_level.c the ISA level in use
  *   cvt_fast_kern.h  the portable kernel bodies (branch-free loops over bit patterns)
  *                    and run_kernel, compiled once per ISA by the files that include it
  *   cvt_fast_x86.c   the x86-64 kernels (AVX2, F16C) and the AVX2 instantiation
- *   cvt_fast_tab.c   the lookup tables (8/4-bit sources, 16-bit sources -> HiF8,
- *                    HYBRID from f32), built on first use
+ *
+ * Each file calls only the files listed after it and cvt.c (the generic path), never
+ * one before it (docs/architecture.md, "Layers").
  *
  * Every kernel gives exactly the bits of the generic path (cvt.c); test/unit/cvtfast
  * compares them at every ISA level (ptort_cvt_fast_force_level). */
@@ -57,11 +65,13 @@ struct kargs {
  * alike, in every mode, as it does rounded to f32 first. */
 enum { ST_F32, ST_F16, ST_BF16, ST_I16, ST_U16, ST_I32, ST_U32, ST_I32N, ST_U32N, ST_I32C, ST_U32C };
 
-/* ---- cvt_fast.c ---------------------------------------------------------- */
+/* ---- cvt_fast_level.c ----------------------------------------------------- */
 
 /* The ISA level the kernels use: the machine's (0 portable, 1 AVX2, 2 AVX2+F16C),
  * capped by ptort_cvt_fast_force_level; 0 where there is no x86 code. */
 int ptort_cvtf_level(void);
+
+/* ---- cvt_fast.c ---------------------------------------------------------- */
 
 /* from -> to with the kernels (no lookup table of whole results); tab: the bf16 ->
  * hif8 table for keys, or NULL. Returns 0 when no kernel converts the pair, before
@@ -70,6 +80,19 @@ int ptort_cvtf_kernel_run(ptort_type from, ptort_type to, const void *src, void 
 			  size_t n, ptort_rmode rm, int sat, const uint8_t *tab);
 
 /* ---- cvt_fast_tab.c ------------------------------------------------------- */
+
+/* lazy_ready: 1 when the table behind `state` (0 empty, 1 being built, 2 ready) can be
+ * read, building it with fill(ctx) if this thread comes first; 0 while another thread
+ * builds it (the caller then takes a path without the table), and always 0 where the
+ * compiler has no atomics. */
+int ptort_cvtf_lazy_ready(int *state, void (*fill)(const void *), const void *ctx);
+/* the key of a table being built: its index, the pair, the mode and saturation */
+struct tab_key {
+	unsigned i;
+	ptort_type from, to;
+	ptort_rmode rm;
+	int sat;
+};
 
 /* The table of every result of a conversion from an 8- or 4-bit source (the listed
  * ones) to a destination of 4 to 32 bits; NULL when there is none (or it is being
@@ -80,6 +103,8 @@ const uint32_t *ptort_cvtf_small_table(ptort_type from, ptort_type to, ptort_rmo
  * t into dst's elements of dbits bits (SIMD where the level has it) */
 void ptort_cvtf_table_run(const uint32_t *t, unsigned sbits, unsigned dbits,
 			  const unsigned char *s, void *dst, size_t n);
+/* ---- cvt_fast_wide.c ------------------------------------------------------ */
+
 /* The 64 KiB from -> hif8 table (from a 16-bit type) for mode rm (NONE mapped to
  * RINT) and sat, for a run of n elements, which counts toward building it; NULL when
  * there is none yet or another thread is building it. */

@@ -61,12 +61,18 @@ int ptort_round_val(ptort_type to, const struct ptort_val *v, uint64_t *bits);
  * checked the pair and mode. */
 uint64_t ptort_cvt1_generic(ptort_type from, ptort_type to, uint64_t bits, ptort_rmode rm,
 			    int sat);
+/* Its core, for loops that decide once per run: sat_eff from ptort_cvt_effective_sat,
+ * exact from ptort_cvt_is_exact. */
+uint64_t ptort_cvt1_core(ptort_type from, ptort_type to, uint64_t bits, ptort_rmode rm,
+			 int sat_eff, int exact);
+/* Saturation as it acts on the pair: none for an f32 destination and exact pairs. */
+int ptort_cvt_effective_sat(ptort_type from, ptort_type to, int sat);
 
-/* The portable loop over a run (what the fast kernels are tested against). */
+/* cvt_run.c: the portable loop over a run (what the fast kernels are tested against). */
 void ptort_cvt_run_generic(ptort_type from, ptort_type to, const void *src, void *dst,
 			   size_t n, ptort_rmode rm, int sat);
 
-/* Fast contiguous kernels (cvt_fast.c; the file map: cvt_fast_internal.h). Return 1
+/* Fast contiguous kernels (cvt_run.c; the file map: cvt_fast_internal.h). Return 1
  * when they handled the run. */
 int ptort_cvt_fast_run(ptort_type from, ptort_type to, const void *src, void *dst, size_t n,
 		       ptort_rmode rm, int sat);

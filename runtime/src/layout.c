@@ -7,6 +7,8 @@
  * col_major, "N"). The box follows from the fractal size F (bytes) and the element
  * width: 16 rows x F/(16 s) columns for "z", F/(16 s) rows x 16 columns for "n"; the
  * element size s is counted in bits so that 4-bit types (s = 1/2) need no special case.
+ * A one-row boxed tile (pto-isa allows Rows = 1 for any boxed layout: the GEMV vector)
+ * has its boxes clipped to that row, so its elements lie in order.
  *
  * Every data movement (tload, tmov, tstore) and mmad addresses tiles through
  * ptort_tile_offset, so any layout can be moved to any other. Note that every
@@ -58,6 +60,8 @@ size_t ptort_tile_offset(const ptort_tile *t, uint32_t r, uint32_t c)
 
 	if (t->slayout && ptort_layout_box((ptort_type)t->type, t->slayout, t->fractal, &ri, &ci))
 		ri = ci = 0; /* invalid box: addressed as unboxed (tiles are checked first) */
+	if (t->rows == 1 && ri > 1)
+		ri = 1; /* a one-row tile: boxes of one row */
 	return ptort_layout_offset(t->rows, t->cols, t->blayout, t->slayout, ri, ci, r, c);
 }
 
@@ -78,7 +82,7 @@ ptort_layout_status ptort_layout_check(ptort_type type, unsigned blayout, unsign
 		return PTORT_LAYOUT_OK;
 	if (ptort_layout_box(type, slayout, fractal, &ri, &ci))
 		return PTORT_LAYOUT_BAD_FRACTAL;
-	if (rows % ri || cols % ci)
+	if ((rows % ri && rows != 1) || cols % ci)
 		return PTORT_LAYOUT_PARTIAL_BOX;
 	return PTORT_LAYOUT_OK;
 }

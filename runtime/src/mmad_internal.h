@@ -4,7 +4,8 @@
  *                   each call uses), the block loops, the exact MX fallback
  *   mmad_pack.c     operand preparation: A (the tile itself, or each k block decoded
  *                   into row-major rows), B panels, C views, decoders, MX scales
- *   mmad_kernel.c   ISA levels, the FP environment, the portable kernels
+ *   mmad_level.c    the ISA level a call uses (above the three levels' files)
+ *   mmad_kernel.c   the FP environment, the portable kernels (level 0)
  *   mmad_kbody.h    the kernel body and packing loops shared by the x86 levels
  *   mmad_avx2.c     AVX2+FMA vector operations, 8 x 8 transposes, decoders
  *   mmad_avx512.c   AVX-512 (F, BW, VL, DQ) vector operations, 16 x 16 transposes,
@@ -93,7 +94,7 @@ struct mmad_isa {
 		    size_t rows, uint32_t *dst, size_t ds);
 };
 
-/* mmad_kernel.c */
+/* mmad_level.c */
 /* The level in use: the best of the host capped by ptort_mmad_force_level. */
 const struct mmad_isa *mmad_isa_get(void);
 /* Caps the instruction set (tests, bench): 0 portable C (fmaf), 1 AVX2+FMA,
@@ -101,6 +102,7 @@ const struct mmad_isa *mmad_isa_get(void);
 void ptort_mmad_force_level(int level);
 int mmad_level(void);
 int mmad_best_level(void);
+/* mmad_kernel.c: the portable level */
 extern const struct mmad_isa mmad_isa_c;
 
 /* mmad_avx2.c, mmad_avx512.c (x86 hosts with GCC or Clang only) */

@@ -1,5 +1,6 @@
-/* mmad_kernel.c: the ISA levels of mmad, the FP environment of a call, and the
- * portable kernels (see mmad_internal.h for the block view they compute).
+/* mmad_kernel.c: the FP environment of a call and the portable kernels, the lowest
+ * ISA level (mmad_level.c picks the level; mmad_internal.h has the block view they
+ * compute).
  *
  * Every kernel of every level updates each C element by one fused multiply-add per k
  * step, in increasing k: register blocking only changes which elements are computed
@@ -17,7 +18,6 @@
 #include <string.h>
 #include <fenv.h>
 
-#include "cpu_internal.h"
 #include "mmad_internal.h"
 
 #if MMAD_X86
@@ -27,49 +27,6 @@
 #if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
 #error "mmad needs FLT_EVAL_METHOD == 0 (float arithmetic evaluated in float)"
 #endif
-
-/* ---- levels ------------------------------------------------------------------------ */
-
-static int forced_level = -1;
-
-int mmad_best_level(void)
-{
-#if MMAD_X86
-	unsigned f = ptort_cpu_features();
-	if ((f & PTORT_CPU_AVX2) && (f & PTORT_CPU_FMA) && (f & PTORT_CPU_F16C)) {
-		if (f & PTORT_CPU_AVX512)
-			return 2;
-		return 1;
-	}
-#endif
-	return 0;
-}
-
-int mmad_level(void)
-{
-	int b = mmad_best_level();
-	return forced_level >= 0 && forced_level < b ? forced_level : b;
-}
-
-void ptort_mmad_force_level(int level)
-{
-	forced_level = level;
-}
-
-const struct mmad_isa *mmad_isa_get(void)
-{
-#if MMAD_X86
-	switch (mmad_level()) {
-	case 2:
-		return &mmad_isa_avx512;
-	case 1:
-		return &mmad_isa_avx2;
-	default:
-		break;
-	}
-#endif
-	return &mmad_isa_c;
-}
 
 /* ---- the FP environment ------------------------------------------------------------ */
 

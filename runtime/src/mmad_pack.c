@@ -177,6 +177,8 @@ static uint32_t box_of(const ptort_tile *t, uint32_t *ri, uint32_t *ci)
 	*ri = *ci = 1;
 	if (t->slayout && ptort_layout_box((ptort_type)t->type, t->slayout, t->fractal, ri, ci))
 		return 0;
+	if (t->rows == 1)
+		*ri = 1; /* a one-row tile: boxes of one row (layout.c) */
 	return 1;
 }
 

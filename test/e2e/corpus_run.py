@@ -91,6 +91,8 @@ EXPECTED_ERRORS = {
     # thistogram is an A5 op (semantics.md §7.8c): the file's RUN line is a3
     "basic/thistogram_verify_invalid_a3.pto": {
         "a2a3": r":8:3: error: 'pto\.thistogram' op thistogram is only supported on A5"},
+    "basic/tget_scale_addr_verify_invalid.pto": {
+        "a5": r":7:3: error: 'pto\.tget_scale_addr' op expects dst to be in the scaling address space"},
     "basic/tinsert_verify_a5_invalid_loc.pto": {
         "a5": r":10:5: error: 'pto\.tinsert' op expects A5 tinsert to use a supported src/dst loc pair"},
 }

@@ -6,7 +6,9 @@
 For each case (type triple, m x k x n, variant) it writes a kernel shaped like the
 corpus's FFN/GQA kernels: tload A and B from GM (dense row-major) into `mat` tiles,
 tmov to left/right, tmatmul (plain, .bias through a bias tile loaded via mat, split-K
-as tmatmul + tmatmul.acc over two halves of K, or MX with e8m0 scales), tstore the
+as tmatmul + tmatmul.acc over two halves of K, or MX with e8m0 scales; the gemv_mx
+variants are tgemv.mx, tgemv.mx + tgemv.mx.acc over two halves of K, and tgemv.mx.bias,
+with m = 1), tstore the
 accumulator to GM (optionally converting f32 -> f16/bf16 on the way). Inputs come from
 `mm_check gen`; the result is compared by `mm_check check` with the slow exact
 reference of test/unit/mmad (integer arithmetic only). Tile shapes are padded to whole
@@ -22,7 +24,7 @@ BITS = {"i8": 8, "f16": 16, "bf16": 16, "f32": 32, "f8E4M3FN": 8, "f8E5M2": 8, "
         "f4E2M1FN": 4, "f4E1M2": 4}
 
 # (a/b type, m, k, n, variant, out type); "A/B" when the two differ; variant: plain,
-# bias, splitk, mx
+# bias, splitk, mx, gemv_mx, gemv_mx_acc (split K), gemv_mx_bias
 COMMON = [
     ("f16", 1, 1, 1, "plain", "f32"),
     ("f16", 16, 16, 16, "plain", "f32"),
@@ -52,6 +54,9 @@ A5_ONLY = [
     ("f8E5M2", 31, 128, 58, "mx", "f32"),
     ("f8E4M3FN/f8E5M2", 31, 120, 58, "plain", "f32"),
     ("f8E5M2/f8E4M3FN", 16, 64, 32, "mx", "f32"),
+    ("f8E4M3FN", 1, 128, 16, "gemv_mx", "f32"),
+    ("f8E5M2/f8E4M3FN", 1, 256, 58, "gemv_mx_acc", "f32"),
+    ("f8E4M3FN/f8E5M2", 1, 192, 33, "gemv_mx_bias", "f32"),
 ]
 
 
@@ -124,19 +129,25 @@ def kernel(target, case):
     left, right = layouts(target)
     kk = K()
     args = ["%a: !pto.ptr<" + ta + ">", "%b: !pto.ptr<" + tb_ + ">"]
-    if variant == "bias":
+    mx = "mx" in variant
+    if variant.endswith("bias"):
         args.append("%bias: !pto.ptr<f32>")
-    if variant == "mx":
+    if mx:
         args += ["%as: !pto.ptr<f8E8M0FNU>", "%bs: !pto.ptr<f8E8M0FNU>"]
     args.append("%c: !pto.ptr<" + out + ">")
     av = kk.view("%a", ta, m, k)
     bv = kk.view("%b", tb_, k, n)
     cv = kk.view("%c", out, m, n)
     np_ = up(n, 16)
-    mp = up(m, 16)
+    # a one-row A and C (a boxed tile of one row: pto-isa's GEMV vector, semantics.md §6.1)
+    mp = 1 if variant in ("gemv_mx_acc", "gemv_mx_bias") else up(m, 16)
     acc_ty = tb("acc", acc_t, mp, np_, m, n, "col_major", "row_major", 1024)
     acc = kk.alloc(acc_ty)
-    halves = [(0, k)] if variant != "splitk" else [(0, k // 2), (k // 2, k - k // 2)]
+    split = variant in ("splitk", "gemv_mx_acc")
+    halves = [(0, k)] if not split else [(0, k // 2), (k // 2, k - k // 2)]
+    if mx:
+        ks = (k + 31) // 32
+        sv = [kk.view("%as", "f8E8M0FNU", m, ks), kk.view("%bs", "f8E8M0FNU", ks, n)]
     ops = []
     for (k0, kl) in halves:
         kp = up(kl, g)
@@ -151,9 +162,20 @@ def kernel(target, case):
         kk.load(pb, pbt, bm, bty_m)
         kk.tmov(am, aty_m, al, aty_l)
         kk.tmov(bm, bty_m, br, bty_r)
-        ops.append((al, aty_l, br, bty_r))
-    al, aty_l, br, bty_r = ops[0]
-    if variant == "bias":
+        sc = []
+        if mx:  # the scales of this K range: SA[:, k0/32 ...], SB[k0/32 ..., :]
+            q0, qn = k0 // 32, (kl + 31) // 32
+            for v, (r0, c0, r, cc) in zip(sv, ((0, q0, m, qn), (q0, 0, qn, n))):
+                p, pt = kk.part(v, "f8E8M0FNU", r0, c0, r, cc)
+                mt = tb("mat", "f8E8M0FNU", r, up(cc, 32), r, cc, "row_major", "none_box")
+                st = tb("scaling", "f8E8M0FNU", r, up(cc, 32), r, cc, "row_major", "none_box")
+                x, y = kk.alloc(mt), kk.alloc(st)
+                kk.load(p, pt, x, mt)
+                kk.tmov(x, mt, y, st)
+                sc.append((y, st))
+        ops.append((al, aty_l, br, bty_r, sc))
+    al, aty_l, br, bty_r, sc = ops[0]
+    if variant.endswith("bias"):
         bv2 = kk.view("%bias", "f32", 1, n)
         pbias, pbiast = kk.part(bv2, "f32", 0, 0, 1, n)
         bmt = tb("mat", "f32", 1, np_, 1, n, "row_major", "none_box")
@@ -161,28 +183,28 @@ def kernel(target, case):
         bm, bt = kk.alloc(bmt), kk.alloc(btt)
         kk.load(pbias, pbiast, bm, bmt)
         kk.tmov(bm, bmt, bt, btt)
-        kk.emit("pto.tmatmul.bias ins(%s, %s, %s : %s, %s, %s) outs(%s : %s)"
-                % (al, br, bt, aty_l, bty_r, btt, acc, acc_ty))
-    elif variant == "mx":
-        ks = (k + 31) // 32
-        sv = [kk.view("%as", "f8E8M0FNU", m, ks), kk.view("%bs", "f8E8M0FNU", ks, n)]
-        sc = []
-        for v, (r, cc) in zip(sv, ((m, ks), (ks, n))):
-            p, pt = kk.part(v, "f8E8M0FNU", 0, 0, r, cc)
-            mt = tb("mat", "f8E8M0FNU", r, up(cc, 32), r, cc, "row_major", "none_box")
-            st = tb("scaling", "f8E8M0FNU", r, up(cc, 32), r, cc, "row_major", "none_box")
-            x, y = kk.alloc(mt), kk.alloc(st)
-            kk.load(p, pt, x, mt)
-            kk.tmov(x, mt, y, st)
-            sc.append((y, st))
-        kk.emit("pto.tmatmul.mx ins(%s, %s, %s, %s : %s, %s, %s, %s) outs(%s : %s)"
-                % (al, sc[0][0], br, sc[1][0], aty_l, sc[0][1], bty_r, sc[1][1], acc, acc_ty))
+        if variant == "bias":
+            kk.emit("pto.tmatmul.bias ins(%s, %s, %s : %s, %s, %s) outs(%s : %s)"
+                    % (al, br, bt, aty_l, bty_r, btt, acc, acc_ty))
+        else:
+            kk.emit("pto.tgemv.mx.bias ins(%s, %s, %s, %s, %s : %s, %s, %s, %s, %s) outs(%s : %s)"
+                    % (al, sc[0][0], br, sc[1][0], bt, aty_l, sc[0][1], bty_r, sc[1][1], btt,
+                       acc, acc_ty))
+    elif mx:
+        name = "pto.tmatmul.mx" if variant == "mx" else "pto.tgemv.mx"
+        kk.emit("%s ins(%s, %s, %s, %s : %s, %s, %s, %s) outs(%s : %s)"
+                % (name, al, sc[0][0], br, sc[1][0], aty_l, sc[0][1], bty_r, sc[1][1], acc, acc_ty))
     else:
         kk.emit("pto.tmatmul ins(%s, %s : %s, %s) outs(%s : %s)" % (al, br, aty_l, bty_r, acc, acc_ty))
     if variant == "splitk":
-        al2, aty2, br2, bty2 = ops[1]
+        al2, aty2, br2, bty2, _ = ops[1]
         kk.emit("pto.tmatmul.acc ins(%s, %s, %s : %s, %s, %s) outs(%s : %s)"
                 % (acc, al2, br2, acc_ty, aty2, bty2, acc, acc_ty))
+    if variant == "gemv_mx_acc":
+        al2, aty2, br2, bty2, sc2 = ops[1]
+        kk.emit("pto.tgemv.mx.acc ins(%s, %s, %s, %s, %s : %s, %s, %s, %s, %s) outs(%s : %s)"
+                % (acc, al2, sc2[0][0], br2, sc2[1][0], acc_ty, aty2, sc2[0][1], bty2, sc2[1][1],
+                   acc, acc_ty))
     pc, pct = kk.part(cv, out, 0, 0, m, n)
     kk.emit("pto.tstore ins(%s : %s) outs(%s : %s)" % (acc, acc_ty, pc, pct))
     head = ["module {", "  func.func @mm(%s) attributes {pto.entry} {" % ", ".join(args)]
@@ -200,9 +222,9 @@ def run_case(ptoc, mmc, target, work, idx, case):
         f.write(kernel(target, case))
     p = lambda x: os.path.join(d, x)  # noqa: E731
     gens = [("a", ta, m * k), ("b", tb_, k * n)]
-    if variant == "bias":
+    if variant.endswith("bias"):
         gens.append(("bias", "f32", n))
-    if variant == "mx":
+    if "mx" in variant:
         ks = (k + 31) // 32
         gens += [("as", "f8E8M0FNU", m * ks), ("bs", "f8E8M0FNU", ks * n)]
     for i, (a, ty, cnt) in enumerate(gens):
@@ -214,10 +236,10 @@ def run_case(ptoc, mmc, target, work, idx, case):
     label = "%s %s %dx%dx%d %s -> %s" % (target, t, m, k, n, variant, out)
     if r.returncode:
         return False, "%s: ptoc run failed: %s" % (label, r.stderr.strip()[:2000])
-    init = {"bias": "bias"}.get(variant, "zero")
+    init = "bias" if variant.endswith("bias") else "zero"
     ck = [mmc, "check", ta, tb_, out, str(m), str(k), str(n), init, p("a.bin"), p("b.bin"),
-          p("bias.bin") if variant == "bias" else "-", p("c.bin")]
-    if variant == "mx":
+          p("bias.bin") if init == "bias" else "-", p("c.bin")]
+    if "mx" in variant:
         ck += [p("as.bin"), p("bs.bin")]
     r = subprocess.run(ck, capture_output=True, text=True)
     return r.returncode == 0, "%s: %s%s" % (label, r.stdout.strip(), r.stderr.strip())

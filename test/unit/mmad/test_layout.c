@@ -96,6 +96,24 @@ static void boxes(void)
 	      "Nz f16 30 rows");
 	CHECK(ptort_layout_check(PTORT_I8, 0, 2, 512, 32, 24) == PTORT_LAYOUT_PARTIAL_BOX,
 	      "Zn i8 24 cols");
+	/* one row: any boxed layout (pto-isa's GEMV vector), its boxes clipped to the row */
+	CHECK(ptort_layout_check(PTORT_F8E4M3FN, 1, 1, 512, 1, 128) == PTORT_LAYOUT_OK, "Nz 1 row");
+	CHECK(ptort_layout_check(PTORT_F16, 0, 2, 512, 1, 64) == PTORT_LAYOUT_OK, "Zn 1 row");
+	CHECK(ptort_layout_check(PTORT_F16, 0, 1, 512, 1, 40) == PTORT_LAYOUT_PARTIAL_BOX,
+	      "Zz 1 row, 40 cols");
+	{
+		static const unsigned codes[][2] = {{0, 1}, {1, 1}, {0, 2}, {1, 2}};
+		unsigned j, c;
+		for (j = 0; j < 4; j++) {
+			ptort_tile t;
+			memset(&t, 0, sizeof t);
+			t.type = PTORT_F16, t.rows = 1, t.cols = 64, t.fractal = 512;
+			t.blayout = codes[j][0], t.slayout = codes[j][1];
+			for (c = 0; c < 64; c++)
+				CHECK(ptort_tile_offset(&t, 0, c) == c, "1x64 bl%u sl%u col %u",
+				      codes[j][0], codes[j][1], c);
+		}
+	}
 	CHECK(ptort_layout_check(PTORT_F16, 0, 0, 0, 30, 7) == PTORT_LAYOUT_OK, "ND any");
 	CHECK(ptort_layout_check(PTORT_I4, 0, 0, 0, 3, 7) == PTORT_LAYOUT_ODD_NIBBLES, "i4 odd");
 	CHECK(ptort_layout_check(PTORT_F16, 2, 0, 0, 3, 8) == PTORT_LAYOUT_BAD_CODE, "bl 2");

@@ -190,7 +190,7 @@ static void test_memory(void)
 		{"vec", 192, 256, 32, "UB"},	  {"mat", 512, 512, 32, "L1"},
 		{"left", 64, 64, 512, "L0A"},	  {"right", 64, 64, 512, "L0B"},
 		{"acc", 128, 256, 512, "L0C"},	  {"bias", 1, 4, 32, "bias table"},
-		{"scaling", 2, 4, 32, "fixpipe buffer"},
+		{"scaling", 2, 8, 32, "fixpipe buffer"},
 	};
 	size_t i;
 	for (i = 0; i < sizeof m / sizeof m[0]; i++) {
