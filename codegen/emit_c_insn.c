@@ -691,8 +691,10 @@ void emit_mixed_op(em *e, ir_op *op)
 	}
 	default: { /* the pipe inits */
 		const ir_value *gm = NULL;
+		/* the aic/aiv inits' GM slot buffer on A2A3 only (PTOAS lowers them on A5 to an
+		 * on-chip pipe that drops it) */
 		if ((op->code == IR_OP_AIC_INITIALIZE_PIPE || op->code == IR_OP_AIV_INITIALIZE_PIPE) &&
-		    op->num_operands == 3)
+		    op->num_operands == 3 && e->t->id != PTOC_TARGET_A5)
 			gm = op->operands[0].value;
 		else if (op->code == IR_OP_INITIALIZE_L2G2L_PIPE)
 			gm = op->operands[0].value;

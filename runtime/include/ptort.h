@@ -1097,10 +1097,12 @@ PTORT_API int ptort_cmpf(unsigned pred, ptort_type t, uint64_t a, uint64_t b);
 PTORT_API int ptort_core_in(const ptort_ctx *ctx, int core, int only0);
 /* aic_initialize_pipe / aiv_initialize_pipe / initialize_l2l_pipe / _l2g2l_pipe: the
  * FIFOs of directions dir_mask (1 cube to vector, 2 vector to cube, 3 both), slots of
- * slot_size bytes, c2v_depth and v2c_depth slots for each vector core. gm (gm_bytes
- * long) non-NULL: the slots live in that GM buffer (A2A3), cluster b's at b times
- * the bytes one cluster needs; NULL: in the cluster (A5, the consumer's memory). The
- * first init of a cluster sets the FIFOs; a later one must agree. */
+ * slot_size bytes, c2v_depth and v2c_depth slots. gm (gm_bytes long) non-NULL: the
+ * slots of those directions live in that GM buffer (A2A3), in pto-isa's layout (one
+ * ring per direction from the buffer's start, the vector-to-cube ring after the
+ * cube-to-vector one when dir_mask is 3; no offset per cluster; docs/semantics.md
+ * §8.9); NULL: in the cluster (A5, the consumer's memory). The first init of a
+ * cluster sets the FIFOs; a later one must agree. */
 PTORT_API int ptort_pipe_init(ptort_ctx *ctx, unsigned dir_mask, uint32_t slot_size,
 			      uint32_t c2v_depth, uint32_t v2c_depth, void *gm, uint64_t gm_bytes,
 			      const char *file, uint32_t line, uint32_t col);

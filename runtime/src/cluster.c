@@ -11,10 +11,12 @@
  * aborted, every blocking call then returns -1 at once, and the cores run to their
  * end. The order is fixed, so a cluster's run is the same on every thread count.
  *
- * FIFOs (direction 0 cube to vector, 1 vector to cube) keep one ring of `depth` slots
- * per vector core: counters pushed / popped / freed; a push needs pushed - freed <
- * depth on every receiving core, a pop popped < pushed, a free freed < popped. A slot
- * holds the part's elements row-major, packed (the GM layout of A2A3's slot buffer).
+ * FIFOs (direction 0 cube to vector, 1 vector to cube) keep, per vector core, counters
+ * pushed / popped / freed; a push needs pushed - freed < depth on every receiving core,
+ * a pop popped < pushed, a free freed < popped. The data is one ring of `depth` slots
+ * per direction (A2A3's GM slot buffer layout): a slot holds the cube's whole tile
+ * row-major, packed, and each vector core's part is its rows or columns of it; each
+ * core indexes the ring by its own count of pushes or pops of the direction.
  * Flags: counters per (core, id), at most 15. At the end of a cluster every FIFO must
  * be drained (pushed == popped == freed) and every flag zero. */
 #if defined(__unix__) || defined(__APPLE__)
@@ -36,7 +38,12 @@
 
 typedef struct xfifo {
 	uint32_t depth, slot;  /* depth 0: the direction is not initialised */
-	uint8_t *store[2];     /* per vector core: depth * slot bytes */
+	uint8_t *ring;         /* the slots, `stride` bytes apart (slot_ring) */
+	uint64_t stride;
+	void *gm;              /* the GM slot buffer an init named for it, and its bytes */
+	uint64_t gm_bytes;
+	int after_c2v;         /* vector to cube, named by a two-way init: after that ring */
+	uint32_t tix[3];       /* per core: its pushes or pops of this direction (the slot) */
 	uint32_t rows[2][CL_MAX_DEPTH], cols[2][CL_MAX_DEPTH]; /* each slot's part */
 	/* the on-chip bytes of the tile each slot was popped into (the freed-slot check) */
 	uint64_t tile_lo[2][CL_MAX_DEPTH], tile_hi[2][CL_MAX_DEPTH];
@@ -75,8 +82,6 @@ struct ptort_cluster {
 	core c[3];
 	int cur, aborted;
 	int stored;            /* the slots are placed (fifo_store) */
-	void *gm;              /* the GM slot buffer an init named, and its bytes */
-	uint64_t gm_bytes;
 	unsigned long progress;
 	void (*run)(ptort_ctx *, void *);
 	void *user;
@@ -239,7 +244,6 @@ int ptort_cluster_run(ptort_cluster *cl, void (*run)(ptort_ctx *, void *), void 
 	memset(cl->cflag, 0, sizeof cl->cflag);
 	cl->aborted = cl->stored = 0;
 	cl->dir_mask = 0;
-	cl->gm = NULL;
 	cl->progress = 0;
 	cl->run = run, cl->user = user;
 	cl->init_file = cl->flag_file = NULL;
@@ -379,57 +383,77 @@ int ptort_pipe_init(ptort_ctx *ctx, unsigned dir_mask, uint32_t slot_size, uint3
 			f->depth = depth[d];
 	}
 	cl->dir_mask |= dir_mask;
-	if (gm)
-		cl->gm = gm, cl->gm_bytes = gm_bytes;
+	for (d = 0; gm && d < 2; d++)
+		if (dir_mask >> d & 1) {
+			cl->f[d].gm = gm, cl->f[d].gm_bytes = gm_bytes;
+			cl->f[d].after_c2v = d == 1 && dir_mask == 3;
+		}
 	if (!cl->init_file)
 		cl->init_file = file, cl->init_line = line, cl->init_col = col;
 	cl->progress++; /* a core waiting for the depth may go on */
 	return 0;
 }
 
-/* The slots of every initialised direction, at the first push or pop: in the GM slot
- * buffer when an init named one (cluster b's at b times what one cluster needs), else
- * in the cluster. -1 after reporting. */
+/* The slots of every initialised direction, at the first push or pop (the depths are
+ * known then): pto-isa's A2A3 layout when an init named a GM slot buffer, one ring of
+ * depth x slot bytes per direction at the buffer's start, the vector-to-cube ring of a
+ * two-way init right after the cube-to-vector one, no offset per cluster (a kernel
+ * offsets the buffer by its block itself); else (A5) in the cluster, slots twice the
+ * slot size apart (both parts of a split fit). -1 after reporting. */
+static const char *dir_name(unsigned d);
+
 static int fifo_store(ptort_ctx *ctx, const char *op)
 {
 	ptort_cluster *cl = ctx->cl;
-	uint64_t need = 0, off = 0;
-	uint8_t *base;
-	unsigned d, s;
+	uint64_t need = 0, off;
+	unsigned d;
 	if (cl->stored)
 		return 0;
 	for (d = 0; d < 2; d++) {
+		xfifo *f = &cl->f[d];
 		if (!(cl->dir_mask >> d & 1))
 			continue;
-		need += 2ull * cl->f[d].depth * cl->f[d].slot;
-	}
-	if (cl->gm) {
-		off = (uint64_t)ctx->block_idx * need;
-		if (off + need > cl->gm_bytes) {
-			ptort_report(ctx, "%s: the GM slot buffer holds %llu bytes; cluster %u's slots "
-					  "need bytes [%llu, %llu)", op, (unsigned long long)cl->gm_bytes,
-				     ctx->block_idx, (unsigned long long)off, (unsigned long long)(off + need));
+		if (!f->gm) {
+			f->stride = 2ull * f->slot;
+			need += f->depth * f->stride;
+			continue;
+		}
+		f->stride = f->slot;
+		off = f->after_c2v ? (uint64_t)cl->f[0].depth * cl->f[0].slot : 0;
+		if (off + (uint64_t)f->depth * f->slot > f->gm_bytes) {
+			ptort_report(ctx, "%s: the GM slot buffer holds %llu bytes; the %s FIFO's %u slots "
+					  "of %u bytes need bytes [%llu, %llu)", op,
+				     (unsigned long long)f->gm_bytes, dir_name(d), f->depth, f->slot,
+				     (unsigned long long)off,
+				     (unsigned long long)(off + (uint64_t)f->depth * f->slot));
 			return -1;
 		}
-		base = (uint8_t *)cl->gm + off;
-	} else {
-		if (need > cl->ownsz) {
-			uint8_t *p = realloc(cl->own, (size_t)need);
-			if (!p) {
-				ptort_report(ctx, "%s: out of host memory", op);
-				return -1;
-			}
-			cl->own = p, cl->ownsz = (size_t)need;
+		f->ring = (uint8_t *)f->gm + off;
+	}
+	if (need > cl->ownsz) {
+		uint8_t *p = realloc(cl->own, (size_t)need);
+		if (!p) {
+			ptort_report(ctx, "%s: out of host memory", op);
+			return -1;
 		}
-		base = cl->own;
+		cl->own = p, cl->ownsz = (size_t)need;
 	}
 	for (d = 0, off = 0; d < 2; d++)
-		for (s = 0; s < 2 && (cl->dir_mask >> d & 1); s++) {
-			cl->f[d].store[s] = base + off;
-			off += (uint64_t)cl->f[d].depth * cl->f[d].slot;
+		if ((cl->dir_mask >> d & 1) && !cl->f[d].gm) {
+			cl->f[d].ring = cl->own + off;
+			off += cl->f[d].depth * cl->f[d].stride;
 		}
 	cl->stored = 1;
 	return 0;
+}
+
+/* Where vector core s's part (rows x cols) of a slot starts, in elements, and its row
+ * stride: the slot holds the cube's tile row-major, so under split 1 core 1's rows
+ * follow core 0's, under split 2 the two parts' rows interleave (pto-isa's A2A3 layout). */
+static uint64_t part_at(uint32_t split, unsigned s, uint32_t rows, uint32_t cols, uint32_t *stride)
+{
+	*stride = split == 2 ? 2 * cols : cols;
+	return split == 1 ? (uint64_t)s * rows * cols : split == 2 ? (uint64_t)s * cols : 0;
 }
 
 /* The parts of a transfer: which vector cores take part (*lo..*hi) and each part's
@@ -467,10 +491,11 @@ static int split_parts(ptort_ctx *ctx, const char *op, uint32_t split, uint32_t 
 	return 0;
 }
 
-/* Copies the rows x cols region at (r0, c0) of tile t to (to_slot) or from packed
- * bytes, element (r, c) through t's layout. */
-static void copy_part(ptort_ctx *ctx, const ptort_tile *t, uint8_t *slot, uint32_t r0, uint32_t c0,
-		      uint32_t rows, uint32_t cols, int to_slot)
+/* Copies the rows x cols region at (r0, c0) of tile t to (to_slot) or from the slot,
+ * element (r, c) through t's layout, at element e0 + r * stride + c of the slot. */
+static void copy_part(ptort_ctx *ctx, const ptort_tile *t, uint8_t *slot, uint64_t e0,
+		      uint32_t stride, uint32_t r0, uint32_t c0, uint32_t rows, uint32_t cols,
+		      int to_slot)
 {
 	unsigned bits = ptort_type_bits((ptort_type)t->type);
 	uint8_t *base = ctx->mem[t->mem];
@@ -478,7 +503,7 @@ static void copy_part(ptort_ctx *ctx, const ptort_tile *t, uint8_t *slot, uint32
 	for (r = 0; r < rows; r++)
 		for (c = 0; c < cols; c++) {
 			uint64_t tp = (uint64_t)t->addr * 8 + ptort_tile_offset(t, r0 + r, c0 + c) * bits;
-			uint64_t sp = ((uint64_t)r * cols + c) * bits;
+			uint64_t sp = (e0 + (uint64_t)r * stride + c) * bits;
 			if (to_slot)
 				ptort_st(slot, sp, bits, ptort_ld(base, tp, bits));
 			else
@@ -539,6 +564,19 @@ static xfifo *fifo_begin(ptort_ctx *ctx, const char *what, const char *op, const
 	return &ctx->cl->f[d];
 }
 
+/* The GM bytes of a part of a slot (part_at), row by row unless its rows are contiguous. */
+static void note_part(ptort_ctx *ctx, uint8_t *slot, uint64_t e0, uint32_t stride, uint32_t rows,
+		      uint32_t cols, unsigned bits, int write)
+{
+	uint32_t r;
+	if (stride == cols)
+		slot_note(ctx, slot + e0 * bits / 8, (size_t)((uint64_t)rows * cols * bits / 8), write);
+	else
+		for (r = 0; r < rows; r++)
+			slot_note(ctx, slot + (e0 + (uint64_t)r * stride) * bits / 8,
+				  (size_t)((uint64_t)cols * bits / 8), write);
+}
+
 int ptort_tpush_at(ptort_ctx *ctx, const ptort_tile *src, uint32_t split, const char *file,
 		   uint32_t line, uint32_t col)
 {
@@ -574,6 +612,15 @@ int ptort_tpush_at(ptort_ctx *ctx, const ptort_tile *src, uint32_t split, const 
 			     op, p.rows, p.cols, ptort_type_name((ptort_type)src->type), f->slot);
 		return -1;
 	}
+	if (f->gm && split && (uint64_t)p.rows * p.cols * 2 * ptort_type_bits((ptort_type)src->type) /
+				      8 > f->slot) {
+		/* A2A3: a slot of the GM slot buffer holds the cube's whole tile */
+		ptort_report(ctx, "%s: the cube's tile of %ux%u %s elements (both vector cores' parts) "
+				  "does not fit a slot of %u bytes of the GM slot buffer", op,
+			     split == 1 ? 2 * p.rows : p.rows, split == 2 ? 2 * p.cols : p.cols,
+			     ptort_type_name((ptort_type)src->type), f->slot);
+		return -1;
+	}
 	for (;;) { /* a free slot on every receiving core */
 		for (s = lo; s <= hi; s++)
 			if (f->pushed[s] - f->freed[s] >= f->depth)
@@ -586,18 +633,20 @@ int ptort_tpush_at(ptort_ctx *ctx, const ptort_tile *src, uint32_t split, const 
 			return -1;
 	}
 	for (s = lo; s <= hi; s++) {
-		uint32_t k = f->pushed[s] % f->depth;
+		uint32_t k = f->pushed[s] % f->depth, stride;
+		uint8_t *slot = f->ring + f->tix[core_index(ctx)] % f->depth * f->stride;
+		uint64_t e0 = part_at(split, s, p.rows, p.cols, &stride);
 		vc_join(ctx->vc, f->free_vc[s][k]); /* the slot's last free */
-		copy_part(ctx, src, f->store[s] + (size_t)k * f->slot, d ? 0 : p.r0[s],
-			  d ? 0 : p.c0[s], p.rows, p.cols, 1);
-		if (cl->gm) /* the slot is GM: the cross-core race check sees the write */
-			slot_note(ctx, f->store[s] + (size_t)k * f->slot,
-				  (size_t)p.rows * p.cols * ptort_type_bits((ptort_type)src->type) / 8, 1);
+		copy_part(ctx, src, slot, e0, stride, d ? 0 : p.r0[s], d ? 0 : p.c0[s], p.rows, p.cols, 1);
+		if (f->gm) /* the slot is GM: the cross-core race check sees the write */
+			note_part(ctx, slot, e0, stride, p.rows, p.cols,
+				  ptort_type_bits((ptort_type)src->type), 1);
 		f->rows[s][k] = p.rows, f->cols[s][k] = p.cols;
 		f->pushed[s]++;
 		memset(f->full_vc[s][k], 0, sizeof f->full_vc[s][k]);
 		vc_release(f->full_vc[s][k], ctx);
 	}
+	f->tix[core_index(ctx)]++;
 	ptort_ctx_locate(ctx, file, line, col);
 	ctx->vc[core_index(ctx)]++;
 	cl->progress++;
@@ -659,19 +708,22 @@ int ptort_tpop_at(ptort_ctx *ctx, const ptort_tile *dst, uint32_t split, const c
 		return -1;
 	}
 	for (s = lo; s <= hi; s++) {
-		uint32_t k = f->popped[s] % f->depth;
+		uint32_t k = f->popped[s] % f->depth, stride;
+		uint8_t *slot = f->ring + f->tix[core_index(ctx)] % f->depth * f->stride;
+		uint64_t e0 = part_at(split, s, rows, cols, &stride);
 		vc_join(ctx->vc, f->full_vc[s][k]);
-		copy_part(ctx, dst, f->store[s] + (size_t)k * f->slot,
-			  d && split == 1 && s ? rows : 0, d && split == 2 && s ? cols : 0, rows, cols, 0);
-		if (cl->gm)
-			slot_note(ctx, f->store[s] + (size_t)k * f->slot,
-				  (size_t)rows * cols * ptort_type_bits((ptort_type)dst->type) / 8, 0);
+		copy_part(ctx, dst, slot, e0, stride, d && split == 1 && s ? rows : 0,
+			  d && split == 2 && s ? cols : 0, rows, cols, 0);
+		if (f->gm)
+			note_part(ctx, slot, e0, stride, rows, cols,
+				  ptort_type_bits((ptort_type)dst->type), 0);
 		f->tile_mem[s][k] = dst->mem;
 		f->tile_lo[s][k] = dst->addr;
 		f->tile_hi[s][k] = dst->addr + (uint64_t)dst->rows * dst->cols *
 					     ptort_type_bits((ptort_type)dst->type) / 8;
 		f->popped[s]++;
 	}
+	f->tix[core_index(ctx)]++;
 	ptort_ctx_locate(ctx, file, line, col);
 	cl->progress++;
 	return 0;
