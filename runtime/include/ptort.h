@@ -487,6 +487,20 @@ PTORT_API int ptort_thistogram(ptort_ctx *ctx, const ptort_tile *src, const ptor
 PTORT_API int ptort_tconcat(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *src1,
 		  const ptort_tile *dst);
 
+/* ---- 3.5h tquant, tdequant (docs/semantics.md §7.8e) --------------------------------
+ * Over src's valid region (dst's valid region the same), row r taking its parameters
+ * from element (r, 0) of `scale` and of `offset`:
+ * tquant: f32 src to i8 dst (offset NULL) or ui8 dst (with an f32 offset): the product
+ * x * scale rounded to f32 (RINT), plus offset rounded to f32, then f32 -> i32 (RINT,
+ * saturating), i32 -> f16 (RINT, saturating) and f16 -> i8 / ui8 (RINT, saturating), each
+ * step ptort_cvt1.
+ * tdequant: i8 or i16 src to f32 dst: f32(x) - offset rounded to f32 (RINT), times
+ * scale rounded to f32 (RINT); scale and offset f32. */
+PTORT_API int ptort_tquant(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *scale,
+		  const ptort_tile *offset, const ptort_tile *dst);
+PTORT_API int ptort_tdequant(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *scale,
+		  const ptort_tile *offset, const ptort_tile *dst);
+
 /* ---- 3.5c a run-time scalar operand (docs/semantics.md §7.3) -----------------------
  * The scalar operand `value` of a vector op, of type `from` as the generated code holds
  * it (an integer of N bits in its low N bits, any higher bits ignored; a float as its

@@ -954,6 +954,31 @@ class Interp:
         dst.data[:r, :c0] = a.data[:r, :c0]
         dst.data[:r, c0:c0 + c1] = b.data[:r, :c1]
 
+    def op_pto_tquant(self, op, ins, env):
+        """§7.8e: f32 -> i8 (INT8_SYM) / ui8 (INT8_ASYM): x * scale (+ offset), each
+        rounded to f32, then f32 -> i32 -> f16 -> i8/ui8 (RINT, saturating)"""
+        src, fp, dst = ins[0], ins[1], ins[-1]
+        off = ins[2] if len(ins) == 4 else None
+        r, c = src.vr, src.vc
+        if src.t != "f32" or dst.t != ("ui8" if off else "i8") or (dst.vr, dst.vc) != (r, c):
+            raise Unsupported("tquant %s -> %s" % (src.t, dst.t))
+        v = elem_op("mul", src.data[:r, :c], fp.data[:r, :1], "f32")
+        if off is not None:
+            v = elem_op("add", v, off.data[:r, :1], "f32")
+        v = convert(v, "f32", "i32", "RINT", True)
+        v = convert(v, "i32", "f16", "RINT", True)
+        dst.data[:r, :c] = convert(v, "f16", dst.t, "RINT", True)
+
+    def op_pto_tdequant(self, op, ins, env):
+        """§7.8e: i8/i16 -> f32: (f32(x) - offset) * scale, each step rounded to f32"""
+        src, scale, off, dst = ins
+        r, c = src.vr, src.vc
+        if src.t not in ("i8", "i16") or dst.t != "f32" or (dst.vr, dst.vc) != (r, c):
+            raise Unsupported("tdequant %s -> %s" % (src.t, dst.t))
+        v = convert(src.data[:r, :c], src.t, "f32", "RINT", True)
+        v = elem_op("sub", v, off.data[:r, :1], "f32")
+        dst.data[:r, :c] = elem_op("mul", v, scale.data[:r, :1], "f32")
+
     def op_pto_tinsert(self, op, ins, env):
         """§7.8: src's valid region into dst at (r, c); acc f32 -> f16/bf16 as tmov"""
         src, r, c, dst = ins
