@@ -25,7 +25,8 @@ int ir_tgather_pattern(const ir_op *op);
 /* verify_irregular.c: the same for tsort32, tmrgsort (semantics.md §7.8b),
  * thistogram (§7.8c) and tconcat (§7.8d). */
 unsigned ir_verify_irregular(ir_ctx *ctx, const ir_op *op, const struct target *t);
-/* verify_quant.c: the same for tquant and tdequant (semantics.md §7.8e). */
+/* verify_quant.c: the same for tquant and tdequant (semantics.md §7.8e), textract_fp
+ * and tinsert_fp (§6.2a). */
 unsigned ir_verify_quant(ir_ctx *ctx, const ir_op *op, const struct target *t);
 
 #endif

@@ -3,7 +3,10 @@
  * tquant's quant_type INT8_SYM (no offset, an i8 dst) or INT8_ASYM (an offset, a ui8
  * dst), src, fp and offset f32; tdequant's src i8 or i16, dst, scale and offset f32;
  * src and dst of one valid shape and row-major on A2A3; the parameter tiles holding
- * a value for each of src's valid rows. The SSA form gets the generic checks only. */
+ * a value for each of src's valid rows. And for textract_fp and tinsert_fp (§6.2a):
+ * src in acc, fp in scaling, dst in mat (or vec on A5), a fixpipe quantization pair
+ * and a constant origin that keeps the region inside the tiles. The SSA form gets the
+ * generic checks only. */
 #include <string.h>
 
 #include "ir/verify_move.h"
@@ -95,9 +98,51 @@ static unsigned verify_tdequant(ir_ctx *ctx, const ir_op *op, const struct targe
 	return 0;
 }
 
+static const char *mem_name(const ir_type *ty, char *b, size_t n)
+{
+	return ir_type_str(ty, b, n);
+}
+
+/* textract_fp, tinsert_fp (semantics.md §6.2a): src in acc, fp in scaling, dst in mat
+ * (or vec on A5), a quantization pair, the moved region inside both tiles */
+static unsigned verify_movfp(ir_ctx *ctx, const ir_op *op, const struct target *t)
+{
+	const ir_type *src = otype(op, 0), *fp = otype(op, 1), *dst = otype(op, 4);
+	int ins = op->code == IR_OP_TINSERT_FP;
+	ptort_type s, d;
+	int64_t r0 = 0, c0 = 0, vr, vc;
+	char b[256], b2[64];
+	if (!src || src->kind != IR_TYPE_TILE_BUF || src->u.tb.mem != IR_MEM_ACC)
+		return op_err(ctx, op, "expects src to be a loc=acc !pto.tile_buf, but got '%s'", mem_name(src, b, sizeof b));
+	if (!fp || fp->kind != IR_TYPE_TILE_BUF || fp->u.tb.mem != IR_MEM_SCALING)
+		return op_err(ctx, op, "expects fp to be a loc=scaling !pto.tile_buf, but got '%s'", mem_name(fp, b, sizeof b));
+	if (!dst || dst->kind != IR_TYPE_TILE_BUF ||
+	    !(dst->u.tb.mem == IR_MEM_MAT || (dst->u.tb.mem == IR_MEM_VEC && t->id == PTOC_TARGET_A5)))
+		return op_err(ctx, op, "expects dst to be a loc=mat !pto.tile_buf (or loc=vec on A5), but got '%s'",
+			      mem_name(dst, b, sizeof b));
+	if (elem_of(src, &s) || elem_of(dst, &d) ||
+	    !((s == PTORT_F32 && (d == PTORT_I8 || d == PTORT_U8)) ||
+	      (s == PTORT_I32 && (d == PTORT_I8 || d == PTORT_U8 || d == PTORT_F16))))
+		return op_err(ctx, op, "expects a fixpipe quantization pair (f32 -> i8/ui8, i32 -> i8/ui8/f16), "
+			      "but got %s -> %s", ir_type_str(src->u.tb.elem, b, sizeof b),
+			      ir_type_str(dst->u.tb.elem, b2, sizeof b2));
+	vr = ins ? src->u.tb.v_row : dst->u.tb.v_row;
+	vc = ins ? src->u.tb.v_col : dst->u.tb.v_col;
+	if (!ir_value_const_int(op->operands[2].value, &r0) || !ir_value_const_int(op->operands[3].value, &c0))
+		return 0; /* a run-time origin: the run time checks the region */
+	if (vr != IR_DYN && vc != IR_DYN &&
+	    (r0 < 0 || c0 < 0 || r0 + vr > (ins ? dst : src)->u.tb.rows || c0 + vc > (ins ? dst : src)->u.tb.cols))
+		return op_err(ctx, op, "expects the %lldx%lld region at (%lld, %lld) to fit in %s's %lldx%lld",
+			      (long long)vr, (long long)vc, (long long)r0, (long long)c0, ins ? "dst" : "src",
+			      (long long)(ins ? dst : src)->u.tb.rows, (long long)(ins ? dst : src)->u.tb.cols);
+	return 0;
+}
+
 unsigned ir_verify_quant(ir_ctx *ctx, const ir_op *op, const struct target *t)
 {
 	if (op->num_results)
 		return 0; /* the SSA form: the generic checks */
+	if (op->code == IR_OP_TEXTRACT_FP || op->code == IR_OP_TINSERT_FP)
+		return verify_movfp(ctx, op, t);
 	return op->code == IR_OP_TQUANT ? verify_tquant(ctx, op, t) : verify_tdequant(ctx, op, t);
 }

@@ -302,7 +302,7 @@ unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 		return lower_tgather(ctx, op);
 	case IR_OP_TSORT32: case IR_OP_TMRGSORT: case IR_OP_THISTOGRAM: case IR_OP_TCONCAT:
 		return lower_irregular_op(ctx, op);
-	case IR_OP_TQUANT: case IR_OP_TDEQUANT:
+	case IR_OP_TQUANT: case IR_OP_TDEQUANT: case IR_OP_TEXTRACT_FP: case IR_OP_TINSERT_FP:
 		return lower_irregular_op(ctx, op);
 	default:
 		if (ir_opdef_get(op->code)->flags & IR_OPF_MATMUL)

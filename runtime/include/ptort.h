@@ -501,6 +501,23 @@ PTORT_API int ptort_tquant(ptort_ctx *ctx, const ptort_tile *src, const ptort_ti
 PTORT_API int ptort_tdequant(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *scale,
 		  const ptort_tile *offset, const ptort_tile *dst);
 
+/* ---- 3.5i the fixpipe's quantization (docs/semantics.md §6.2a) ----------------------
+ * textract_fp (insert 0): for r < dst->v_rows, c < dst->v_cols, dst(r, c) =
+ * Q_c(src(row + r, col + c)); tinsert_fp (insert 1): for r < src->v_rows, c <
+ * src->v_cols, dst(row + r, col + c) = Q_c(src(r, c)). Q_c is the quantization of
+ * ptort_fixpipe_q with the 64-bit little-endian word at byte fp->addr + 8c of fp's
+ * memory (the fp tile's own shape and type are not used). src: f32 or i32 (acc); dst:
+ * i8 or ui8, or f16 from i32. */
+PTORT_API int ptort_tmovfp(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *fp,
+		  const ptort_tile *dst, uint32_t row, uint32_t col, int64_t insert);
+/* One element through the fixpipe's quantization with the word `q`: a (f32 or i32
+ * bits, `from`) is converted to f32 (RINT) and multiplied by the f32 whose bits are
+ * q's bits 13-31 (the low 13 bits zero), rounded to f32 (RINT). To `to` = I8 or U8:
+ * that product to an integer (RINT, NaN 0), clamped to [-256, 255], plus the 9-bit
+ * two's complement offset in q's bits 37-45, clamped to [-128, 127] when q's bit 46 is
+ * set, else to [0, 255]; the low 8 bits. To F16: the product to f16 (RINT, saturating). */
+PTORT_API uint64_t ptort_fixpipe_q(ptort_type from, ptort_type to, uint64_t a, uint64_t q);
+
 /* ---- 3.5c a run-time scalar operand (docs/semantics.md §7.3) -----------------------
  * The scalar operand `value` of a vector op, of type `from` as the generated code holds
  * it (an integer of N bits in its low N bits, any higher bits ignored; a float as its

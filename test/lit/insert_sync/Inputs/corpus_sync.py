@@ -84,7 +84,7 @@ def main(argv):
             sync_model.main(["", "strip", src, stripped])
             src = stripped
         # the files written for A5 run there, as in the other corpus tests
-        target = "a5" if re.search(r"A5|_mx_|level3|_a5_", rel) else "a2a3"
+        target = "a5" if re.search(r"A5|_mx_|level3|_a5_|_fp_a3_lowering", rel) else "a2a3"
         status, detail = one(ptoc, src, os.path.join(tmp, name + ".ir"), target)
         if status is None:
             continue
