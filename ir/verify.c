@@ -257,6 +257,10 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 	case IR_OP_TSORT32: case IR_OP_TMRGSORT: case IR_OP_THISTOGRAM: case IR_OP_TCONCAT:
 		v->errors += ir_verify_irregular(v->ctx, op, v->t); break;
 	case IR_OP_TRANDOM: case IR_OP_TPACK: case IR_OP_TSYNC: v->errors += ir_verify_gen(v->ctx, op, v->t); break;
+	case IR_OP_TQUANT: case IR_OP_TDEQUANT: v->errors += ir_verify_quant(v->ctx, op, v->t); break;
+	case IR_OP_TEXTRACT_FP: case IR_OP_TINSERT_FP:
+		v->errors += ir_verify_quant(v->ctx, op, v->t) + ir_verify_fixpipe(v->ctx, op);
+		break;
 	case IR_OP_BUILD_ASYNC_SESSION: case IR_OP_TPUT_ASYNC: case IR_OP_TGET_ASYNC:
 	case IR_OP_WAIT_ASYNC_EVENT: case IR_OP_TEST_ASYNC_EVENT: v->errors += ir_verify_async(v->ctx, op); break;
 	case IR_OP_TROWARGMAX: case IR_OP_TROWARGMIN: case IR_OP_TCOLARGMAX: case IR_OP_TCOLARGMIN:

@@ -10,7 +10,9 @@
  *                 attribute
  *   atomicType    #pto<atomic_type atomic_none>; atomic_add accumulates into GM
  *   stPhase       any value: a scheduling hint of the store, no effect on the data
- */
+ *
+ * textract_fp and tinsert_fp (the fixpipe's vector quantization, §6.2a, modelled) take
+ * the same attributes and go through the same check. */
 #include <string.h>
 
 #include "ir/verify_move.h"

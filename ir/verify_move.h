@@ -27,5 +27,8 @@ int ir_tgather_pattern(const ir_op *op);
 unsigned ir_verify_irregular(ir_ctx *ctx, const ir_op *op, const struct target *t);
 /* verify_gen.c: the same for trandom (semantics.md §7.8e), tpack (§7.8f) and tsync. */
 unsigned ir_verify_gen(ir_ctx *ctx, const ir_op *op, const struct target *t);
+/* verify_quant.c: the same for tquant and tdequant (semantics.md §7.8g), textract_fp
+ * and tinsert_fp (§6.2a). */
+unsigned ir_verify_quant(ir_ctx *ctx, const ir_op *op, const struct target *t);
 
 #endif

@@ -115,7 +115,8 @@ unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o);
 
 /* ---- lower_irregular.c ------------------------------------------------------------- */
 
-/* Lowers tsort32, tmrgsort, thistogram and tconcat (called by lower_cube_op) like
+/* Lowers tsort32, tmrgsort, thistogram, tconcat, tquant, tdequant, textract_fp and
+ * tinsert_fp (called by lower_cube_op) like
  * lower_cube_op does. */
 unsigned lower_irregular_op(ir_ctx *ctx, ir_op *op);
 

@@ -312,6 +312,8 @@ unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 		return lower_irregular_op(ctx, op);
 	case IR_OP_TRANDOM: case IR_OP_TPACK:
 		return lower_gen_op(ctx, op);
+	case IR_OP_TQUANT: case IR_OP_TDEQUANT: case IR_OP_TEXTRACT_FP: case IR_OP_TINSERT_FP:
+		return lower_irregular_op(ctx, op);
 	default:
 		if (ir_opdef_get(op->code)->flags & IR_OPF_MATMUL)
 			return lower_matmul(ctx, op);

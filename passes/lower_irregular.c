@@ -8,7 +8,10 @@
  *                      dyn operand), the multi-list form with its lists as src0..src3
  *                      and exhausted (tmp unused; the executed counts are not written).
  *   thistogram         pto.i.thistogram (msb 1 unless isMSB = false).
- *   tconcat            pto.i.tconcat. */
+ *   tconcat            pto.i.tconcat.
+ *   tquant, tdequant   pto.i.tquant (offset absent for INT8_SYM), pto.i.tdequant.
+ *   textract_fp,       pto.i.tmovfp (insert 0 / 1) with the origin as constants or
+ *   tinsert_fp         dyn operands. */
 #include "passes/lower.h"
 
 #define PASS_NAME "split-repeats"
@@ -99,6 +102,46 @@ static unsigned lower_tconcat(ir_ctx *ctx, ir_op *op)
 	return li_emit(ctx, &li, op) ? 0 : 1;
 }
 
+/* tquant, tdequant: src, the scale, the offset if any, dst */
+static unsigned lower_quant(ir_ctx *ctx, ir_op *op)
+{
+	static const char *const names[3] = {"src", "scale", "offset"};
+	lower_tile t;
+	lower_insn li;
+	unsigned n = op->num_operands, i;
+	li_init(&li, op->code == IR_OP_TQUANT ? IR_OP_I_TQUANT : IR_OP_I_TDEQUANT);
+	for (i = 0; i < n; i++) {
+		if (tile_at(ctx, op, i, &t))
+			return 1;
+		li_tile(ctx, &li, i + 1 == n ? "dst" : names[i], &t);
+	}
+	return li_emit(ctx, &li, op) ? 0 : 1;
+}
+
+/* textract_fp, tinsert_fp: src, fp, dst and the origin (constants or dyn operands) */
+static unsigned lower_movfp(ir_ctx *ctx, ir_op *op)
+{
+	lower_tile s, f, d;
+	lower_insn li;
+	unsigned i;
+	if (tile_at(ctx, op, 0, &s) || tile_at(ctx, op, 1, &f) || tile_at(ctx, op, 4, &d))
+		return 1;
+	li_init(&li, IR_OP_I_TMOVFP);
+	li_tile(ctx, &li, "src", &s);
+	li_tile(ctx, &li, "fp", &f);
+	li_tile(ctx, &li, "dst", &d);
+	for (i = 2; i <= 3; i++) {
+		int64_t k;
+		const char *name = i == 2 ? "row" : "col";
+		if (ir_value_const_int(op->operands[i].value, &k))
+			li_int(ctx, &li, name, k);
+		else
+			li_dyn(ctx, &li, name, op->operands[i].value);
+	}
+	li_int(ctx, &li, "insert", op->code == IR_OP_TINSERT_FP);
+	return li_emit(ctx, &li, op) ? 0 : 1;
+}
+
 unsigned lower_irregular_op(ir_ctx *ctx, ir_op *op)
 {
 	if (op->num_results) {
@@ -111,6 +154,8 @@ unsigned lower_irregular_op(ir_ctx *ctx, ir_op *op)
 	case IR_OP_TMRGSORT: return lower_tmrgsort(ctx, op);
 	case IR_OP_THISTOGRAM: return lower_thistogram(ctx, op);
 	case IR_OP_TCONCAT: return lower_tconcat(ctx, op);
+	case IR_OP_TQUANT: case IR_OP_TDEQUANT: return lower_quant(ctx, op);
+	case IR_OP_TEXTRACT_FP: case IR_OP_TINSERT_FP: return lower_movfp(ctx, op);
 	default:
 		ir_error(ctx, op->loc, "'%s' %s: no lowering", op->name, PASS_NAME);
 		return 1;

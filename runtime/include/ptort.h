@@ -506,6 +506,36 @@ PTORT_API int ptort_tgatherc(ptort_ctx *ctx, const ptort_tile *src, const ptort_
 PTORT_API int ptort_trandom(ptort_ctx *ctx, const ptort_tile *dst, int64_t key0, int64_t key1,
 		  int64_t counter0, int64_t counter1, int64_t counter2, int64_t counter3, int64_t rounds);
 PTORT_API int ptort_tpack(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);
+/* ---- 3.5i tquant, tdequant (docs/semantics.md §7.8g) --------------------------------
+ * Over src's valid region (dst's valid region the same), row r taking its parameters
+ * from element (r, 0) of `scale` and of `offset`:
+ * tquant: f32 src to i8 dst (offset NULL) or ui8 dst (with an f32 offset): the product
+ * x * scale rounded to f32 (RINT), plus offset rounded to f32, then f32 -> i32 (RINT,
+ * saturating), i32 -> f16 (RINT, saturating) and f16 -> i8 / ui8 (RINT, saturating), each
+ * step ptort_cvt1.
+ * tdequant: i8 or i16 src to f32 dst: f32(x) - offset rounded to f32 (RINT), times
+ * scale rounded to f32 (RINT); scale and offset f32. */
+PTORT_API int ptort_tquant(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *scale,
+		  const ptort_tile *offset, const ptort_tile *dst);
+PTORT_API int ptort_tdequant(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *scale,
+		  const ptort_tile *offset, const ptort_tile *dst);
+
+/* ---- 3.5j the fixpipe's quantization (docs/semantics.md §6.2a) ----------------------
+ * textract_fp (insert 0): for r < dst->v_rows, c < dst->v_cols, dst(r, c) =
+ * Q_c(src(row + r, col + c)); tinsert_fp (insert 1): for r < src->v_rows, c <
+ * src->v_cols, dst(row + r, col + c) = Q_c(src(r, c)). Q_c is the quantization of
+ * ptort_fixpipe_q with the 64-bit little-endian word at byte fp->addr + 8c of fp's
+ * memory (the fp tile's own shape and type are not used). src: f32 or i32 (acc); dst:
+ * i8 or ui8, or f16 from i32. */
+PTORT_API int ptort_tmovfp(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *fp,
+		  const ptort_tile *dst, uint32_t row, uint32_t col, int64_t insert);
+/* One element through the fixpipe's quantization with the word `q`: a (f32 or i32
+ * bits, `from`) is converted to f32 (RINT) and multiplied by the f32 whose bits are
+ * q's bits 13-31 (the low 13 bits zero), rounded to f32 (RINT). To `to` = I8 or U8:
+ * that product to an integer (RINT, NaN 0), clamped to [-256, 255], plus the 9-bit
+ * two's complement offset in q's bits 37-45, clamped to [-128, 127] when q's bit 46 is
+ * set, else to [0, 255]; the low 8 bits. To F16: the product to f16 (RINT, saturating). */
+PTORT_API uint64_t ptort_fixpipe_q(ptort_type from, ptort_type to, uint64_t a, uint64_t q);
 
 /* ---- 3.5c a run-time scalar operand (docs/semantics.md §7.3) -----------------------
  * The scalar operand `value` of a vector op, of type `from` as the generated code holds

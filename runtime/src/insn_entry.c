@@ -600,6 +600,90 @@ int ptort_tpack(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst)
 	return ptort_tpack_now(ctx, src, dst);
 }
 
+/* ---- ptort_tmovfp ---- */
+
+typedef struct tmovfp_args {
+	ptort_tile src, fp, dst;
+	uint32_t row, col;
+	int64_t insert;
+	int has_src, has_fp, has_dst;
+} tmovfp_args;
+
+static void tmovfp_run(ptort_ctx *ctx, const void *p)
+{
+	const tmovfp_args *r = p;
+	(void)ptort_tmovfp_now(ctx, r->has_src ? &r->src : NULL, r->has_fp ? &r->fp : NULL,
+		r->has_dst ? &r->dst : NULL, r->row, r->col, r->insert);
+}
+
+int ptort_tmovfp(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *fp,
+	const ptort_tile *dst, uint32_t row, uint32_t col, int64_t insert)
+{
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const tmovfp_args rec = {ptort_entry_copy_tile(src), ptort_entry_copy_tile(fp),
+			ptort_entry_copy_tile(dst), row, col, insert, src != NULL, fp != NULL,
+			dst != NULL};
+		return ptort_entry_defer(ctx, tmovfp_run, &rec, sizeof rec);
+	}
+	return ptort_tmovfp_now(ctx, src, fp, dst, row, col, insert);
+}
+
+/* ---- ptort_tquant ---- */
+
+typedef struct tquant_args {
+	ptort_tile src, scale, offset, dst;
+	int has_src, has_scale, has_offset, has_dst;
+} tquant_args;
+
+static void tquant_run(ptort_ctx *ctx, const void *p)
+{
+	const tquant_args *r = p;
+	(void)ptort_tquant_now(ctx, r->has_src ? &r->src : NULL,
+		r->has_scale ? &r->scale : NULL, r->has_offset ? &r->offset : NULL,
+		r->has_dst ? &r->dst : NULL);
+}
+
+int ptort_tquant(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *scale,
+	const ptort_tile *offset, const ptort_tile *dst)
+{
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const tquant_args rec = {ptort_entry_copy_tile(src),
+			ptort_entry_copy_tile(scale), ptort_entry_copy_tile(offset),
+			ptort_entry_copy_tile(dst), src != NULL, scale != NULL, offset != NULL,
+			dst != NULL};
+		return ptort_entry_defer(ctx, tquant_run, &rec, sizeof rec);
+	}
+	return ptort_tquant_now(ctx, src, scale, offset, dst);
+}
+
+/* ---- ptort_tdequant ---- */
+
+typedef struct tdequant_args {
+	ptort_tile src, scale, offset, dst;
+	int has_src, has_scale, has_offset, has_dst;
+} tdequant_args;
+
+static void tdequant_run(ptort_ctx *ctx, const void *p)
+{
+	const tdequant_args *r = p;
+	(void)ptort_tdequant_now(ctx, r->has_src ? &r->src : NULL,
+		r->has_scale ? &r->scale : NULL, r->has_offset ? &r->offset : NULL,
+		r->has_dst ? &r->dst : NULL);
+}
+
+int ptort_tdequant(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *scale,
+	const ptort_tile *offset, const ptort_tile *dst)
+{
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const tdequant_args rec = {ptort_entry_copy_tile(src),
+			ptort_entry_copy_tile(scale), ptort_entry_copy_tile(offset),
+			ptort_entry_copy_tile(dst), src != NULL, scale != NULL, offset != NULL,
+			dst != NULL};
+		return ptort_entry_defer(ctx, tdequant_run, &rec, sizeof rec);
+	}
+	return ptort_tdequant_now(ctx, src, scale, offset, dst);
+}
+
 /* ---- ptort_targred ---- */
 
 typedef struct targred_args {

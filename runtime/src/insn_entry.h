@@ -66,6 +66,12 @@ int ptort_tgatherc_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *
 int ptort_trandom_now(ptort_ctx *ctx, const ptort_tile *dst, int64_t key0, int64_t key1,
 	int64_t counter0, int64_t counter1, int64_t counter2, int64_t counter3, int64_t rounds);
 int ptort_tpack_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);
+int ptort_tmovfp_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *fp,
+	const ptort_tile *dst, uint32_t row, uint32_t col, int64_t insert);
+int ptort_tquant_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *scale,
+	const ptort_tile *offset, const ptort_tile *dst);
+int ptort_tdequant_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *scale,
+	const ptort_tile *offset, const ptort_tile *dst);
 int ptort_targred_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst, int64_t col,
 	int64_t min);
 int ptort_ttrans_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);

@@ -95,6 +95,10 @@ EXPECTED_ERRORS = {
         "a5": r":7:3: error: 'pto\.tget_scale_addr' op expects dst to be in the scaling address space"},
     "basic/tinsert_verify_a5_invalid_loc.pto": {
         "a5": r":10:5: error: 'pto\.tinsert' op expects A5 tinsert to use a supported src/dst loc pair"},
+    # PTOAS's tquant messages (semantics.md §7.8g); the file's RUN line is a3
+    "basic/tquant_verify_invalid.pto": {
+        t: r":15:3: error: 'pto\.tquant' op INT8_ASYM quantization requires an offset operand"
+        for t in TARGETS},
 }
 
 # Scalar arguments per (file, function): a list of argument sets, each {position: value}.

@@ -588,6 +588,7 @@ class Tile:
         if self.vr is None or self.vc is None:
             raise Unsupported("dynamic valid shape without operands")
         self.data = np.zeros((self.rows, self.cols), dtype=storage(self.t))
+        self.nd = d.get("blayout", "row_major") == "row_major" and d.get("slayout", "none_box") == "none_box"
 
 
 class View:
@@ -767,6 +768,49 @@ class Interp:
         if r < 0 or c < 0 or r + vr > src.data.shape[0] or c + vc > src.data.shape[1]:
             raise Unsupported("textract window outside the source")
         dst.data[:vr, :vc] = src.data[r:r + vr, c:c + vc]
+
+    def fixpipe_words(self, fp, n):
+        """§6.2a: n 64-bit quantization words from the fp tile's bytes (an ND tile: the
+        reference has no layouts, and words beyond the tile are not modelled)"""
+        raw = np.ascontiguousarray(fp.data).view(np.uint8).reshape(-1)
+        if not fp.nd or raw.size < 8 * n:
+            raise Unsupported("fp tile of %d bytes for %d words" % (raw.size, n))
+        return raw[:8 * n].view(np.uint64)
+
+    def fixpipe_q(self, a, st, dt, q):
+        """§6.2a: the fixpipe's quantization of stored values a (rows x n) with words q"""
+        m1 = (q & np.uint64(0xFFFFE000)).astype(np.uint32)
+        p = a if st == "f32" else convert(a, st, "f32", "RINT", True)
+        p = elem_op("mul", p, m1[None, :], "f32")
+        if dt == "f16":
+            return convert(p, "f32", "f16", "RINT", True)
+        i = convert(p, "f32", "i32", "RINT", True).astype(np.int64)
+        off = ((q >> np.uint64(37)) & np.uint64(0x1FF)).astype(np.int64)
+        off = np.where(off >= 256, off - 512, off)
+        i = np.clip(i, -256, 255) + off[None, :]
+        sign = ((q >> np.uint64(46)) & np.uint64(1)).astype(bool)[None, :]
+        i = np.where(sign, np.clip(i, -128, 127), np.clip(i, 0, 255))
+        return (i & 0xFF).astype(np.uint8).view(storage(dt))
+
+    def op_pto_textract_fp(self, op, ins, env):
+        """§6.2a: dst's valid region = Q_j(the window of src at (r, c))"""
+        src, fp, dst = ins[0], ins[1], ins[-1]
+        r, c = self.ints(ins[2:4])
+        vr, vc = dst.vr, dst.vc
+        if r < 0 or c < 0 or r + vr > src.rows or c + vc > src.cols:
+            raise Unsupported("textract_fp window outside the source")
+        q = self.fixpipe_words(fp, vc)
+        dst.data[:vr, :vc] = self.fixpipe_q(src.data[r:r + vr, c:c + vc], src.t, dst.t, q)
+
+    def op_pto_tinsert_fp(self, op, ins, env):
+        """§6.2a: Q_j(src's valid region) into dst at (r, c)"""
+        src, fp, dst = ins[0], ins[1], ins[-1]
+        r, c = self.ints(ins[2:4])
+        vr, vc = src.vr, src.vc
+        if r < 0 or c < 0 or r + vr > dst.rows or c + vc > dst.cols:
+            raise Unsupported("tinsert_fp region outside the destination")
+        q = self.fixpipe_words(fp, vc)
+        dst.data[r:r + vr, c:c + vc] = self.fixpipe_q(src.data[:vr, :vc], src.t, dst.t, q)
 
     def op_func_call(self, op, ins, env):
         """a call runs the callee's body on the call's operands (the module's functions,
@@ -953,6 +997,31 @@ class Interp:
             raise Unsupported("tconcat of %dx%d and %dx%d into %s" % (a.vr, c0, b.vr, c1, dst.t))
         dst.data[:r, :c0] = a.data[:r, :c0]
         dst.data[:r, c0:c0 + c1] = b.data[:r, :c1]
+
+    def op_pto_tquant(self, op, ins, env):
+        """§7.8e: f32 -> i8 (INT8_SYM) / ui8 (INT8_ASYM): x * scale (+ offset), each
+        rounded to f32, then f32 -> i32 -> f16 -> i8/ui8 (RINT, saturating)"""
+        src, fp, dst = ins[0], ins[1], ins[-1]
+        off = ins[2] if len(ins) == 4 else None
+        r, c = src.vr, src.vc
+        if src.t != "f32" or dst.t != ("ui8" if off else "i8") or (dst.vr, dst.vc) != (r, c):
+            raise Unsupported("tquant %s -> %s" % (src.t, dst.t))
+        v = elem_op("mul", src.data[:r, :c], fp.data[:r, :1], "f32")
+        if off is not None:
+            v = elem_op("add", v, off.data[:r, :1], "f32")
+        v = convert(v, "f32", "i32", "RINT", True)
+        v = convert(v, "i32", "f16", "RINT", True)
+        dst.data[:r, :c] = convert(v, "f16", dst.t, "RINT", True)
+
+    def op_pto_tdequant(self, op, ins, env):
+        """§7.8e: i8/i16 -> f32: (f32(x) - offset) * scale, each step rounded to f32"""
+        src, scale, off, dst = ins
+        r, c = src.vr, src.vc
+        if src.t not in ("i8", "i16") or dst.t != "f32" or (dst.vr, dst.vc) != (r, c):
+            raise Unsupported("tdequant %s -> %s" % (src.t, dst.t))
+        v = convert(src.data[:r, :c], src.t, "f32", "RINT", True)
+        v = elem_op("sub", v, off.data[:r, :1], "f32")
+        dst.data[:r, :c] = elem_op("mul", v, scale.data[:r, :1], "f32")
 
     def op_pto_tinsert(self, op, ins, env):
         """§7.8: src's valid region into dst at (r, c); acc f32 -> f16/bf16 as tmov"""

@@ -85,7 +85,7 @@ def main(argv):
             src = stripped
         # the files written for A5 run there, as in the other corpus tests, and on
         # a2a3 as well: there each is refused by the verifier or synchronised and clean
-        a5 = re.search(r"A5|_mx_|level3|_a5_", rel)
+        a5 = re.search(r"A5|_mx_|level3|_a5_|_fp_a3_lowering", rel)
         target = "a5" if a5 else "a2a3"
         if a5:
             st, det = one(ptoc, src, os.path.join(tmp, name + ".a2a3.ir"), "a2a3")

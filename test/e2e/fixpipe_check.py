@@ -1,0 +1,171 @@
+#!/usr/bin/python3
+"""fixpipe_check.py: textract_fp and tinsert_fp end to end through `ptoc run`
+(docs/semantics.md §6.2a).
+
+  fixpipe_check.py PTOC TARGET WORKDIR
+
+Each case fills the accumulator exactly with a matmul (A times a diagonal B: acc(r, c)
+= A(r, c) * B(c, c), exact in f32 / i32), loads one 64-bit quantization word per column
+into the scaling buffer (GM -> mat -> scaling, as i32 pairs), moves a region out of the
+accumulator through the fixpipe into a mat tile (Nz; also a vec tile on A5) and stores
+that tile. The expectation is written here from the rule with numpy: the word's scale
+is the f32 of its bits 13-31 (low 13 bits zero; the test sets them at random), the
+product is taken in float32, then to 8 bits rint, clip to [-256, 255], plus the word's
+9-bit signed offset, clip by the word's sign bit; to f16 a float16 rounding clipped to
++-65504. pto_ref's model of each op is checked against the same expectation. Prints one
+line per case and `fixpipe_check: TARGET: N cases, K failed`.
+"""
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from layout_check import K, Case, tb, ptoc_run, same_bits, layouts  # noqa: E402
+import pto_ref  # noqa: E402
+
+NPT = {"i8": np.int8, "ui8": np.uint8, "f16": np.float16}
+
+
+def words(rng, n, signed):
+    scale = (rng.standard_normal(n) * 2.0 ** rng.integers(-6, 3, size=n)).astype(np.float32)
+    q = scale.view(np.uint32).astype(np.uint64)
+    q |= rng.integers(0, 1 << 13, size=n).astype(np.uint64)            # ignored bits
+    off = rng.integers(-40, 41, size=n)
+    q |= (off.astype(np.int64) & 0x1FF).astype(np.uint64) << np.uint64(37)
+    q |= np.uint64(int(signed)) << np.uint64(46)
+    return q
+
+
+def quantize(acc, q, to):
+    m1 = (q & np.uint64(0xFFFFE000)).astype(np.uint32).view(np.float32)
+    with np.errstate(all="ignore"):
+        p = (acc.astype(np.float32) * m1[None, :]).astype(np.float32)
+        if to == "f16":
+            return np.clip(p, -65504, 65504).astype(np.float16)
+        i = np.clip(np.rint(np.where(np.isnan(p), 0, p)), -256, 255).astype(np.int64)
+        off = ((q >> np.uint64(37)) & np.uint64(0x1FF)).astype(np.int64)
+        off = np.where(off >= 256, off - 512, off)
+        i = i + off[None, :]
+        signed = ((q >> np.uint64(46)) & np.uint64(1)).astype(bool)[None, :]
+        i = np.where(signed, np.clip(i, -128, 127), np.clip(i, 0, 255))
+        return (i & 0xFF).astype(np.uint8).view(NPT[to])
+
+
+def acc_by_matmul(c, k, d, rng, target, st, m, n):
+    """an m x n acc tile of type st (f32 or i32) holding A(r, c) * b_c; returns its value
+    and type"""
+    it = "f16" if st == "f32" else "i8"
+    left, right = layouts(target)
+    a, an, af = c.arg(k, d, "a", it)
+    b, bn, bf = c.arg(k, d, "b", it)
+    amt, alt = tb("mat", it, m, n, m, n, *left), tb("left", it, m, n, m, n, *left)
+    bmt, brt = tb("mat", it, n, n, n, n, *right), tb("right", it, n, n, n, n, *right)
+    x, y = k.load(a, it, m, n, amt), k.load(b, it, n, n, bmt)
+    xl, yr = k.alloc(alt), k.alloc(brt)
+    k.emit("pto.tmov ins(%s : %s) outs(%s : %s)" % (x, amt, xl, alt))
+    k.emit("pto.tmov ins(%s : %s) outs(%s : %s)" % (y, bmt, yr, brt))
+    accty = tb("acc", st, m, n, m, n, "col_major", "row_major", 1024)
+    acc = k.alloc(accty)
+    k.emit("pto.tmatmul ins(%s, %s : %s, %s) outs(%s : %s)" % (xl, yr, alt, brt, acc, accty))
+    if it == "f16":
+        A = (rng.standard_normal((m, n)) * 8).astype(np.float16)
+        bd = (rng.standard_normal(n) * 4).astype(np.float16)
+    else:
+        A = rng.integers(-128, 128, size=(m, n)).astype(np.int8)
+        bd = rng.integers(-127, 128, size=n).astype(np.int8)
+    B = np.zeros((n, n), dtype=A.dtype)
+    np.fill_diagonal(B, bd)
+    A.tofile(af)
+    B.tofile(bf)
+    c.ins += [(an, af), (bn, bf)]
+    val = A.astype(np.float64) * bd.astype(np.float64)[None, :]
+    return (val.astype(np.float32) if st == "f32" else val.astype(np.int32)), acc, accty
+
+
+def case(c, k, d, target, op, st, dt, dloc, r0, c0, seed):
+    rng = np.random.default_rng(seed)
+    h, w = 16, 32                       # the region moved
+    M, N = (32, 64) if op == "textract_fp" else (h, w)   # the acc tile
+    acc, x, xty = acc_by_matmul(c, k, d, rng, target, st, M, N)
+    qa, qn, qf = c.arg(k, d, "q", "i32")
+    o, on, of = c.arg(k, d, "o", dt)
+    DR, DC = (h, w) if op == "textract_fp" else (32, 64)
+    qmt = tb("mat", "i32", 1, 2 * w, 1, 2 * w)
+    qst = tb("scaling", "i32", 1, 2 * w, 1, 2 * w)
+    q1 = k.load(qa, "i32", 1, 2 * w, qmt)
+    q2 = k.alloc(qst)
+    k.emit("pto.tmov ins(%s : %s) outs(%s : %s)" % (q1, qmt, q2, qst))
+    if dloc == "mat":
+        dty = tb("mat", dt, DR, DC, DR, DC, "col_major", "row_major", 512)
+    else:
+        dty = tb("vec", dt, DR, DC, DR, DC)
+    z = k.load(o, dt, DR, DC, dty)
+    k.emit("pto.%s ins(%s, %s, %s, %s : %s, %s, index, index) outs(%s : %s)"
+           % (op, x, q2, k.c(r0), k.c(c0), xty, qst, z, dty))
+    k.store(z, dty, o, dt, DR, DC)
+    Q = words(rng, w, rng.integers(0, 2))
+    if dt == "i8":
+        Q |= np.uint64(1) << np.uint64(46)
+    Q.view(np.int32).tofile(qf)
+    O = rng.integers(0, 256, size=(DR, DC)).astype(np.uint8)
+    if dt == "f16":
+        O = (rng.standard_normal((DR, DC))).astype(np.float16)
+    else:
+        O = O.view(NPT[dt])
+    O.tofile(of)
+    want = O.copy()
+    if op == "textract_fp":
+        want[:, :] = quantize(acc[r0:r0 + h, c0:c0 + w], Q, dt)
+    else:
+        want[r0:r0 + h, c0:c0 + w] = quantize(acc, Q, dt)
+    ts = [pto_ref.Tile(ty) for ty in (xty, qst, dty)]  # pto_ref's model agrees
+    ts[0].data[:, :] = acc.view(ts[0].data.dtype)
+    ts[1].data[:, :] = Q.view(np.int32).reshape(1, 2 * w).view(ts[1].data.dtype)
+    ts[2].data[:, :] = O.view(ts[2].data.dtype)
+    getattr(pto_ref.Interp(target), "op_pto_" + op)(None, [ts[0], ts[1], r0, c0, ts[2]], {})
+    assert (ts[2].data.view(want.dtype) == want).all(), "pto_ref's %s differs" % op
+    c.ins += [(qn, qf), (on, of)]
+    c.outs.append((on, of))
+    c.check = lambda: same_bits(np.fromfile(of, dtype=want.dtype).reshape(DR, DC), want)
+
+
+def main(argv):
+    if len(argv) != 4:
+        print(__doc__)
+        return 2
+    ptoc, target, work = argv[1:4]
+    dlocs = ("mat", "vec") if target == "a5" else ("mat",)
+    cases = []
+    n = 0
+    for op in ("textract_fp", "tinsert_fp"):
+        for st, dt in (("f32", "i8"), ("f32", "ui8"), ("i32", "i8"), ("i32", "ui8"), ("i32", "f16")):
+            for dloc in dlocs:
+                for r0, c0 in ((0, 0), (16, 32)):
+                    n += 1
+                    cases.append(("%s %s -> %s %s at (%d, %d)" % (op, st, dloc, dt, r0, c0),
+                                  lambda c, k, d, a=(op, st, dt, dloc, r0, c0), n=n: case(c, k, d, target, *a, n)))
+    failed = n_built = 0
+    for part in range(0, len(cases), 4):
+        d = os.path.join(work, "%s_fixpipe%d" % (target, part))
+        os.makedirs(d, exist_ok=True)
+        k = K(target)
+        built = []
+        for i, (label, fn) in enumerate(cases[part:part + 4]):
+            cc = Case(label)
+            cc.tag = "c%d" % i
+            fn(cc, k, d)
+            built.append(cc)
+        ok, err = ptoc_run(ptoc, target, d, k.text(), [x for c in built for x in c.ins],
+                           [x for c in built for x in c.outs])
+        for c in built:
+            good, msg = c.check() if ok else (False, "ptoc run failed: " + err)
+            print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, msg))
+            failed += not good
+        n_built += len(built)
+    print("fixpipe_check: %s: %d cases, %d failed" % (target, n_built, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
