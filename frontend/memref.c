@@ -118,7 +118,9 @@ void fe_memref_views(fe_parser *p)
  *     %v  = pto.partition_view %tv, offsets = [0, ...], sizes = [s...]
  *
  * The result type (typetext.c) is the partition view of its static shape; the layout's
- * own strides and offset are not compared with the operands ([decision], docs/ops.md). */
+ * own strides and offset are not compared with the operands ([decision], docs/ops.md).
+ * A source whose pointer is a pto.addptr (a cast at an offset) is refused: MLIR would
+ * count the new offset from the base buffer, which the view no longer names. */
 
 static int is_index(const ir_value *v)
 {
@@ -212,6 +214,11 @@ ir_op *fe_memref_cast(fe_parser *p, fe_tok opname, unsigned piece0)
 			 "to be a GM memref (a function argument or another reinterpret_cast)");
 		return NULL;
 	}
+	if (base->def && !strcmp(base->def->name, "pto.addptr")) {
+		ir_error(p->ctx, p->uses.a[src->v0].loc, "memref.reinterpret_cast of a view that starts "
+			 "at an offset is not supported (the offset would count from its base buffer)");
+		return NULL;
+	}
 	et = base->type->u.ptr.elem;
 	if (!rt || rt->kind != IR_TYPE_PART_VIEW || rt->u.shaped.rank != rank ||
 	    rt->u.shaped.elem != et) {
@@ -222,8 +229,12 @@ ir_op *fe_memref_cast(fe_parser *p, fe_tok opname, unsigned piece0)
 	for (i = 0; i < rank; i++) {
 		int64_t n;
 		ir_value *s = p->uses.a[kl[1]->v0 + i].v;
-		if (!is_index(s) || !is_index(p->uses.a[kl[2]->v0 + i].v) ||
-		    (const_index(s, &n) && n != rt->u.shaped.dims[i])) {
+		if (!is_index(p->uses.a[kl[2]->v0 + i].v)) {
+			ir_error(p->ctx, p->uses.a[kl[2]->v0 + i].loc, "memref.reinterpret_cast stride %u "
+				 "must be an index", i);
+			return NULL;
+		}
+		if (!is_index(s) || (const_index(s, &n) && n != rt->u.shaped.dims[i])) {
 			ir_error(p->ctx, p->uses.a[kl[1]->v0 + i].loc, "memref.reinterpret_cast size %u "
 				 "must be an index equal to the result type's dim %lld", i,
 				 (long long)rt->u.shaped.dims[i]);
