@@ -122,6 +122,11 @@ void fe_memref_views(fe_parser *p)
  * A source whose pointer is a pto.addptr (a cast at an offset) is refused: MLIR would
  * count the new offset from the base buffer, which the view no longer names. */
 
+static int key_is(fe_tok t, const char *s)
+{
+	return t.len == strlen(s) && !memcmp(t.s, s, t.len);
+}
+
 static int is_index(const ir_value *v)
 {
 	return v->type->kind == IR_TYPE_INDEX;
@@ -169,11 +174,11 @@ ir_op *fe_memref_cast(fe_parser *p, fe_tok opname, unsigned piece0)
 			src = pc;
 			break;
 		case FE_P_WORD:
-			if (!tok_is(pc->key, "to") || !src || nto++) goto bad;
+			if (!key_is(pc->key, "to") || !src || nto++) goto bad;
 			break;
 		case FE_P_KWLIST:
 			for (k = 0; k < 3; k++)
-				if (tok_is(pc->key, keys[k]))
+				if (key_is(pc->key, keys[k]))
 					break;
 			if (k == 3 || kl[k] || !nto || (k && !kl[k - 1])) goto bad;
 			kl[k] = pc;
@@ -192,10 +197,14 @@ ir_op *fe_memref_cast(fe_parser *p, fe_tok opname, unsigned piece0)
 	}
 	if (!src || !kl[2] || !colon || colon->tn != 1 || !to || to->tn != 1)
 		goto bad;
-	if (!uses_ok(p, src->v0, p->uses.n - src->v0))
+	for (i = src->v0; i < p->uses.n; i++)
+		if (!p->uses.a[i].v)
+			return NULL; /* reported where it was read */
+	if (p->uses.a[src->v0].v->type != p->types.a[colon->t0]) {
+		ir_error(p->ctx, colon->loc, "memref.reinterpret_cast: the source's type is not "
+			 "the one written after ':'");
 		return NULL;
-	if (use_type(p, &p->uses.a[src->v0], p->types.a[colon->t0]))
-		return NULL;
+	}
 	rt = p->types.a[to->t0];
 	rank = kl[1]->vn;
 	if (kl[0]->vn != 1) {
