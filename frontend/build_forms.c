@@ -859,7 +859,8 @@ static int classify(fe_parser *p, const char *name, unsigned piece0, shape *s)
 void fe_custom_name(fe_parser *p, fe_tok name)
 {
 	const char *n = full_name(p, name);
-	if (ir_opcode_lookup(n, strlen(n)) == IR_OP_UNKNOWN && !tok_is(name, "memref.dealloc"))
+	if (ir_opcode_lookup(n, strlen(n)) == IR_OP_UNKNOWN && !tok_is(name, "memref.dealloc") &&
+	    !tok_is(name, "memref.reinterpret_cast"))
 		p->unknown_op = name;
 	else
 		p->unknown_op.len = 0;
@@ -923,6 +924,16 @@ ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned de
 	p->unknown_op.len = 0;
 	if (c.code == IR_OP_UNKNOWN && tok_is(opname, "memref.dealloc"))
 		return memref_dealloc(&c, piece0, ndefs);
+	if (c.code == IR_OP_UNKNOWN && tok_is(opname, "memref.reinterpret_cast")) {
+		if (nres != 1) {
+			ir_error(p->ctx, opname.loc, "'memref.reinterpret_cast' defines one result");
+			return NULL;
+		}
+		op = fe_memref_cast(p, opname, piece0);
+		if (op)
+			define_results(p, op, def0, ndefs);
+		return op;
+	}
 	if (c.code == IR_OP_UNKNOWN) {
 		unknown_op(p, opname, c.name);
 		return NULL;

@@ -236,6 +236,8 @@ void fe_append(fe_parser *p, ir_op *op);
  * of the body. fe_memref_arg returns 1 when it added the argument (t a GM memref). */
 int fe_memref_arg(fe_parser *p, ir_block *b, fe_tok name, const ir_type *t);
 void fe_memref_views(fe_parser *p);
+/* `memref.reinterpret_cast` (memref.c): the view it makes (the last op, not appended) */
+ir_op *fe_memref_cast(fe_parser *p, fe_tok opname, unsigned piece0);
 /* mixed.c: pto.section.* and the custom form of the cross-core ops (IR_FORM_PIPE) */
 void fe_section_end(fe_parser *p, fe_tok kw, ir_region *r);
 ir_op *fe_build_pipe(fe_parser *p, fe_tok opname, const char *name, unsigned piece0,

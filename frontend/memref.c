@@ -42,8 +42,9 @@ static ir_value *index_const(fe_parser *p, int64_t v, ir_loc loc)
 }
 
 /* `NAME %src, K0 = [a...], K1 = [b...] : R` with rank operands in each list. */
-static ir_value *view_op(fe_parser *p, const char *name, ir_value *src, ir_value *const *a,
-			 ir_value *const *b, unsigned rank, const ir_type *r, ir_loc loc)
+static ir_op *view_op_detached(fe_parser *p, const char *name, ir_value *src,
+				   ir_value *const *a, ir_value *const *b, unsigned rank,
+				   const ir_type *r, ir_loc loc)
 {
 	ir_value *ops[11];
 	int64_t seg[3];
@@ -59,6 +60,13 @@ static ir_value *view_op(fe_parser *p, const char *name, ir_value *src, ir_value
 	seg[1] = seg[2] = rank;
 	ir_op_set_attr(p->ctx, op, "operandSegmentSizes",
 		       ir_attr_dense(p->ctx, ir_type_int(p->ctx, 32, IR_INT_SIGNLESS), seg, 3));
+	return op;
+}
+
+static ir_value *view_op(fe_parser *p, const char *name, ir_value *src, ir_value *const *a,
+			 ir_value *const *b, unsigned rank, const ir_type *r, ir_loc loc)
+{
+	ir_op *op = view_op_detached(p, name, src, a, b, rank, r, loc);
 	fe_append(p, op);
 	return &op->results[0];
 }
@@ -93,4 +101,175 @@ void fe_memref_views(fe_parser *p)
 		}
 	}
 	p->gm_args.n = 0;
+}
+
+/* ---- memref.reinterpret_cast ----------------------------------------------------------
+ *
+ *     %v = memref.reinterpret_cast %src to offset: [o], sizes: [s0, ...], strides: [t0, ...]
+ *            {attrs} : SRC_TYPE to memref<S0x...xT, strided<[...], offset: ...>, gm>
+ *
+ * %src is a GM view built here (a memref argument's or another cast's): a
+ * pto.partition_view of a pto.make_tensor_view of a pointer P. The cast is the view of
+ * P offset by o elements with those sizes and strides (MLIR: the new offset, sizes and
+ * strides describe the source's base buffer, whatever view the source is):
+ *
+ *     %p2 = pto.addptr P, o                         (left out when o is the constant 0)
+ *     %tv = pto.make_tensor_view %p2, shape = [s...], strides = [t...]
+ *     %v  = pto.partition_view %tv, offsets = [0, ...], sizes = [s...]
+ *
+ * The result type (typetext.c) is the partition view of its static shape; the layout's
+ * own strides and offset are not compared with the operands ([decision], docs/ops.md).
+ * A source whose pointer is a pto.addptr (a cast at an offset) is refused: MLIR would
+ * count the new offset from the base buffer, which the view no longer names. */
+
+static int key_is(fe_tok t, const char *s)
+{
+	return t.len == strlen(s) && !memcmp(t.s, s, t.len);
+}
+
+static int is_index(const ir_value *v)
+{
+	return v->type->kind == IR_TYPE_INDEX;
+}
+
+static int const_index(const ir_value *v, int64_t *out)
+{
+	const ir_attr *a;
+	if (!v || !v->def || strcmp(v->def->name, "arith.constant"))
+		return 0;
+	a = ir_op_get_attr(v->def, "value");
+	if (!a || a->kind != IR_ATTR_INT)
+		return 0;
+	*out = a->u.i.v;
+	return 1;
+}
+
+static ir_value *gm_base(ir_value *src)
+{
+	ir_op *pv = src ? src->def : NULL, *tv;
+	if (!pv || strcmp(pv->name, "pto.partition_view") || !pv->num_operands)
+		return NULL;
+	tv = pv->operands[0].value->def;
+	if (!tv || strcmp(tv->name, "pto.make_tensor_view") || !tv->num_operands)
+		return NULL;
+	return tv->operands[0].value;
+}
+
+ir_op *fe_memref_cast(fe_parser *p, fe_tok opname, unsigned piece0)
+{
+	static const char form[] = "expected 'memref.reinterpret_cast %%src to offset: [o], sizes: "
+				   "[...], strides: [...] : T to memref<...>'";
+	const fe_piece *kl[3] = {NULL, NULL, NULL};
+	const fe_piece *src = NULL, *colon = NULL, *to = NULL;
+	static const char *const keys[3] = {"offset", "sizes", "strides"};
+	ir_value *ops[11], *base, *zeros[5], *v;
+	const ir_type *rt, *et;
+	unsigned i, k, rank, nto = 0;
+	int64_t off = -1;
+	for (i = piece0; i < p->pieces.n; i++) {
+		const fe_piece *pc = &p->pieces.a[i];
+		switch (pc->kind) {
+		case FE_P_OPERAND:
+			if (src || nto) goto bad;
+			src = pc;
+			break;
+		case FE_P_WORD:
+			if (!key_is(pc->key, "to") || !src || nto++) goto bad;
+			break;
+		case FE_P_KWLIST:
+			for (k = 0; k < 3; k++)
+				if (key_is(pc->key, keys[k]))
+					break;
+			if (k == 3 || kl[k] || !nto || (k && !kl[k - 1])) goto bad;
+			kl[k] = pc;
+			break;
+		case FE_P_ATTRS:
+			break; /* {layout = ...}: PTOAS's layout hint, the view's strides say it */
+		case FE_P_COLON:
+			colon = pc;
+			break;
+		case FE_P_TO:
+			to = pc;
+			break;
+		default:
+			goto bad;
+		}
+	}
+	if (!src || !kl[2] || !colon || colon->tn != 1 || !to || to->tn != 1)
+		goto bad;
+	for (i = src->v0; i < p->uses.n; i++)
+		if (!p->uses.a[i].v)
+			return NULL; /* reported where it was read */
+	if (p->uses.a[src->v0].v->type != p->types.a[colon->t0]) {
+		ir_error(p->ctx, colon->loc, "memref.reinterpret_cast: the source's type is not "
+			 "the one written after ':'");
+		return NULL;
+	}
+	rt = p->types.a[to->t0];
+	rank = kl[1]->vn;
+	if (kl[0]->vn != 1) {
+		ir_error(p->ctx, kl[0]->loc, "memref.reinterpret_cast takes one offset, got %u",
+			 kl[0]->vn);
+		return NULL;
+	}
+	if (kl[2]->vn != rank) {
+		ir_error(p->ctx, kl[2]->loc, "memref.reinterpret_cast has %u sizes but %u strides",
+			 rank, kl[2]->vn);
+		return NULL;
+	}
+	base = gm_base(p->uses.a[src->v0].v);
+	if (!base) {
+		ir_error(p->ctx, p->uses.a[src->v0].loc, "memref.reinterpret_cast expects its source "
+			 "to be a GM memref (a function argument or another reinterpret_cast)");
+		return NULL;
+	}
+	if (base->def && !strcmp(base->def->name, "pto.addptr")) {
+		ir_error(p->ctx, p->uses.a[src->v0].loc, "memref.reinterpret_cast of a view that starts "
+			 "at an offset is not supported (the offset would count from its base buffer)");
+		return NULL;
+	}
+	et = base->type->u.ptr.elem;
+	if (!rt || rt->kind != IR_TYPE_PART_VIEW || rt->u.shaped.rank != rank ||
+	    rt->u.shaped.elem != et) {
+		ir_error(p->ctx, to->loc, "memref.reinterpret_cast expects its result type to be a "
+			 "static GM memref of rank %u and the source's element type", rank);
+		return NULL;
+	}
+	for (i = 0; i < rank; i++) {
+		int64_t n;
+		ir_value *s = p->uses.a[kl[1]->v0 + i].v;
+		if (!is_index(p->uses.a[kl[2]->v0 + i].v)) {
+			ir_error(p->ctx, p->uses.a[kl[2]->v0 + i].loc, "memref.reinterpret_cast stride %u "
+				 "must be an index", i);
+			return NULL;
+		}
+		if (!is_index(s) || (const_index(s, &n) && n != rt->u.shaped.dims[i])) {
+			ir_error(p->ctx, p->uses.a[kl[1]->v0 + i].loc, "memref.reinterpret_cast size %u "
+				 "must be an index equal to the result type's dim %lld", i,
+				 (long long)rt->u.shaped.dims[i]);
+			return NULL;
+		}
+	}
+	v = p->uses.a[kl[0]->v0].v;
+	if (!is_index(v)) {
+		ir_error(p->ctx, p->uses.a[kl[0]->v0].loc, "memref.reinterpret_cast offset must be an index");
+		return NULL;
+	}
+	if (!const_index(v, &off) || off != 0) {
+		ir_value *a[2] = {base, v};
+		ir_op *op = ir_op_create(p->ctx, "pto.addptr", opname.loc, a, 2, &base->type, 1, NULL, 0);
+		fe_append(p, op);
+		base = &op->results[0];
+	}
+	for (i = 0; i < rank; i++) {
+		ops[i] = p->uses.a[kl[1]->v0 + i].v;
+		ops[5 + i] = p->uses.a[kl[2]->v0 + i].v;
+		zeros[i] = i ? zeros[0] : index_const(p, 0, opname.loc);
+	}
+	v = view_op(p, "pto.make_tensor_view", base, ops, ops + 5, rank,
+		    ir_type_shaped(p->ctx, IR_TYPE_TENSOR_VIEW, rt->u.shaped.dims, rank, et), opname.loc);
+	return view_op_detached(p, "pto.partition_view", v, zeros, ops, rank, rt, opname.loc);
+bad:
+	ir_error(p->ctx, opname.loc, form);
+	return NULL;
 }

@@ -160,7 +160,7 @@ static const ir_attr *ins_dict(fe_parser *p, unsigned a0)
 %token <tok> T_INT "integer" T_FLOAT "float" T_STRING "string"
 %token <tok> T_ARROW "'->'" T_PROPS_OPEN "'<{'" T_PROPS_CLOSE "'}>'" T_NL "newline"
 %token <tok> T_DOT_ARG "'.arg'" T_DOT_CONST "'.const'" T_LOC "location"
-%token <tok> T_LOC_DEF "location alias"
+%token <tok> T_LOC_DEF "location alias" T_KEYC "'key:'"
 %token <tok> KW_MODULE "'module'" KW_FUNC "'func.func'" KW_FOR "'scf.for'" KW_IF "'scf.if'"
 %token <tok> KW_WHILE "'scf.while'"
 %token <tok> KW_SECTION "'pto.section.cube'"
@@ -318,6 +318,9 @@ hitem
 		{ piece(p, FE_P_KWLIST, $1.loc, $4.u, $4.t, NULL, $1); }
 	| T_ID '=' ins_mark use
 		{ piece(p, FE_P_KWVAL, $1.loc, $3.u, $3.t, NULL, $1); }
+	| T_KEYC ':' '[' ins_mark kw_list_opt ']'
+		{ piece(p, FE_P_KWLIST, $1.loc, $4.u, $4.t, NULL, $1); }
+	| KW_TO { piece(p, FE_P_WORD, $1.loc, p->uses.n, p->types.n, NULL, $1); }
 	| KW_INS '(' ins_mark ins_seq ')'
 		{ piece(p, FE_P_INS, $1.loc, $3.u, $3.t, ins_dict(p, $3.a), notok); }
 	| KW_OUTS '(' ins_mark ins_seq ')'

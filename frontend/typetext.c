@@ -571,7 +571,7 @@ static const ir_type not_a_tile;
  * last GM memref read (fe_func_arg). `closed`: the address space's '>' is read (or
  * there is none: `memref<AxBxT>`, which PTOAS takes for GM, see memref_tile_buf). */
 static const ir_type *memref_gm_view(cur *c, const int64_t *dims, unsigned rank,
-				     const ir_type *elem, int closed)
+				     const ir_type *elem, int closed, int strided)
 {
 	const ir_type *t;
 	unsigned i;
@@ -584,8 +584,29 @@ static const ir_type *memref_gm_view(cur *c, const int64_t *dims, unsigned rank,
 		if (dims[i] < 1)
 			return &not_a_tile;
 	t = ir_type_shaped(c->p->ctx, IR_TYPE_PART_VIEW, dims, rank, elem);
-	c->p->gm_memref = t;
+	c->p->gm_memref = strided ? NULL : t;
 	return t;
+}
+
+/* `strided<[...], offset: ...>` after the shape (a reinterpret_cast's result type,
+ * memref.c): skipped to its closing '>'; returns 1 when there was one. [decision] The
+ * view it describes is built from the cast's operands, so the layout's numbers are not
+ * read; a function argument of such a type is not a pointer (fe_memref_arg). */
+static int strided_layout(cur *c)
+{
+	int depth = 0;
+	ws(c);
+	if ((size_t)(c->e - c->s) < 8 || memcmp(c->s, "strided<", 8))
+		return 0;
+	for (; c->s < c->e; c->s++) {
+		if (*c->s == '<')
+			depth++;
+		else if (*c->s == '>' && --depth == 0) {
+			c->s++;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /* The older form of a tile buffer: a static memref of rank 2 or more in an on-chip
@@ -609,6 +630,7 @@ static const ir_type *memref_tile_buf(cur *c, int tile_only)
 	unsigned rank, i;
 	const char *w, *at;
 	size_t n;
+	int strided = 0;
 	static const char sp[] = "#pto.address_space<";
 	memset(&tb, 0, sizeof tb);
 	tb.kind = IR_TYPE_TILE_BUF;
@@ -618,7 +640,12 @@ static const ir_type *memref_tile_buf(cur *c, int tile_only)
 	if (!shape(c, dims, &rank, 8, &tb.u.tb.elem))
 		return NULL;
 	if (!eat(c, ',')) /* no address space: a GM argument's (see above) */
-		return tile_only ? &not_a_tile : memref_gm_view(c, dims, rank, tb.u.tb.elem, 1);
+		return tile_only ? &not_a_tile : memref_gm_view(c, dims, rank, tb.u.tb.elem, 1, 0);
+	if (!tile_only && strided_layout(c)) {
+		strided = 1;
+		if (!eat(c, ','))
+			return memref_gm_view(c, dims, rank, tb.u.tb.elem, 1, 1);
+	}
 	ws(c);
 	if ((size_t)(c->e - c->s) < sizeof sp || memcmp(c->s, sp, sizeof sp - 1))
 		return &not_a_tile;
@@ -629,8 +656,8 @@ static const ir_type *memref_tile_buf(cur *c, int tile_only)
 		return NULL;
 	if (ir_mem_parse(w, n, &tb.u.tb.mem)) {
 		if (eqn(w, n, "gm") && !tile_only)
-			return memref_gm_view(c, dims, rank, tb.u.tb.elem, 0);
-		if (eqn(w, n, "gm"))
+			return memref_gm_view(c, dims, rank, tb.u.tb.elem, 0, strided);
+		if (eqn(w, n, "gm") || strided)
 			return &not_a_tile;
 		if (eqn(w, n, "zero"))
 			return &not_a_tile;
