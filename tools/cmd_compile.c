@@ -36,7 +36,7 @@ static void usage(FILE *f)
 	      "                        --pass-pipeline when given)\n"
 	      "  --emit=generic        the MLIR generic op form, accepted by mlir-opt\n"
 	      "                        --allow-unregistered-dialect\n"
-	      "  --emit=lowered        level-3 instructions (default pipeline up to split-repeats)\n"
+	      "  --emit=lowered        level-3 instructions (the whole default pipeline)\n"
 	      "  --target a2a3|a5      the target (also a3, a2; any case; default: the module's\n"
 	      "                        pto.target_arch, same names, else a2a3)\n"
 	      "  --pto-arch=a3|a5      PTOAS's spelling of --target\n"
