@@ -116,14 +116,14 @@ unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o);
 /* ---- lower_irregular.c ------------------------------------------------------------- */
 
 /* Lowers tsort32, tmrgsort, thistogram, tconcat, tquant, tdequant, textract_fp and
- * tinsert_fp (called by lower_cube_op) like
- * lower_cube_op does. */
+ * tinsert_fp (called by lower_cube_op) like lower_cube_op does, and hands any other op
+ * (trandom, tpack) to lower_gen_op after refusing the tile SSA form. */
 unsigned lower_irregular_op(ir_ctx *ctx, ir_op *op);
 
 /* ---- lower_gen.c -------------------------------------------------------------------- */
 
-/* Lowers tgather's compare form, trandom and tpack (called by lower_cube_op) like
- * lower_cube_op does. */
+/* Lowers tgather's compare form, trandom and tpack, of the tile buffer form (level 2;
+ * called by lower_cube_op and lower_irregular_op, which refuse level 1 first). */
 unsigned lower_gen_op(ir_ctx *ctx, ir_op *op);
 
 /* ---- mixed.c: mixed cube/vector kernels (docs/semantics.md §8.9) ------------------ */

@@ -309,9 +309,7 @@ unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 	case IR_OP_TGET_SCALE_ADDR:
 		return 0; /* a binding, no instruction (docs/semantics.md §6.3) */
 	case IR_OP_TSORT32: case IR_OP_TMRGSORT: case IR_OP_THISTOGRAM: case IR_OP_TCONCAT:
-		return lower_irregular_op(ctx, op);
 	case IR_OP_TRANDOM: case IR_OP_TPACK:
-		return lower_gen_op(ctx, op);
 	case IR_OP_TQUANT: case IR_OP_TDEQUANT: case IR_OP_TEXTRACT_FP: case IR_OP_TINSERT_FP:
 		return lower_irregular_op(ctx, op);
 	default:

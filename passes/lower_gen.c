@@ -80,11 +80,6 @@ static unsigned lower_tpack(ir_ctx *ctx, ir_op *op)
 
 unsigned lower_gen_op(ir_ctx *ctx, ir_op *op)
 {
-	if (op->num_results) {
-		ir_error(ctx, op->loc, "'%s' %s: tile SSA form (level 1) must be bufferized first", op->name,
-			 PASS_NAME);
-		return 1;
-	}
 	switch (op->code) {
 	case IR_OP_TGATHER: return lower_tgatherc(ctx, op);
 	case IR_OP_TRANDOM: return lower_trandom(ctx, op);

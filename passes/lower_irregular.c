@@ -156,8 +156,6 @@ unsigned lower_irregular_op(ir_ctx *ctx, ir_op *op)
 	case IR_OP_TCONCAT: return lower_tconcat(ctx, op);
 	case IR_OP_TQUANT: case IR_OP_TDEQUANT: return lower_quant(ctx, op);
 	case IR_OP_TEXTRACT_FP: case IR_OP_TINSERT_FP: return lower_movfp(ctx, op);
-	default:
-		ir_error(ctx, op->loc, "'%s' %s: no lowering", op->name, PASS_NAME);
-		return 1;
+	default: return lower_gen_op(ctx, op);
 	}
 }
