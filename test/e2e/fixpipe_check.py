@@ -21,7 +21,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from layout_check import K, Case, tb, ptoc_run, same_bits, layouts  # noqa: E402
+from layout_check import tb, same_bits, layouts, run_groups  # noqa: E402
 import pto_ref  # noqa: E402
 
 NPT = {"i8": np.int8, "ui8": np.uint8, "f16": np.float16}
@@ -145,24 +145,7 @@ def main(argv):
                     n += 1
                     cases.append(("%s %s -> %s %s at (%d, %d)" % (op, st, dloc, dt, r0, c0),
                                   lambda c, k, d, a=(op, st, dt, dloc, r0, c0), n=n: case(c, k, d, target, *a, n)))
-    failed = n_built = 0
-    for part in range(0, len(cases), 4):
-        d = os.path.join(work, "%s_fixpipe%d" % (target, part))
-        os.makedirs(d, exist_ok=True)
-        k = K(target)
-        built = []
-        for i, (label, fn) in enumerate(cases[part:part + 4]):
-            cc = Case(label)
-            cc.tag = "c%d" % i
-            fn(cc, k, d)
-            built.append(cc)
-        ok, err = ptoc_run(ptoc, target, d, k.text(), [x for c in built for x in c.ins],
-                           [x for c in built for x in c.outs])
-        for c in built:
-            good, msg = c.check() if ok else (False, "ptoc run failed: " + err)
-            print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, msg))
-            failed += not good
-        n_built += len(built)
+    n_built, failed = run_groups(ptoc, target, work, "%s_fixpipe" % target, cases, 4)
     print("fixpipe_check: %s: %d cases, %d failed" % (target, n_built, failed))
     return 1 if failed else 0
 

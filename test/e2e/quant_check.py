@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from layout_check import K, Case, tb, ptoc_run, same_bits  # noqa: E402
+from layout_check import tb, same_bits, run_groups  # noqa: E402
 import pto_ref  # noqa: E402
 
 R, C, PC = 16, 32, 8
@@ -143,24 +143,7 @@ def main(argv):
             n += 1
             cases.append(("tdequant %s -> f32, valid %dx%d" % (st, vr, vc),
                           lambda c, k, d, a=(st, vr, vc), n=n: case_dequant(c, k, d, *a, n)))
-    failed = n_built = 0
-    for part in range(0, len(cases), 8):
-        d = os.path.join(work, "%s_quant%d" % (target, part))
-        os.makedirs(d, exist_ok=True)
-        k = K(target)
-        built = []
-        for i, (label, fn) in enumerate(cases[part:part + 8]):
-            cc = Case(label)
-            cc.tag = "c%d" % i
-            fn(cc, k, d)
-            built.append(cc)
-        ok, err = ptoc_run(ptoc, target, d, k.text(), [x for c in built for x in c.ins],
-                           [x for c in built for x in c.outs])
-        for c in built:
-            good, msg = c.check() if ok else (False, "ptoc run failed: " + err)
-            print("%s %s: %s" % ("ok  " if good else "FAIL", c.label, msg))
-            failed += not good
-        n_built += len(built)
+    n_built, failed = run_groups(ptoc, target, work, "%s_quant" % target, cases, 8)
     print("quant_check: %s: %d cases, %d failed" % (target, n_built, failed))
     return 1 if failed else 0
 
