@@ -73,14 +73,21 @@ config.substitutions.append(("%corpus_sample", "/usr/bin/python3 %s %s" % (
 # `ptoc run` builds each kernel with $CC. **[decision]** Where the C compiler is not
 # under test, the suite builds with tcc when it is installed: the generated C is a list
 # of calls into the prebuilt runtime, and tcc builds it in a fraction of gcc's time.
-# The sanitizer build keeps its own compiler (clang-19 with the sanitizer runtimes,
-# which ptoc run adds itself). Portability stays tested: emit/corpus.test compiles
-# every corpus kernel's C with gcc and clang at -std=c99 -pedantic -Wall -Wextra
-# -Werror, tests that name %cc, %clang or %tcc build with that compiler, and the
-# sanitizer run builds and runs its programs with clang. PTOC_TEST_CC overrides the choice (e.g. cc).
+# In the sanitizer build tcc links the program against the instrumented shared runtime
+# and clang's shared ASan runtime, named first so that it loads first (ASan and UBSan
+# then check every runtime call; only the generated calls themselves go uninstrumented,
+# and %cc / %clang tests still build whole programs with the sanitizers): a sanitized
+# program costs about 0.15 s to build that way against 1.5 s with clang.
+# Portability stays tested: emit/corpus.test compiles every corpus kernel's C with gcc
+# and clang at -std=c99 -pedantic -Wall -Wextra -Werror, and tests that name %cc,
+# %clang or %tcc build with that compiler. PTOC_TEST_CC overrides the choice (e.g. cc).
+_sanitize = config.sanitize in ("ON", "1", "TRUE", "YES")
 _run_cc = os.environ.get("PTOC_TEST_CC")
-if not _run_cc and config.tcc and config.sanitize not in ("ON", "1", "TRUE", "YES"):
+if not _run_cc and config.tcc and not _sanitize:
     _run_cc = config.tcc
+elif not _run_cc and config.tcc and _sanitize and config.asan_shared_rt:
+    _run_cc = "%s -Wl,-rpath,%s %s" % (config.tcc, os.path.dirname(config.asan_shared_rt),
+                                       config.asan_shared_rt)
 if _run_cc:
     config.environment["CC"] = _run_cc
 else:
