@@ -87,6 +87,18 @@ def load_int32_assignments(case_file: str = CASE_FILE) -> List[int]:
     return [int(v) for v in _read_case(case_file).get("scalars", [])]
 
 
+class _Drawn(np.ndarray):
+    """What `_Generator.uniform` returns: an f32 array whose `astype(np.float32)` is the
+    array itself. The goldens write `generator.uniform(...).astype(np.float32)`, which
+    copies the 800 MiB draw of the largest weights for nothing; the draw is a
+    temporary, so the copy changes no value (it was a third of the golden's time)."""
+
+    def astype(self, dtype, *args, **kwargs):
+        if np.dtype(dtype) == self.dtype and not args and not kwargs:
+            return self.view(np.ndarray)
+        return np.ndarray.astype(self.view(np.ndarray), dtype, *args, **kwargs)
+
+
 class _Generator:
     """numpy's Generator (default_rng(seed)) whose `uniform` draws f32 values directly,
     in blocks: the weights of the largest goldens are 200 M elements, and drawing them
@@ -110,7 +122,7 @@ class _Generator:
             self._g.random(part.size, dtype=np.float32, out=part)
             part *= span
             part += lo
-        return out
+        return out.view(_Drawn)
 
     def __getattr__(self, name):
         return getattr(self._g, name)
