@@ -1,10 +1,10 @@
 /* mem.c: the runtime's memory model. A context owns one zero-filled byte array per
  * on-chip memory (capacities chosen by the compiler), records the first error an
  * instruction reports, and offers the checks and element accessors the instruction
- * executors (vec*.c, dma*.c, tmov.c) share. See ptort.h section 3. The bottom of the
- * runtime's files: the sync sanitizer, the adversarial schedule and the cluster watch
- * a context through the hooks they set in it (ctx->hook), never called by name here
- * (docs/architecture.md, "Layers"). */
+ * executors (vec*.c, dma*.c, tmov.c) share. See ptort.h section 3. Below the
+ * executors and the sync checks: the sync sanitizer, the adversarial schedule and the
+ * cluster watch a context through the hooks they set in it (ctx->hook), never called
+ * by name here (docs/architecture.md, "Layers"). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -98,8 +98,9 @@ int ptort_cluster_run(ptort_cluster *cl, void (*run)(ptort_ctx *, void *), void 
 void ptort_cluster_op(ptort_ctx *ctx, ptort_pipe pipe);
 void ptort_cluster_sync(ptort_ctx *ctx, int barrier, ptort_pipe src, ptort_pipe dst);
 
-/* mem.c, below every other file of the runtime. ptort_ctx_new: a context without
- * what the environment turns on (ptort_ctx_create, ctx.c, adds that). */
+/* mem.c, below the executors and the sync checks (only the numerics are below it).
+ * ptort_ctx_new: a context without what the environment turns on (ptort_ctx_create,
+ * ctx.c, adds that). */
 ptort_ctx *ptort_ctx_new(const uint32_t capacity[PTORT_MEM_COUNT]);
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 2, 3)))
