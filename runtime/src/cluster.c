@@ -18,7 +18,11 @@
  * row-major, packed, and each vector core's part is its rows or columns of it; each
  * core indexes the ring by its own count of pushes or pops of the direction.
  * Flags: counters per (core, id), at most 15. At the end of a cluster every FIFO must
- * be drained (pushed == popped == freed) and every flag zero. */
+ * be drained (pushed == popped == freed) and every flag zero.
+ *
+ * Above the sync sanitizer and the adversarial schedule (this file calls
+ * ptort_san_note and ptort_sched_flush), below sync.c; mem.c reaches it through
+ * ctx->hook (docs/architecture.md, "Layers"). */
 #if defined(__unix__) || defined(__APPLE__)
 #define _XOPEN_SOURCE 700
 #define _DEFAULT_SOURCE 1
@@ -100,6 +104,9 @@ struct ptort_cluster {
 };
 
 
+static int cluster_access(ptort_ctx *ctx, const char *op, unsigned mem, uint64_t lo,
+			  uint64_t n, int write);
+
 ptort_cluster *ptort_cluster_create(ptort_ctx *(*ctx_create)(void))
 {
 	ptort_cluster *cl = calloc(1, sizeof *cl);
@@ -114,6 +121,7 @@ ptort_cluster *ptort_cluster_create(ptort_ctx *(*ctx_create)(void))
 			return NULL;
 		}
 		cl->c[i].ctx->cl = cl;
+		cl->c[i].ctx->hook.cl_access = cluster_access;
 		cl->c[i].ctx->core = i ? PTORT_CORE_VECTOR : PTORT_CORE_CUBE;
 	}
 	return cl;
@@ -781,11 +789,11 @@ int ptort_tfree(ptort_ctx *ctx, uint32_t split, const char *file, uint32_t line,
 	return 0;
 }
 
-/* An on-chip access of a core (mem.c's ptort_check_range): a read of a tile popped
- * from a slot the core freed since, before the core wrote those bytes again, is an
- * error; a write ends the freed range. -1 after reporting. */
-int ptort_cluster_access(ptort_ctx *ctx, const char *op, unsigned mem, uint64_t lo, uint64_t n,
-			 int write)
+/* An on-chip access of a core (mem.c's ptort_check_range, through ctx->hook): a read of
+ * a tile popped from a slot the core freed since, before the core wrote those bytes
+ * again, is an error; a write ends the freed range. -1 after reporting. */
+static int cluster_access(ptort_ctx *ctx, const char *op, unsigned mem, uint64_t lo,
+			  uint64_t n, int write)
 {
 	core *c = &ctx->cl->c[core_index(ctx)];
 	unsigned i, live = c->nfr < CL_FREED ? c->nfr : CL_FREED;

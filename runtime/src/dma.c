@@ -334,12 +334,13 @@ int ptort_dma_load_cvt_now(ptort_ctx *ctx, const void *gm, const ptort_gm_view *
 	uint8_t *d;
 	const uint8_t *g = gm;
 	if (!ctx || !src || !load_cvt_direct(ctx, gm, view, src, dst_addr, to, count, rm, &sp, &ln)) {
-		/* the two instructions as written: the same reports, the same bytes */
-		int e = ptort_dma_load(ctx, gm, view, src);
+		/* the two instructions as written: the same reports, the same bytes (their
+		 * executors: a _now runs at once, so the entries would not queue them) */
+		int e = ptort_dma_load_now(ctx, gm, view, src);
 		if (!src)
 			return -1;
-		return ptort_vconv_v(ctx, (ptort_mem)src->mem, dst_addr, src->addr,
-				     (ptort_type)src->type, to, count, rm, sat) | e;
+		return ptort_vconv_v_now(ctx, (ptort_mem)src->mem, dst_addr, src->addr,
+					 (ptort_type)src->type, to, count, rm, sat) | e;
 	}
 	fe = ptort_type_bits((ptort_type)src->type) / 8, te = ptort_type_bits(to) / 8;
 	d = ctx->mem[src->mem] + dst_addr;

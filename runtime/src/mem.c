@@ -1,7 +1,10 @@
 /* mem.c: the runtime's memory model. A context owns one zero-filled byte array per
  * on-chip memory (capacities chosen by the compiler), records the first error an
  * instruction reports, and offers the checks and element accessors the instruction
- * executors (vec*.c, dma*.c, tmov.c) share. See ptort.h section 3. */
+ * executors (vec*.c, dma*.c, tmov.c) share. See ptort.h section 3. Below the
+ * executors and the sync checks: the sync sanitizer, the adversarial schedule and the
+ * cluster watch a context through the hooks they set in it (ctx->hook), never called
+ * by name here (docs/architecture.md, "Layers"). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +25,17 @@ const char *ptort_mem_name(ptort_mem mem)
 	return (unsigned)mem < PTORT_MEM_COUNT ? mem_names[mem] : "?";
 }
 
-ptort_ctx *ptort_ctx_create(const uint32_t capacity[PTORT_MEM_COUNT])
+const char *ptort_pipe_name(ptort_pipe p)
+{
+	static const char *const names[] = {
+#define PTORT_PIPE_NAME_(id) "PIPE_" #id,
+		PTORT_PIPE_LIST(PTORT_PIPE_NAME_)
+#undef PTORT_PIPE_NAME_
+		"PIPE_ALL"};
+	return (unsigned)p <= PTORT_PIPE_ALL ? names[p] : "PIPE_?";
+}
+
+ptort_ctx *ptort_ctx_new(const uint32_t capacity[PTORT_MEM_COUNT])
 {
 	ptort_ctx *ctx = calloc(1, sizeof *ctx);
 	unsigned m;
@@ -38,19 +51,6 @@ ptort_ctx *ptort_ctx_create(const uint32_t capacity[PTORT_MEM_COUNT])
 			return NULL;
 		}
 	}
-	{ /* PTORT_SYNC_CHECK=1: the sync sanitizer (ptort_sync.h) */
-		const char *sc = getenv("PTORT_SYNC_CHECK");
-		if (sc && !strcmp(sc, "1") && ptort_sync_check(ctx, 1)) {
-			ptort_ctx_destroy(ctx);
-			return NULL;
-		}
-		/* PTORT_SYNC_SCHEDULE=adversarial: the adversarial schedule (schedule.c) */
-		sc = getenv("PTORT_SYNC_SCHEDULE");
-		if (sc && !strcmp(sc, "adversarial") && ptort_sync_schedule(ctx, 1)) {
-			ptort_ctx_destroy(ctx);
-			return NULL;
-		}
-	}
 	return ctx;
 }
 
@@ -62,8 +62,10 @@ void ptort_ctx_destroy(ptort_ctx *ctx)
 	for (m = 0; m < PTORT_MEM_COUNT; m++)
 		free(ctx->mem[m]);
 	free(ctx->rec);
-	ptort_san_free(ctx);
-	ptort_sched_free(ctx);
+	if (ctx->san)
+		ctx->hook.san_free(ctx);
+	if (ctx->sched)
+		ctx->hook.sched_free(ctx);
 	free(ctx);
 }
 
@@ -178,9 +180,9 @@ void ptort_ctx_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t 
 		ctx->located = ctx->nrec;
 	}
 	if (ctx && ctx->san)
-		ptort_san_locate(ctx, file, line, col);
+		ctx->hook.san_locate(ctx, file, line, col);
 	if (ctx && ctx->sched)
-		ptort_sched_locate(ctx, file, line, col);
+		ctx->hook.sched_locate(ctx, file, line, col);
 	if (!ctx || !ctx->nerr || ctx->err_file || !file)
 		return;
 	ctx->err_file = file;
@@ -227,9 +229,9 @@ int ptort_check_range(ptort_ctx *ctx, const char *op, const char *what, unsigned
 	if (start + len > ctx->dirty[mem])
 		ctx->dirty[mem] = (uint32_t)(start + len);
 	if (ctx->san) /* a destination is written; "" is dma_load_cvt's converted tile */
-		ptort_san_note(ctx, mem, start, len, what[0] == 'd' || !what[0]);
+		ctx->hook.san_note(ctx, mem, start, len, what[0] == 'd' || !what[0]);
 	if (ctx->cl) /* a core of a cluster: the freed-slot check (cluster.c) */
-		return ptort_cluster_access(ctx, op, mem, start, len, what[0] == 'd' || !what[0]);
+		return ctx->hook.cl_access(ctx, op, mem, start, len, what[0] == 'd' || !what[0]);
 	return 0;
 }
 

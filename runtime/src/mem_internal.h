@@ -58,6 +58,25 @@ struct ptort_ctx {
 	 * pipe's accesses (ptort_cluster_op); piped: records before it have theirs */
 	uint32_t acq[PTORT_PIPE_COUNT][3];
 	size_t piped;
+	/* mem.c's calls into the layers above it (docs/architecture.md, "Layers"): the
+	 * sanitizer, the schedule and the cluster each set theirs when they take the
+	 * context on (ptort_sync_check, ptort_sync_schedule, ptort_cluster_create), and
+	 * mem.c calls one only while that layer's state (san, sched, cl) is set. */
+	struct {
+		/* sanitize.c: an on-chip access (ptort_check_range), ptort_ctx_locate's
+		 * location, ptort_ctx_destroy's free */
+		void (*san_note)(ptort_ctx *ctx, unsigned space, uint64_t lo, uint64_t n,
+				 int write);
+		void (*san_locate)(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col);
+		void (*san_free)(ptort_ctx *ctx);
+		/* schedule.c: the location of the instruction just deferred; the free */
+		void (*sched_locate)(ptort_ctx *ctx, const char *file, uint32_t line,
+				     uint32_t col);
+		void (*sched_free)(ptort_ctx *ctx);
+		/* cluster.c: an on-chip access of a core (the freed-slot check) */
+		int (*cl_access)(ptort_ctx *ctx, const char *op, unsigned mem, uint64_t lo,
+				 uint64_t n, int write);
+	} hook;
 };
 
 /* cluster.c: a cluster of one cube and two vector contexts (ptort.h section 10) */
@@ -73,17 +92,16 @@ ptort_ctx *ptort_cluster_ctx(ptort_cluster *cl, unsigned i);
  * writes its notes into notes[0 .. nn). */
 int ptort_cluster_run(ptort_cluster *cl, void (*run)(ptort_ctx *, void *), void *user,
 		      char *notes, size_t nn);
-/* An on-chip access of core ctx (ptort_check_range): a read of a tile popped from a
- * FIFO slot the core freed since is reported (-1); a write ends that. */
-int ptort_cluster_access(ptort_ctx *ctx, const char *op, unsigned mem, uint64_t lo, uint64_t n,
-			 int write);
 /* After each instruction of a core (ptort_sync_op): its GM accesses take what waits on
  * its pipe acquired. ptort_cluster_sync: the core's own set/wait/barrier (sync.c) pass
  * that on (a wait from pipe src to dst, a barrier of every pipe). */
 void ptort_cluster_op(ptort_ctx *ctx, ptort_pipe pipe);
 void ptort_cluster_sync(ptort_ctx *ctx, int barrier, ptort_pipe src, ptort_pipe dst);
 
-/* mem.c */
+/* mem.c, below the executors and the sync checks (only the numerics are below it).
+ * ptort_ctx_new: a context without what the environment turns on (ptort_ctx_create,
+ * ctx.c, adds that). */
+ptort_ctx *ptort_ctx_new(const uint32_t capacity[PTORT_MEM_COUNT]);
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 2, 3)))
 #endif
@@ -117,22 +135,16 @@ void ptort_gm_note_(ptort_ctx *ctx, const void *p, size_t n, int write);
 	} while (0)
 /* sanitize.c: the instruction running reads (write 0) or writes bytes [lo, lo+n) of
  * on-chip memory `space` (a ptort_mem) or of GM (PTORT_SAN_GM, lo a host address);
- * called only while ctx->san is set. ptort_san_locate: the location ptort_ctx_locate
- * gave. ptort_san_free: ptort_ctx_destroy's. */
+ * called only while ctx->san is set. */
 #define PTORT_SAN_GM PTORT_MEM_COUNT
 void ptort_san_note(ptort_ctx *ctx, unsigned space, uint64_t lo, uint64_t n, int write);
-void ptort_san_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col);
-void ptort_san_free(ptort_ctx *ctx);
 /* schedule.c, the adversarial schedule (each called only while ctx->sched is set
- * unless said): ptort_sched_free: ptort_ctx_destroy's (any ctx); ptort_sched_enter:
- * ptort_sync_target's, returns 1 (deferring); ptort_sched_locate: the location of the
- * instruction just deferred; ptort_sched_bind: ptort_sync_op's, queues the instruction
+ * unless said): ptort_sched_enter: ptort_sync_target's, returns 1 (deferring);
+ * ptort_sched_bind: ptort_sync_op's, queues the instruction
  * just deferred on `pipe` (ev: its sanitizer event + 1, or 0), 0 when there was none;
  * ptort_sched_flush: runs every queued item that can run (cross-core calls, tprint;
  * any ctx). ptort_sched_sync is in sanitize_internal.h. */
-void ptort_sched_free(ptort_ctx *ctx);
 int ptort_sched_enter(ptort_ctx *ctx, unsigned inorder);
-void ptort_sched_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col);
 int ptort_sched_bind(ptort_ctx *ctx, ptort_pipe pipe, uint32_t ev);
 void ptort_sched_flush(ptort_ctx *ctx);
 /* Whether an instruction called now is queued (insn_entry.c): not while the queues run. */

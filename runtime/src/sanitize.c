@@ -1,11 +1,12 @@
 /* sanitize.c: the sync sanitizer (ptort_sync.h; docs/semantics.md §8.8a,
  * docs/sync-check.md).
  *
- * Recording: while ctx->san is set, ptort_check_range (mem.c) and ptort_gm_note (dma.c,
- * view.c) add the bytes the running instruction touches to a pending list, and
- * ptort_sync_op, which generated code calls after each instruction, closes the
- * instruction as one trace event with its pipe and the location ptort_ctx_locate gave.
- * The sync calls (sync.c) add set, wait and barrier events.
+ * Recording: while ctx->san is set, ptort_check_range (mem.c, through ctx->hook) and
+ * ptort_gm_note (dma.c, view.c) add the bytes the running instruction touches to a
+ * pending list, and ptort_sync_op (sync.c), which generated code calls after each
+ * instruction, closes the instruction as one trace event (ptort_san_op) with its pipe
+ * and the location ptort_ctx_locate gave. The sync calls (sync.c) add set, wait and
+ * barrier events. Below the schedule and the cluster: this file calls neither.
  *
  * Checking (ptort_sync_finish): the trace is replayed through the pipe model. The
  * scalar unit dispatches events in program order; an S event runs at dispatch (a
@@ -95,6 +96,8 @@ struct ptort_san {
 };
 
 static void gm_clear(struct ptort_san *s);
+static void san_free(ptort_ctx *ctx);
+static void san_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col);
 
 #define GRAN_SHIFT 5 /* on-chip: 32-byte granules */
 #define GM_SHIFT 2   /* GM: 4-byte granules */
@@ -105,7 +108,7 @@ int ptort_sync_check(ptort_ctx *ctx, int on)
 	if (!ctx)
 		return -1;
 	if (!on) {
-		ptort_san_free(ctx);
+		san_free(ctx);
 		return 0;
 	}
 	if (ctx->san)
@@ -113,13 +116,17 @@ int ptort_sync_check(ptort_ctx *ctx, int on)
 	ctx->san = calloc(1, sizeof *ctx->san);
 	if (!ctx->san)
 		return -1;
+	ctx->hook.san_note = ptort_san_note;
+	ctx->hook.san_locate = san_locate;
+	ctx->hook.san_free = san_free;
 	ctx->san->inorder = 1u << PTORT_PIPE_S;
 	for (m = 0; m < PTORT_MEM_COUNT; m++)
 		ctx->san->cap[m] = ctx->cap[m];
 	return 0;
 }
 
-void ptort_san_free(ptort_ctx *ctx)
+/* ptort_ctx_destroy's (through ctx->hook) */
+static void san_free(ptort_ctx *ctx)
 {
 	struct ptort_san *s = ctx->san;
 	unsigned m;
@@ -134,13 +141,9 @@ void ptort_san_free(ptort_ctx *ctx)
 	ctx->san = NULL;
 }
 
-int ptort_sync_target(ptort_ctx *ctx, unsigned inorder_pipes)
+void ptort_san_target(ptort_ctx *ctx, unsigned inorder_pipes)
 {
-	if (!ctx)
-		return 0;
-	if (ctx->san)
-		ctx->san->inorder = (inorder_pipes | 1u << PTORT_PIPE_S) & ((1u << NP) - 1);
-	return ctx->sched ? ptort_sched_enter(ctx, inorder_pipes) : 0;
+	ctx->san->inorder = (inorder_pipes | 1u << PTORT_PIPE_S) & ((1u << NP) - 1);
 }
 
 void ptort_san_note(ptort_ctx *ctx, unsigned space, uint64_t lo, uint64_t n, int write)
@@ -173,7 +176,8 @@ void ptort_san_note(ptort_ctx *ctx, unsigned space, uint64_t lo, uint64_t n, int
 	a->write = write != 0;
 }
 
-void ptort_san_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col)
+/* the location ptort_ctx_locate gave (through ctx->hook) */
+static void san_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col)
 {
 	struct ptort_san *s = ctx->san;
 	s->file = file;
@@ -205,26 +209,18 @@ static san_ev *push(struct ptort_san *s, int kind, unsigned pipe)
 	return e;
 }
 
-void ptort_sync_op(ptort_ctx *ctx, ptort_pipe pipe)
+uint32_t ptort_san_op(ptort_ctx *ctx, ptort_pipe pipe)
 {
-	struct ptort_san *s;
-	san_ev *e;
-	uint32_t ev = 0;
-	if (ctx && ctx->cl)
-		ptort_cluster_op(ctx, pipe);
-	if (!ctx || (!ctx->san && !ctx->sched))
-		return;
-	if ((s = ctx->san) && (e = push(s, EV_INSN, (unsigned)pipe < NP ? (unsigned)pipe :
-					PTORT_PIPE_S))) {
-		e->nacc = s->nacc - s->pending; /* none when the instruction is deferred */
-		s->pending = s->nacc;
-		if (s->located)
-			e->file = s->file, e->line = s->line, e->col = s->col;
-		s->located = 0;
-		ev = (uint32_t)s->nev;
-	}
-	if (ctx->sched)
-		ptort_sched_bind(ctx, pipe, ev);
+	struct ptort_san *s = ctx->san;
+	san_ev *e = push(s, EV_INSN, (unsigned)pipe < NP ? (unsigned)pipe : PTORT_PIPE_S);
+	if (!e)
+		return 0;
+	e->nacc = s->nacc - s->pending; /* none when the instruction is deferred */
+	s->pending = s->nacc;
+	if (s->located)
+		e->file = s->file, e->line = s->line, e->col = s->col;
+	s->located = 0;
+	return (uint32_t)s->nev;
 }
 
 size_t ptort_san_begin(ptort_ctx *ctx)
@@ -865,17 +861,17 @@ out:
 	free(r.setclk);
 }
 
-unsigned ptort_sync_finish(ptort_ctx *ctx, ptort_sync_findings *f)
+int ptort_san_open(const ptort_ctx *ctx)
 {
-	struct ptort_san *s;
+	return ctx->san->pending < ctx->san->nacc;
+}
+
+unsigned ptort_san_finish(ptort_ctx *ctx, ptort_sync_findings *f)
+{
+	struct ptort_san *s = ctx->san;
 	const char *tr;
 	san_run run;
 	unsigned m, n;
-	if (!ctx || !ctx->san)
-		return 0;
-	s = ctx->san;
-	if (s->pending < s->nacc) /* accesses no ptort_sync_op closed: an S instruction */
-		ptort_sync_op(ctx, PTORT_PIPE_S);
 	tr = getenv("PTORT_SYNC_TRACE");
 	if (tr && *tr)
 		dump(ctx, tr);

@@ -8,6 +8,15 @@
 
 #include "ptort.h"
 
+/* sync.c -> sanitize.c, each called only while ctx->san is set: ptort_sync_target's
+ * in-order pipes; ptort_sync_op's: closes the instruction as one event of `pipe`,
+ * returns its number + 1 (0: out of memory); ptort_sync_finish's: whether accesses wait
+ * for a ptort_sync_op (ptort_san_open), then the replay of the trace (ptort_san_finish,
+ * the rest of ptort_sync_finish). */
+void ptort_san_target(ptort_ctx *ctx, unsigned inorder_pipes);
+uint32_t ptort_san_op(ptort_ctx *ctx, ptort_pipe pipe);
+int ptort_san_open(const ptort_ctx *ctx);
+unsigned ptort_san_finish(ptort_ctx *ctx, ptort_sync_findings *f);
 /* sync.c -> sanitize.c: a set_flag, wait_flag or pipe_barrier (src = dst = the pipe) */
 enum { SAN_SET, SAN_WAIT, SAN_BAR };
 void ptort_san_sync(ptort_ctx *ctx, int kind, ptort_pipe src, ptort_pipe dst, int64_t event,

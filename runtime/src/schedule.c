@@ -31,7 +31,10 @@
  * seven pipes, so each item costs O(1) apart from the pipes' scan.
  *
  * Cross-core calls (FIFOs, cross-core flags), tprint and calls the scheduler cannot
- * hold run at issue after ptort_sched_flush ran every queued item that can run. */
+ * hold run at issue after ptort_sched_flush ran every queued item that can run.
+ *
+ * Above the sanitizer (it calls ptort_san_begin and ptort_san_end), below the cluster
+ * and sync.c, which call it; mem.c reaches it through ctx->hook. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,12 +78,15 @@ struct ptort_sched {
 	uint32_t fired[NKEY], waits[NKEY];
 };
 
+static void sched_free(ptort_ctx *ctx);
+static void sched_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col);
+
 int ptort_sync_schedule(ptort_ctx *ctx, int adversarial)
 {
 	if (!ctx)
 		return -1;
 	if (!adversarial) {
-		ptort_sched_free(ctx);
+		sched_free(ctx);
 		return 0;
 	}
 	if (ctx->sched)
@@ -88,11 +94,14 @@ int ptort_sync_schedule(ptort_ctx *ctx, int adversarial)
 	ctx->sched = calloc(1, sizeof *ctx->sched);
 	if (!ctx->sched)
 		return -1;
+	ctx->hook.sched_locate = sched_locate;
+	ctx->hook.sched_free = sched_free;
 	ctx->sched->inorder = 1u << PTORT_PIPE_S;
 	return 0;
 }
 
-void ptort_sched_free(ptort_ctx *ctx)
+/* ptort_ctx_destroy's (through ctx->hook) */
+static void sched_free(ptort_ctx *ctx)
 {
 	struct ptort_sched *s = ctx->sched;
 	unsigned p;
@@ -240,7 +249,8 @@ int ptort_sched_defers(const ptort_ctx *ctx)
 	return !ctx->sched->running;
 }
 
-void ptort_sched_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col)
+/* the location of the instruction just deferred (ptort_ctx_locate, through ctx->hook) */
+static void sched_locate(ptort_ctx *ctx, const char *file, uint32_t line, uint32_t col)
 {
 	struct ptort_sched *s = ctx->sched;
 	sitem *x;

@@ -5,6 +5,7 @@
  * a tcvt with RINT and saturation off; and ttri with a run-time diagonal. */
 #include <stdint.h>
 
+#include "insn_entry.h"
 #include "ptort.h"
 
 uint64_t ptort_scvt(ptort_ctx *ctx, ptort_type from, ptort_type to, uint64_t value)
@@ -41,10 +42,10 @@ int ptort_vtri_v_now(ptort_ctx *ctx, ptort_mem mem, ptort_type type, uint32_t ds
 			    ? -(INT64_MAX / 2) : diag;
 		b += (int64_t)i + (upper ? 0 : 1);
 		split = b < 0 ? 0 : b > (int64_t)cols ? cols : (uint32_t)b;
-		if (split && ptort_vdup_v(ctx, mem, type, dst + i * dst_pitch, lo, 1, split, dst_pitch))
+		if (split && ptort_vdup_v_now(ctx, mem, type, dst + i * dst_pitch, lo, 1, split, dst_pitch))
 			return -1;
-		if (split < cols && ptort_vdup_v(ctx, mem, type, dst + i * dst_pitch + split * eb, hi, 1,
-						 cols - split, dst_pitch))
+		if (split < cols && ptort_vdup_v_now(ctx, mem, type, dst + i * dst_pitch + split * eb, hi, 1,
+						     cols - split, dst_pitch))
 			return -1;
 	}
 	return 0;

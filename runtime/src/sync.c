@@ -1,19 +1,40 @@
 /* sync.c: the sync calls of generated code (ptort_sync.h; docs/semantics.md §8.5, §8.7-§8.8,
  * docs/runtime.md "Sync calls"). In program order the instructions run one after the
  * other, so the calls order nothing; they check the run-time event ids of
- * set_flag_dyn and wait_flag_dyn, and hand the call to the sync sanitizer
- * (sanitize.c) and the adversarial schedule (schedule.c) when they are on. */
+ * set_flag_dyn and wait_flag_dyn, and hand the call to the cluster (cluster.c), the
+ * sync sanitizer (sanitize.c) and the adversarial schedule (schedule.c) when they are
+ * on. Above all three (docs/architecture.md, "Layers"): none of them calls this file. */
 #include "mem_internal.h"
 #include "sanitize_internal.h"
 
-const char *ptort_pipe_name(ptort_pipe p)
+int ptort_sync_target(ptort_ctx *ctx, unsigned inorder_pipes)
 {
-	static const char *const names[] = {
-#define PTORT_PIPE_NAME_(id) "PIPE_" #id,
-		PTORT_PIPE_LIST(PTORT_PIPE_NAME_)
-#undef PTORT_PIPE_NAME_
-		"PIPE_ALL"};
-	return (unsigned)p <= PTORT_PIPE_ALL ? names[p] : "PIPE_?";
+	if (!ctx)
+		return 0;
+	if (ctx->san)
+		ptort_san_target(ctx, inorder_pipes);
+	return ctx->sched ? ptort_sched_enter(ctx, inorder_pipes) : 0;
+}
+
+void ptort_sync_op(ptort_ctx *ctx, ptort_pipe pipe)
+{
+	uint32_t ev;
+	if (ctx && ctx->cl)
+		ptort_cluster_op(ctx, pipe);
+	if (!ctx || (!ctx->san && !ctx->sched))
+		return;
+	ev = ctx->san ? ptort_san_op(ctx, pipe) : 0;
+	if (ctx->sched)
+		ptort_sched_bind(ctx, pipe, ev);
+}
+
+unsigned ptort_sync_finish(ptort_ctx *ctx, ptort_sync_findings *f)
+{
+	if (!ctx || !ctx->san)
+		return 0;
+	if (ptort_san_open(ctx)) /* accesses no ptort_sync_op closed: an S instruction */
+		ptort_sync_op(ctx, PTORT_PIPE_S);
+	return ptort_san_finish(ctx, f);
 }
 
 static int flag(ptort_ctx *ctx, const char *op, ptort_pipe src, ptort_pipe dst, int64_t event,

@@ -247,7 +247,7 @@ static int vlanes(const struct conv *cv)
 int ptort_vconv_v_now(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
 		  ptort_type from, ptort_type to, uint32_t count, ptort_rmode rm, int sat)
 {
-	return ptort_vconv_v2d(ctx, mem, dst_addr, src_addr, from, to, 1, count, 0, 0, rm, sat);
+	return ptort_vconv_v2d_now(ctx, mem, dst_addr, src_addr, from, to, 1, count, 0, 0, rm, sat);
 }
 
 int ptort_vconv_v2d_now(ptort_ctx *ctx, ptort_mem mem, uint32_t dst_addr, uint32_t src_addr,
