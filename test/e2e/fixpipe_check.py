@@ -130,6 +130,166 @@ def case(c, k, d, target, op, st, dt, dloc, r0, c0, seed):
     c.check = lambda: same_bits(np.fromfile(of, dtype=want.dtype).reshape(DR, DC), want)
 
 
+# ---- tmov and tstore through the fixpipe (docs/semantics.md §6.2b) -------------------
+
+NP = {"i8": np.int8, "ui8": np.uint8, "f16": np.float16, "f32": np.float32, "i32": np.int32}
+RELU = "reluPreMode = #pto<relu_pre_mode normal_relu>"
+
+
+def relu_after(r, dt, q):
+    """ReLU of a quantized result: a negative 8-bit result (signed words) becomes 0, a
+    float with its sign set +0"""
+    if dt in ("i8", "ui8"):
+        signed = ((q >> np.uint64(46)) & np.uint64(1)).astype(bool)[None, :]
+        return np.where(signed & (r.view(np.uint8) >= 0x80), 0, r).astype(r.dtype)
+    return np.where(np.signbit(r) & ~np.isnan(r), 0, r).astype(r.dtype)
+
+
+def fix_expect(acc, st, dt, Q, relu):
+    """the value each acc element becomes (Q: the words per column, None: no quant)"""
+    if Q is None:
+        a = acc
+        if relu:
+            a = np.where(np.signbit(a) if st == "f32" else a < 0, 0, a).astype(acc.dtype)
+        if st == dt:
+            return a.copy()
+        if st == "i32":      # [decision] as a word of scale 1.0
+            return quantize(a, np.full(a.shape[1], 0x3F800000, dtype=np.uint64), dt)
+        with np.errstate(all="ignore"):
+            return np.clip(a, -65504, 65504).astype(np.float16)
+    r = quantize(acc, Q, dt)
+    return relu_after(r, dt, Q) if relu else r
+
+
+def quant_operand(c, k, d, rng, quant, w, dt):
+    """the pre-quant operand: (its SSA name, its type, the words per column)"""
+    if quant == "word":
+        Q = words(rng, 1, rng.integers(0, 2) or dt == "i8")
+        x = k.name("w")
+        k.emit("%s = arith.constant %d : i64" % (x, int(Q[0])))
+        return x, "i64", np.repeat(Q, w)
+    qa, qn, qf = c.arg(k, d, "q", "i32")
+    qmt = tb("mat", "i32", 1, 2 * w, 1, 2 * w)
+    qst = tb("scaling", "i32", 1, 2 * w, 1, 2 * w)
+    q1 = k.load(qa, "i32", 1, 2 * w, qmt)
+    q2 = k.alloc(qst)
+    k.emit("pto.tmov ins(%s : %s) outs(%s : %s)" % (q1, qmt, q2, qst))
+    Q = words(rng, w, rng.integers(0, 2))
+    if dt == "i8":
+        Q |= np.uint64(1) << np.uint64(46)
+    Q.view(np.int32).tofile(qf)
+    c.ins.append((qn, qf))
+    return q2, qst, Q
+
+
+def initial(rng, dt, shape):
+    if dt in ("f16", "f32"):
+        return rng.standard_normal(shape).astype(NP[dt])
+    return rng.integers(-100, 100, size=shape).astype(NP[dt])
+
+
+def case_tmov(c, k, d, target, st, dt, quant, relu, mode, dloc, seed):
+    rng = np.random.default_rng(seed)
+    h, w = 16, 32
+    acc, x, xty = acc_by_matmul(c, k, d, rng, target, st, h, w)
+    o, on, of = c.arg(k, d, "o", dt)
+    if dloc == "mat":
+        dty = tb("mat", dt, h, w, h, w, "col_major", "row_major", 512)
+    else:
+        dty = tb("vec", dt, h, w, h, w)
+    z = k.load(o, dt, h, w, dty)
+    ins, tys, Q = x, xty, None
+    if quant:
+        qx, qty, Q = quant_operand(c, k, d, rng, quant, w, dt)
+        ins, tys = x + ", " + qx, xty + ", " + qty
+    attrs = ([RELU] if relu else []) + (["accToVecMode = #pto.acc_to_vec_mode<%s>" % mode] if mode else [])
+    k.emit("pto.tmov ins(%s : %s) outs(%s : %s)%s" % (ins, tys, z, dty,
+                                                     " {%s}" % ", ".join(attrs) if attrs else ""))
+    k.store(z, dty, o, dt, h, w)
+    O = initial(rng, dt, (h, w))
+    O.tofile(of)
+    want = O.copy()
+    if mode == "dual_mode_split_m":       # this core (vector core 0): the top half
+        want[:h // 2] = fix_expect(acc[:h // 2], st, dt, Q, relu)
+    elif mode == "dual_mode_split_n":
+        want[:, :w // 2] = fix_expect(acc[:, :w // 2], st, dt, Q, relu)
+    elif mode != "single_mode_vec1":      # vec1: the other core's UB
+        want[:, :] = fix_expect(acc, st, dt, Q, relu)
+    c.ins.append((on, of))
+    c.outs.append((on, of))
+    c.check = lambda: same_bits(np.fromfile(of, dtype=want.dtype).reshape(h, w), want)
+
+
+def case_tstore(c, k, d, target, sloc, st, dt, quant, relu, atomic, seed):
+    rng = np.random.default_rng(seed)
+    h, w = 16, 32
+    if sloc == "acc":
+        val, x, xty = acc_by_matmul(c, k, d, rng, target, st, h, w)
+    else:
+        a, an, af = c.arg(k, d, "a", st)
+        xty = tb("vec", st, h, w, h, w)
+        x = k.load(a, st, h, w, xty)
+        val = initial(rng, st, (h, w))
+        val.tofile(af)
+        c.ins.append((an, af))
+    o, on, of = c.arg(k, d, "o", dt)
+    ins, tys, Q = x, xty, None
+    if quant:
+        qx, qty, Q = quant_operand(c, k, d, rng, quant, w, dt)
+        ins, tys = x + ", " + qx, xty + ", " + qty
+    attrs = ([RELU] if relu else []) + (["atomicType = #pto<atomic_type atomic_add>"] if atomic else [])
+    p, pty = k.part(o, dt, h, w)
+    k.emit("pto.tstore ins(%s : %s) outs(%s : %s)%s" % (ins, tys, p, pty,
+                                                       " {%s}" % ", ".join(attrs) if attrs else ""))
+    O = initial(rng, dt, (h, w))
+    O.tofile(of)
+    f = fix_expect(val, st, dt, Q, relu) if sloc == "acc" else val
+    if not atomic:
+        want = f
+    elif dt in ("f16", "f32"):            # one rounding of the exact sum
+        want = (O.astype(np.float64) + f.astype(np.float64)).astype(NP[dt])
+    else:
+        bits = 8 * np.dtype(NP[dt]).itemsize
+        want = ((O.astype(np.int64) + f.view(NP[dt]).astype(np.int64)) % (1 << bits))
+        want = want.astype(np.dtype("u%d" % (bits // 8))).view(NP[dt])
+    c.ins.append((on, of))
+    c.outs.append((on, of))
+    c.check = lambda: same_bits(np.fromfile(of, dtype=want.dtype).reshape(h, w), want.view(NP[dt]))
+
+
+def move_cases(target):
+    """(label, fn) of the tmov and tstore cases"""
+    out = []
+    n = 1000
+    tmovs = [("f32", "i8", "word", True, None), ("f32", "ui8", "word", False, None),
+             ("i32", "f16", "word", True, None), ("i32", "i8", "fp", True, None),
+             ("f32", "ui8", "fp", False, None), ("f32", "f32", None, True, None),
+             ("f32", "f16", None, True, None)]
+    vec_only = [("f32", "i8", "word", True, "single_mode_vec1"), ("f32", "f32", None, True, "dual_mode_split_m"),
+                ("i32", "i32", None, False, "dual_mode_split_n"), ("i32", "ui8", "fp", True, "single_mode_vec0"),
+                ("f32", "f32", None, False, "single_mode_vec1")]
+    for dloc in ("mat", "vec"):
+        for st, dt, quant, relu, mode in tmovs + (vec_only if dloc == "vec" else []):
+            n += 1
+            label = "tmov %s -> %s %s%s%s%s" % (st, dloc, dt, " " + quant if quant else "",
+                                                 " relu" if relu else "", " " + mode if mode else "")
+            out.append((label, lambda c, k, d, a=(st, dt, quant, relu, mode, dloc), n=n:
+                        case_tmov(c, k, d, target, *a, n)))
+    stores = [("acc", "f32", "i8", "word", True, True), ("acc", "i32", "f16", None, False, False),
+              ("acc", "i32", "f16", None, True, True), ("acc", "i32", "f16", "word", True, True),
+              ("acc", "i32", "ui8", "fp", False, False), ("acc", "f32", "f16", None, True, False),
+              ("acc", "f32", "f32", None, False, True), ("acc", "i32", "i8", "word", False, True),
+              ("vec", "f16", "f16", None, False, True), ("vec", "f32", "f32", None, False, True),
+              ("vec", "i32", "i32", None, False, True), ("vec", "i8", "i8", None, False, True)]
+    for sloc, st, dt, quant, relu, atomic in stores:
+        n += 1
+        label = "tstore %s %s -> %s%s%s%s" % (sloc, st, dt, " " + quant if quant else "",
+                                            " relu" if relu else "", " atomic_add" if atomic else "")
+        out.append((label, lambda c, k, d, a=(sloc, st, dt, quant, relu, atomic), n=n:
+                    case_tstore(c, k, d, target, *a, n)))
+    return out
+
+
 def main(argv):
     if len(argv) != 4:
         print(__doc__)
@@ -145,6 +305,7 @@ def main(argv):
                     n += 1
                     cases.append(("%s %s -> %s %s at (%d, %d)" % (op, st, dloc, dt, r0, c0),
                                   lambda c, k, d, a=(op, st, dt, dloc, r0, c0), n=n: case(c, k, d, target, *a, n)))
+    cases += move_cases(target)
     n_built, failed = run_groups(ptoc, target, work, "%s_fixpipe" % target, cases, 4)
     print("fixpipe_check: %s: %d cases, %d failed" % (target, n_built, failed))
     return 1 if failed else 0

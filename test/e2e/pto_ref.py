@@ -798,7 +798,7 @@ class Interp:
         integer 0"""
         if t in FLOATS:
             x = decode(a, t)
-            return np.where(x < 0, 0, a).astype(storage(t))
+            return np.where(np.signbit(x) & ~np.isnan(x), 0, a).astype(storage(t))
         return np.maximum(a, 0).astype(storage(t))
 
     def fix_move(self, op, val, st, dt, q, relu, nc):
