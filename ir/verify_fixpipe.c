@@ -102,6 +102,8 @@ unsigned ir_verify_fixpipe(ir_ctx *ctx, const ir_op *op)
 	dst = op->num_results ? op->results[0].type
 			      : op->num_operands ? op->operands[op->num_operands - 1].value->type : NULL;
 	nin = op->num_results ? op->num_operands : op->num_operands - 1;
+	if (nin == 2 && op->num_results)
+		return ir_op_error(ctx, op, "expects the destination-passing form for a pre-quant operand");
 	if (!src || src->kind != IR_TYPE_TILE_BUF || !dst)
 		return 0; /* the generic checks report it */
 	if (nin == 2)
@@ -112,8 +114,6 @@ unsigned ir_verify_fixpipe(ir_ctx *ctx, const ir_op *op)
 				   "but got loc=%s",
 				   q ? "a pre-quant operand" : relu > 0 ? "reluPreMode normal_relu" : "accToVecMode",
 				   ir_mem_name(src->u.tb.mem));
-	if (q && op->num_results)
-		return ir_op_error(ctx, op, "expects the destination-passing form for a pre-quant operand");
 	if (q && !(q->kind == IR_TYPE_INT && q->u.i.bits == 64) &&
 	    !(q->kind == IR_TYPE_TILE_BUF && q->u.tb.mem == IR_MEM_SCALING))
 		return ir_op_error(ctx, op, "expects the pre-quant operand to be an i64 word or a loc=scaling "
