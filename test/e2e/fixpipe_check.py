@@ -12,8 +12,15 @@ that tile. The expectation is written here from the rule with numpy: the word's 
 is the f32 of its bits 13-31 (low 13 bits zero; the test sets them at random), the
 product is taken in float32, then to 8 bits rint, clip to [-256, 255], plus the word's
 9-bit signed offset, clip by the word's sign bit; to f16 a float16 rounding clipped to
-+-65504. pto_ref's model of each op is checked against the same expectation. Prints one
-line per case and `fixpipe_check: TARGET: N cases, K failed`.
++-65504. pto_ref's model of each op is checked against the same expectation.
+
+Then tmov and tstore out of acc through the fixpipe's stages (§6.2b), each written from
+the rule: the i64 pre-quant word (a constant; and once a run-time kernel argument) or a
+scaling tile of words, ReLU after the quantization (a negative 8-bit result 0, a float
+with its sign set +0) or before a plain conversion, accToVecMode run as vector core 0
+(vec1 leaves the tile, the dual modes write the top / left half), atomic_add as one
+rounding of the exact sum (integers modulo 2^bits), acc i32 -> f16 as a word of scale
+1.0. Prints one line per case and `fixpipe_check: TARGET: N cases, K failed`.
 """
 import os
 import sys
@@ -21,7 +28,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from layout_check import tb, same_bits, layouts, run_groups  # noqa: E402
+from layout_check import tb, same_bits, layouts, run_groups, run_cases  # noqa: E402
 import pto_ref  # noqa: E402
 
 NPT = {"i8": np.int8, "ui8": np.uint8, "f16": np.float16}
@@ -163,6 +170,10 @@ def fix_expect(acc, st, dt, Q, relu):
 
 def quant_operand(c, k, d, rng, quant, w, dt):
     """the pre-quant operand: (its SSA name, its type, the words per column)"""
+    if isinstance(quant, np.uint64):      # a run-time word: the kernel's argument %rtw
+        if "%rtw: i64" not in k.args:
+            k.args.append("%rtw: i64")
+        return "%rtw", "i64", np.repeat(np.array([quant], dtype=np.uint64), w)
     if quant == "word":
         Q = words(rng, 1, rng.integers(0, 2) or dt == "i8")
         x = k.name("w")
@@ -307,6 +318,15 @@ def main(argv):
                                   lambda c, k, d, a=(op, st, dt, dloc, r0, c0), n=n: case(c, k, d, target, *a, n)))
     cases += move_cases(target)
     n_built, failed = run_groups(ptoc, target, work, "%s_fixpipe" % target, cases, 4)
+    # the word as a run-time value (a kernel argument given to `ptoc run --arg`)
+    W = words(np.random.default_rng(7), 1, True)[0]
+    rt = [("tmov f32 -> mat i8 run-time word relu",
+           lambda c, k, d: case_tmov(c, k, d, target, "f32", "i8", W, True, None, "mat", 7)),
+          ("tstore acc i32 -> f16 run-time word atomic_add",
+           lambda c, k, d: case_tstore(c, k, d, target, "acc", "i32", "f16", W, False, True, 8))]
+    k2, f2 = run_cases(ptoc, target, os.path.join(work, "%s_fixpipe_rt" % target), rt,
+                       extra=("--arg", "rtw=%d" % int(W)))
+    n_built, failed = n_built + k2, failed + f2
     print("fixpipe_check: %s: %d cases, %d failed" % (target, n_built, failed))
     return 1 if failed else 0
 
