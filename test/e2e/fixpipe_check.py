@@ -168,6 +168,22 @@ def fix_expect(acc, st, dt, Q, relu):
     return relu_after(r, dt, Q) if relu else r
 
 
+def fix_expect_checked(target, acc, st, dt, Q, relu, quant, qty):
+    """fix_expect, with pto_ref's model of the same move asserted to agree"""
+    want = fix_expect(acc, st, dt, Q, relu)
+    q = None
+    if quant == "fp":
+        q = pto_ref.Tile(qty)
+        q.data[:, :] = Q.view(np.int32).reshape(1, -1).view(q.data.dtype)
+    elif quant is not None:
+        q = int(Q[0])
+    ref = pto_ref.Interp(target).fix_move(None, np.ascontiguousarray(acc).view(pto_ref.storage(st)),
+                                          st, dt, q, relu, acc.shape[1])
+    assert (np.ascontiguousarray(ref).view(np.uint8) == np.ascontiguousarray(want).view(np.uint8)).all(), \
+        "pto_ref's fixpipe move %s -> %s differs" % (st, dt)
+    return want
+
+
 def quant_operand(c, k, d, rng, quant, w, dt):
     """the pre-quant operand: (its SSA name, its type, the words per column)"""
     if isinstance(quant, np.uint64):      # a run-time word: the kernel's argument %rtw
@@ -209,7 +225,7 @@ def case_tmov(c, k, d, target, st, dt, quant, relu, mode, dloc, seed):
     else:
         dty = tb("vec", dt, h, w, h, w)
     z = k.load(o, dt, h, w, dty)
-    ins, tys, Q = x, xty, None
+    ins, tys, Q, qty = x, xty, None, None
     if quant:
         qx, qty, Q = quant_operand(c, k, d, rng, quant, w, dt)
         ins, tys = x + ", " + qx, xty + ", " + qty
@@ -220,12 +236,13 @@ def case_tmov(c, k, d, target, st, dt, quant, relu, mode, dloc, seed):
     O = initial(rng, dt, (h, w))
     O.tofile(of)
     want = O.copy()
+    qk = "fp" if quant == "fp" else None if quant is None else "word"
     if mode == "dual_mode_split_m":       # this core (vector core 0): the top half
-        want[:h // 2] = fix_expect(acc[:h // 2], st, dt, Q, relu)
+        want[:h // 2] = fix_expect_checked(target, acc[:h // 2], st, dt, Q, relu, qk, qty)
     elif mode == "dual_mode_split_n":
-        want[:, :w // 2] = fix_expect(acc[:, :w // 2], st, dt, Q, relu)
+        want[:, :w // 2] = fix_expect_checked(target, acc[:, :w // 2], st, dt, Q, relu, qk, qty)
     elif mode != "single_mode_vec1":      # vec1: the other core's UB
-        want[:, :] = fix_expect(acc, st, dt, Q, relu)
+        want[:, :] = fix_expect_checked(target, acc, st, dt, Q, relu, qk, qty)
     c.ins.append((on, of))
     c.outs.append((on, of))
     c.check = lambda: same_bits(np.fromfile(of, dtype=want.dtype).reshape(h, w), want)
@@ -244,7 +261,7 @@ def case_tstore(c, k, d, target, sloc, st, dt, quant, relu, atomic, seed):
         val.tofile(af)
         c.ins.append((an, af))
     o, on, of = c.arg(k, d, "o", dt)
-    ins, tys, Q = x, xty, None
+    ins, tys, Q, qty = x, xty, None, None
     if quant:
         qx, qty, Q = quant_operand(c, k, d, rng, quant, w, dt)
         ins, tys = x + ", " + qx, xty + ", " + qty
@@ -254,7 +271,8 @@ def case_tstore(c, k, d, target, sloc, st, dt, quant, relu, atomic, seed):
                                                        " {%s}" % ", ".join(attrs) if attrs else ""))
     O = initial(rng, dt, (h, w))
     O.tofile(of)
-    f = fix_expect(val, st, dt, Q, relu) if sloc == "acc" else val
+    qk = "fp" if quant == "fp" else None if quant is None else "word"
+    f = fix_expect_checked(target, val, st, dt, Q, relu, qk, qty) if sloc == "acc" else val
     if not atomic:
         want = f
     elif dt in ("f16", "f32"):            # one rounding of the exact sum
