@@ -3,7 +3,8 @@
  *
  *   accToVecMode  #pto.acc_to_vec_mode<X>, tmov acc -> vec only: single_mode_vec0,
  *                 single_mode_vec1, dual_mode_split_m, dual_mode_split_n (the dual
- *                 modes without quantization or conversion)
+ *                 modes without quantization or conversion, an even split, 32-bit
+ *                 split_n a multiple of 32 columns, no DN destination)
  *   reluPreMode   #pto<relu_pre_mode no_relu | normal_relu>, from acc only
  *   atomicType    #pto<atomic_type atomic_none | atomic_add>, tstore only; atomic_add
  *                 to a GM view of f16, bf16, f32, i8, i16 or i32
@@ -148,5 +149,12 @@ unsigned ir_verify_fixpipe(ir_ctx *ctx, const ir_op *op)
 		return ir_op_error(ctx, op, "expects an even number of valid %s to split in %s, but got %lld",
 				   mode == 2 ? "rows" : "columns", modes[mode],
 				   (long long)(mode == 2 ? src->u.tb.v_row : src->u.tb.v_col));
+	if (mode == 3 && (se == PTORT_F32 || se == PTORT_I32) && src->u.tb.v_col != IR_DYN && src->u.tb.v_col % 32)
+		return ir_op_error(ctx, op, "expects a multiple of 32 valid columns to split a 32-bit tile in "
+				   "dual_mode_split_n (pto-isa), but got %lld", (long long)src->u.tb.v_col);
+	if (mode >= 2 && dst->kind == IR_TYPE_TILE_BUF && dst->u.tb.blayout == IR_BLAYOUT_COL_MAJOR &&
+	    dst->u.tb.slayout == IR_SLAYOUT_NONE_BOX)
+		return ir_op_error(ctx, op, "expects a destination that is not col-major ND (DN) in %s "
+				   "(pto-isa: the dual modes have no NZ -> DN path)", modes[mode]);
 	return n;
 }
