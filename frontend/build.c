@@ -487,6 +487,30 @@ static void merge_attrs(fe_parser *p, ir_op *op, const ir_attr *d)
 
 /* ---- generic form ------------------------------------------------------------- */
 
+/* PTOAS's generic tmov and tstore list src, dst, fp, preQuantScalar, sized by an
+ * operandSegmentSizes of four; ptoc's order is its ins then its outs (src, the
+ * quantization operand, dst; docs/semantics.md §6.2b), so the operands are put in that
+ * order and the attribute, which describes the other, is dropped. */
+static void fixpipe_operand_order(fe_parser *p, ir_op *op)
+{
+	const ir_attr *a = ir_op_get_attr(op, "operandSegmentSizes");
+	ir_value *dst;
+	const int64_t *v;
+	if ((strcmp(op->name, "pto.tmov") && strcmp(op->name, "pto.tstore")) || !a ||
+	    a->kind != IR_ATTR_DENSE || a->u.dense.n != 4)
+		return;
+	v = a->u.dense.v;
+	if (v[0] != 1 || v[1] != 1 || v[2] < 0 || v[3] < 0 || v[2] + v[3] > 1 ||
+	    op->num_operands != (unsigned)(2 + v[2] + v[3]))
+		return; /* left to the verifier's operand counts */
+	if (op->num_operands == 3) {
+		dst = op->operands[1].value;
+		ir_op_set_operand(op, 1, op->operands[2].value);
+		ir_op_set_operand(op, 2, dst);
+	}
+	ir_op_remove_attr(p->ctx, op, "operandSegmentSizes");
+}
+
 ir_op *fe_build_generic(fe_parser *p, fe_tok opname, unsigned use0, unsigned nuses,
 			const ir_attr *props, const ir_attr *attrs, const ir_type *fn,
 			unsigned nregions, unsigned def0, ir_loc loc)
@@ -521,6 +545,7 @@ ir_op *fe_build_generic(fe_parser *p, fe_tok opname, unsigned use0, unsigned nus
 			  use_values(p, use0, nuses), nuses, fn->u.fn.out, fn->u.fn.nout, attrs,
 			  nregions);
 	merge_attrs(p, op, props);
+	fixpipe_operand_order(p, op);
 	for (i = 0; i < nregions; i++)
 		move_region(&op->regions[i], regs[i]);
 	define_results(p, op, def0, ndefs);

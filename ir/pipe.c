@@ -98,7 +98,8 @@ static void op_mems(const ir_op *op, ir_mem *src, ir_mem *dst)
 	*src = *dst = IR_MEM_NONE;
 	if (d->flags & IR_OPF_LEVEL3) {
 		*src = field_mem(op, "src");
-		*dst = field_mem(op, op->code == IR_OP_I_DMA_STORE || op->code == IR_OP_I_TPUSH ? "src"
+		*dst = field_mem(op, op->code == IR_OP_I_DMA_STORE || op->code == IR_OP_I_DMA_STORE_Q ||
+					     op->code == IR_OP_I_TPUSH ? "src"
 								       : "dst");
 		if (*dst == IR_MEM_NONE)
 			*dst = *src = field_mem(op, "mem");

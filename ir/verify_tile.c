@@ -103,7 +103,8 @@ static int acc_store_cvt(int load, const tinfo *ti, const ir_type *gm_elem)
 	if (load || ti->mem != IR_MEM_ACC || ir_type_to_elem(ti->elem, &te) ||
 	    ir_type_to_elem(gm_elem, &ge))
 		return 0;
-	return te == PTORT_F32 && (ge == PTORT_F16 || ge == PTORT_BF16);
+	return (te == PTORT_F32 && (ge == PTORT_F16 || ge == PTORT_BF16)) ||
+	       (te == PTORT_I32 && ge == PTORT_F16); /* §6.2b: as a word of scale 1.0 */
 }
 
 /* A partition of rank 3-5 whose outer dims (all but the last two) are not all 1 moves
@@ -170,7 +171,9 @@ void verify_transfer(vctx *v, const ir_op *op, int load)
 		op_error(v, op, "expects %s valid_shape dims to be positive", tr);
 		return;
 	}
-	if (view->u.shaped.elem != ti.elem && !acc_store_cvt(load, &ti, view->u.shaped.elem))
+	/* with a pre-quant operand the pair is verify_fixpipe.c's */
+	if (view->u.shaped.elem != ti.elem && !acc_store_cvt(load, &ti, view->u.shaped.elem) &&
+	    (load || num_ins(op) != 2))
 		op_error(v, op, "expects %s and %s to have the same element type, but got '%s' and '%s'",
 			 vr, tr, tstr(view->u.shaped.elem), tstr(ti.elem));
 	if (view->u.shaped.rank > 2 && check_flat_partition(v, op, view, tile, &ti, vr, tr))
@@ -225,7 +228,7 @@ void verify_tmov(vctx *v, const ir_op *op)
 		return;
 	}
 	/* element types: copies, except the acc f32 -> f16/bf16 conversion of the fixpipe */
-	if (s.elem != d.elem) {
+	if (s.elem != d.elem && num_ins(op) != 2) { /* a pre-quant operand: verify_fixpipe.c */
 		ptort_type se, de;
 		int cvt = s.mem == IR_MEM_ACC && !ir_type_to_elem(s.elem, &se) &&
 			  !ir_type_to_elem(d.elem, &de) && se == PTORT_F32 &&

@@ -133,7 +133,7 @@ static unsigned spans_of(const ir_op *op, ispan *out)
 		goto all; /* a dynamic field */
 	if (d->fixed) { /* a DMA's GM view: GM as a whole, written by a store */
 		out[n].mem = SPAN_GM;
-		out[n].w = op->code == IR_OP_I_DMA_STORE;
+		out[n].w = op->code == IR_OP_I_DMA_STORE || op->code == IR_OP_I_DMA_STORE_Q;
 		out[n].lo = 0;
 		out[n].hi = UINT64_MAX;
 		n++;

@@ -113,6 +113,15 @@ ir_value *lower_rt_scalar(ir_ctx *ctx, ir_op *op, ir_value *s, ptort_type et);
  * Returns the number of errors reported. */
 unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o);
 
+/* ---- lower_fixpipe.c ---------------------------------------------------------------- */
+
+/* Whether tmov or tstore `op` (level 2) takes the fixpipe's stages (docs/semantics.md
+ * §6.2b): a pre-quant operand, accToVecMode other than vec0, reluPreMode normal_relu,
+ * atomic_add, or an acc i32 -> f16 store; lower_fixpipe lowers it as lower_cube_op
+ * does (pto.i.tmovq, pto.i.dma_store_q). */
+int lower_fixpipe_wants(const ir_op *op);
+unsigned lower_fixpipe(ir_ctx *ctx, ir_op *op);
+
 /* ---- lower_irregular.c ------------------------------------------------------------- */
 
 /* Lowers tsort32, tmrgsort, thistogram, tconcat, tquant, tdequant, textract_fp and

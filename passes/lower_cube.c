@@ -8,6 +8,7 @@
  *                       differs from the tile's (f32 -> f16/bf16, RINT, saturated)
  *   tmov               pto.i.tmov, convert_to when the element types differ (acc f32 ->
  *                       f16/bf16); relu when the op carries a `relu` attribute
+ *   tmov, tstore with the fixpipe's stages  lower_fixpipe.c
  *   tmatmul*           pto.i.mmad / pto.i.mmad_mx with m = lhs valid rows, k = lhs
  *                       valid columns, n = rhs valid columns (dynamic valid shapes go
  *                       to `dyn`), init "zero" (tmatmul, .mx), "c" (.acc: the acc_in
@@ -286,7 +287,7 @@ unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 	(void)o;
 	switch (op->code) {
 	case IR_OP_TSTORE:
-		return lower_tstore(ctx, op);
+		return lower_fixpipe_wants(op) ? lower_fixpipe(ctx, op) : lower_tstore(ctx, op);
 	case IR_OP_TLOAD: {
 		lower_tile t;
 		if (tile(ctx, op, op->num_operands - 1, &t))
@@ -297,7 +298,7 @@ unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 		return 1;
 	}
 	case IR_OP_TMOV:
-		return lower_tmov(ctx, op);
+		return lower_fixpipe_wants(op) ? lower_fixpipe(ctx, op) : lower_tmov(ctx, op);
 	case IR_OP_TEXTRACT:
 		return lower_textract(ctx, op);
 	case IR_OP_TINSERT:

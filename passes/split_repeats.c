@@ -295,7 +295,7 @@ static int lower_transfer(sr *s, ir_op *op, int load)
 	lower_tile t;
 	lower_insn li;
 	unsigned ti = load ? 1 : 0, vi = load ? 0 : 1;
-	if (op->num_results || op->num_operands != 2) {
+	if (op->num_results || op->num_operands != (load || !lower_fixpipe_wants(op) ? 2u : op->num_operands)) {
 		err(s, op, "%s: tile SSA form (level 1) must be bufferized first", PASS_NAME);
 		return -1;
 	}
@@ -303,7 +303,7 @@ static int lower_transfer(sr *s, ir_op *op, int load)
 		s->errors++;
 		return -1;
 	}
-	if (tile_mem(&t) != IR_MEM_VEC && tile_mem(&t) != IR_MEM_MAT) {
+	if ((tile_mem(&t) != IR_MEM_VEC && tile_mem(&t) != IR_MEM_MAT) || (!load && lower_fixpipe_wants(op))) {
 		unsigned e = lower_cube_op(s->ctx, op, s->o);
 		s->errors += e;
 		return e ? -1 : 0;

@@ -534,8 +534,29 @@ PTORT_API int ptort_tmovfp(ptort_ctx *ctx, const ptort_tile *src, const ptort_ti
  * q's bits 13-31 (the low 13 bits zero), rounded to f32 (RINT). To `to` = I8 or U8:
  * that product to an integer (RINT, NaN 0), clamped to [-256, 255], plus the 9-bit
  * two's complement offset in q's bits 37-45, clamped to [-128, 127] when q's bit 46 is
- * set, else to [0, 255]; the low 8 bits. To F16: the product to f16 (RINT, saturating). */
+ * set, else to [0, 255]; the low 8 bits. To F16 or BF16: the product converted (RINT,
+ * saturating). */
 PTORT_API uint64_t ptort_fixpipe_q(ptort_type from, ptort_type to, uint64_t a, uint64_t q);
+
+/* ---- 3.5k tmov and tstore out of acc through the fixpipe (docs/semantics.md §6.2b) ---
+ * Each element a of src's valid region becomes F(a): quant 0 the plain move (the same
+ * bits; f32 -> f16/bf16 as ptort_cvt1 RINT, saturation on; i32 -> f16 as quant 1 with
+ * the word 0x3F800000, a scale of 1.0), ReLU (ptort_relu1) before the conversion;
+ * quant 1 ptort_fixpipe_q with `word` for every column; quant 2 with the word at byte
+ * fp->addr + 8c of fp's memory for column c (as ptort_tmovfp). With quant 1 or 2 and
+ * relu, the quantized result is clamped below at 0 (a negative 8-bit result, possible
+ * only when the word's bit 46 is set, becomes 0; a float as ptort_relu1).
+ * ptort_tmovq: into dst at the same (r, c); mode 0 (single_mode_vec0) writes when the
+ * context is vector core 0 (ptort_subblock_idx; a context outside a cluster is), 1
+ * (vec1) when it is core 1, 2 (dual_mode_split_m) core k's half of the rows, src rows
+ * k*R/2 .. (k+1)*R/2-1 to dst rows 0 .. R/2-1, 3 (dual_mode_split_n) likewise with the
+ * columns. ptort_dma_store_q: to the GM view as ptort_dma_store, the view's type the
+ * destination type; atomic 1 adds F(a) to the GM element (floats as ptort_vop1's add,
+ * integers modulo 2^bits) instead of overwriting it. */
+PTORT_API int ptort_tmovq(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *fp, const ptort_tile *dst,
+		  int64_t word, int64_t quant, int64_t mode, int relu);
+PTORT_API int ptort_dma_store_q(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const ptort_tile *src,
+		  const ptort_tile *fp, int64_t word, int64_t quant, int relu, int64_t atomic);
 
 /* ---- 3.5c a run-time scalar operand (docs/semantics.md §7.3) -----------------------
  * The scalar operand `value` of a vector op, of type `from` as the generated code holds

@@ -10,6 +10,7 @@
  * GM rows (columns) are contiguous too. docs/semantics.md §6.2. ptort_dma_load_cvt:
  * tload and a whole-tile vconv_v as one step, GM converted straight into the
  * destination. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "mem_internal.h"
@@ -83,6 +84,8 @@ static int addmul(int64_t *acc, int64_t a, int64_t b)
 	return 0;
 }
 
+#define FIX_CVT (-2) /* view_check: any tile type, the view's type the destination's */
+
 static int view_check(ptort_ctx *ctx, const char *op, const ptort_gm_view *v, const void *gm,
 		      const ptort_tile *t, int convert_to, struct gmspan *sp)
 {
@@ -130,7 +133,9 @@ static int view_check(ptort_ctx *ctx, const char *op, const ptort_gm_view *v, co
 			return -1;
 		}
 	}
-	if (convert_to == PTORT_NO_CVT) {
+	if (convert_to == FIX_CVT) {
+		/* the caller checks the pair (ptort_dma_store_q_now) */
+	} else if (convert_to == PTORT_NO_CVT) {
 		if (ptort_type_bits((ptort_type)v->type) != ptort_type_bits((ptort_type)t->type)) {
 			ptort_report(ctx, "%s: GM type %s and tile type %s differ in width", op,
 				     ptort_type_name((ptort_type)v->type),
@@ -287,6 +292,61 @@ int ptort_dma_store_now(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, con
 			ptort_st(g, gi * db, db, x);
 			ptort_gm_note(ctx, g + gi * db / 8, db < 8 ? 1 : db / 8, 1);
 		}
+	return 0;
+}
+
+/* tstore through the fixpipe (ptort.h 3.5k): each element through ptort_fixq1, added
+ * into GM with atomic 1. */
+int ptort_dma_store_q_now(ptort_ctx *ctx, void *gm, const ptort_gm_view *view, const ptort_tile *src,
+			  const ptort_tile *fp, int64_t word, int64_t quant, int relu, int64_t atomic)
+{
+	const char *op = "dma_store_q";
+	struct gmspan sp;
+	unsigned sb, db;
+	ptort_type st, dt;
+	uint32_t r, c;
+	uint64_t *words = NULL;
+	uint8_t *g = gm;
+	if (ptort_check_tile(ctx, op, "source", src) || view_check(ctx, op, view, gm, src, FIX_CVT, &sp))
+		return -1;
+	st = (ptort_type)src->type, dt = (ptort_type)view->type;
+	sb = ptort_type_bits(st), db = ptort_type_bits(dt);
+	if (quant < 0 || quant > 2 || !ptort_fixq_pair(st, dt, (int)quant) || db < 8 ||
+	    ((quant || relu || st != dt) && src->mem != PTORT_MEM_L0C)) {
+		ptort_report(ctx, "%s: the fixpipe does not store %s %s to %s (quant %lld)", op,
+			     src->mem == PTORT_MEM_L0C ? "acc" : "a non-acc", ptort_type_name(st),
+			     ptort_type_name(dt), (long long)quant);
+		return -1;
+	}
+	if (quant == 2) {
+		words = malloc(((size_t)src->v_cols + 1) * sizeof *words);
+		if (!words) {
+			ptort_report(ctx, "%s: out of memory", op);
+			return -1;
+		}
+		if (ptort_fixq_words(ctx, op, fp, 0, src->v_cols, words)) {
+			free(words);
+			return -1;
+		}
+	}
+	for (r = 0; r < src->v_rows; r++)
+		for (c = 0; c < src->v_cols; c++) {
+			uint64_t gi = (uint64_t)gm_index(src, &sp, r, c);
+			uint64_t x = ptort_ld(ctx->mem[src->mem],
+					      (uint64_t)src->addr * 8 + ptort_tile_offset(src, r, c) * sb, sb);
+			x = ptort_fixq1(st, dt, x, (int)quant, quant == 2 ? words[c] : (uint64_t)word, relu);
+			if (atomic) {
+				uint64_t old = ptort_ld(g, gi * db, db);
+				if (dt == PTORT_F16 || dt == PTORT_BF16 || dt == PTORT_F32)
+					x = ptort_vop1(PTORT_VOP_ADD, dt, old, x);
+				else
+					x = (old + x) & (db == 64 ? ~0ull : (1ull << db) - 1);
+				ptort_gm_note(ctx, g + gi * db / 8, db / 8, 0);
+			}
+			ptort_st(g, gi * db, db, x);
+			ptort_gm_note(ctx, g + gi * db / 8, db / 8, 1);
+		}
+	free(words);
 	return 0;
 }
 

@@ -628,6 +628,66 @@ int ptort_tmovfp(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *fp,
 	return ptort_tmovfp_now(ctx, src, fp, dst, row, col, insert);
 }
 
+/* ---- ptort_tmovq ---- */
+
+typedef struct tmovq_args {
+	ptort_tile src, fp, dst;
+	int64_t word, quant, mode;
+	int relu, has_src, has_fp, has_dst;
+} tmovq_args;
+
+static void tmovq_run(ptort_ctx *ctx, const void *p)
+{
+	const tmovq_args *r = p;
+	(void)ptort_tmovq_now(ctx, r->has_src ? &r->src : NULL, r->has_fp ? &r->fp : NULL,
+		r->has_dst ? &r->dst : NULL, r->word, r->quant, r->mode, r->relu);
+}
+
+int ptort_tmovq(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *fp,
+	const ptort_tile *dst, int64_t word, int64_t quant, int64_t mode, int relu)
+{
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const tmovq_args rec = {ptort_entry_copy_tile(src), ptort_entry_copy_tile(fp),
+			ptort_entry_copy_tile(dst), word, quant, mode, relu, src != NULL,
+			fp != NULL, dst != NULL};
+		return ptort_entry_defer(ctx, tmovq_run, &rec, sizeof rec);
+	}
+	return ptort_tmovq_now(ctx, src, fp, dst, word, quant, mode, relu);
+}
+
+/* ---- ptort_dma_store_q ---- */
+
+typedef struct dma_store_q_args {
+	void *gm;
+	ptort_gm_view view;
+	ptort_tile src, fp;
+	int64_t word, quant;
+	int relu;
+	int64_t atomic;
+	int has_view, has_src, has_fp;
+} dma_store_q_args;
+
+static void dma_store_q_run(ptort_ctx *ctx, const void *p)
+{
+	const dma_store_q_args *r = p;
+	(void)ptort_dma_store_q_now(ctx, r->gm, r->has_view ? &r->view : NULL,
+		r->has_src ? &r->src : NULL, r->has_fp ? &r->fp : NULL, r->word, r->quant,
+		r->relu, r->atomic);
+}
+
+int ptort_dma_store_q(ptort_ctx *ctx, void *gm, const ptort_gm_view *view,
+	const ptort_tile *src, const ptort_tile *fp, int64_t word, int64_t quant, int relu,
+	int64_t atomic)
+{
+	if (ctx && ctx->sched && ptort_sched_defers(ctx)) {
+		const dma_store_q_args rec = {gm, ptort_entry_copy_gm_view(view),
+			ptort_entry_copy_tile(src), ptort_entry_copy_tile(fp), word, quant,
+			relu, atomic, view != NULL, src != NULL, fp != NULL};
+		return ptort_entry_defer(ctx, dma_store_q_run, &rec, sizeof rec);
+	}
+	return ptort_dma_store_q_now(ctx, gm, view, src, fp, word, quant, relu, atomic);
+}
+
 /* ---- ptort_tquant ---- */
 
 typedef struct tquant_args {

@@ -68,6 +68,11 @@ int ptort_trandom_now(ptort_ctx *ctx, const ptort_tile *dst, int64_t key0, int64
 int ptort_tpack_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst);
 int ptort_tmovfp_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *fp,
 	const ptort_tile *dst, uint32_t row, uint32_t col, int64_t insert);
+int ptort_tmovq_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *fp,
+	const ptort_tile *dst, int64_t word, int64_t quant, int64_t mode, int relu);
+int ptort_dma_store_q_now(ptort_ctx *ctx, void *gm, const ptort_gm_view *view,
+	const ptort_tile *src, const ptort_tile *fp, int64_t word, int64_t quant, int relu,
+	int64_t atomic);
 int ptort_tquant_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *scale,
 	const ptort_tile *offset, const ptort_tile *dst);
 int ptort_tdequant_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *scale,

@@ -120,6 +120,14 @@ void ptort_st(uint8_t *p, uint64_t pos, unsigned bits, uint64_t v);
  * pointers suit its kernels, else element by element. The pair is already checked. */
 void ptort_conv_n(ptort_type from, ptort_type to, const uint8_t *src, uint8_t *dst, size_t n,
 		  ptort_rmode rm, int sat);
+/* fixpipe.c (docs/semantics.md §6.2b): one element out of acc, of type s to d, as
+ * ptort.h 3.5k describes F (quant 0, 1 or 2; word the element's quantization word);
+ * whether the fixpipe moves s to d with that quant; the n words of columns c0.. at fp
+ * (0, or -1 reported). */
+uint64_t ptort_fixq1(ptort_type s, ptort_type d, uint64_t a, int quant, uint64_t word, int relu);
+int ptort_fixq_pair(ptort_type s, ptort_type d, int quant);
+int ptort_fixq_words(ptort_ctx *ctx, const char *name, const ptort_tile *fp, uint32_t c0, uint32_t n,
+		     uint64_t *words);
 /* ReLU on one element pattern of type t: negatives (not NaN) -> +0. */
 uint64_t ptort_relu1(ptort_type t, uint64_t x);
 /* Records that the instruction running reads (write 0) or writes (write 1) the n GM

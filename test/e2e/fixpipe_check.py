@@ -12,8 +12,15 @@ that tile. The expectation is written here from the rule with numpy: the word's 
 is the f32 of its bits 13-31 (low 13 bits zero; the test sets them at random), the
 product is taken in float32, then to 8 bits rint, clip to [-256, 255], plus the word's
 9-bit signed offset, clip by the word's sign bit; to f16 a float16 rounding clipped to
-+-65504. pto_ref's model of each op is checked against the same expectation. Prints one
-line per case and `fixpipe_check: TARGET: N cases, K failed`.
++-65504. pto_ref's model of each op is checked against the same expectation.
+
+Then tmov and tstore out of acc through the fixpipe's stages (§6.2b), each written from
+the rule: the i64 pre-quant word (a constant; and once a run-time kernel argument) or a
+scaling tile of words, ReLU after the quantization (a negative 8-bit result 0, a float
+with its sign set +0) or before a plain conversion, accToVecMode run as vector core 0
+(vec1 leaves the tile, the dual modes write the top / left half), atomic_add as one
+rounding of the exact sum (integers modulo 2^bits), acc i32 -> f16 as a word of scale
+1.0. Prints one line per case and `fixpipe_check: TARGET: N cases, K failed`.
 """
 import os
 import sys
@@ -21,7 +28,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from layout_check import tb, same_bits, layouts, run_groups  # noqa: E402
+from layout_check import tb, same_bits, layouts, run_groups, run_cases  # noqa: E402
 import pto_ref  # noqa: E402
 
 NPT = {"i8": np.int8, "ui8": np.uint8, "f16": np.float16}
@@ -130,6 +137,188 @@ def case(c, k, d, target, op, st, dt, dloc, r0, c0, seed):
     c.check = lambda: same_bits(np.fromfile(of, dtype=want.dtype).reshape(DR, DC), want)
 
 
+# ---- tmov and tstore through the fixpipe (docs/semantics.md §6.2b) -------------------
+
+NP = {"i8": np.int8, "ui8": np.uint8, "f16": np.float16, "f32": np.float32, "i32": np.int32}
+RELU = "reluPreMode = #pto<relu_pre_mode normal_relu>"
+
+
+def relu_after(r, dt, q):
+    """ReLU of a quantized result: a negative 8-bit result (signed words) becomes 0, a
+    float with its sign set +0"""
+    if dt in ("i8", "ui8"):
+        signed = ((q >> np.uint64(46)) & np.uint64(1)).astype(bool)[None, :]
+        return np.where(signed & (r.view(np.uint8) >= 0x80), 0, r).astype(r.dtype)
+    return np.where(np.signbit(r) & ~np.isnan(r), 0, r).astype(r.dtype)
+
+
+def fix_expect(acc, st, dt, Q, relu):
+    """the value each acc element becomes (Q: the words per column, None: no quant)"""
+    if Q is None:
+        a = acc
+        if relu:
+            a = np.where(np.signbit(a) if st == "f32" else a < 0, 0, a).astype(acc.dtype)
+        if st == dt:
+            return a.copy()
+        if st == "i32":      # [decision] as a word of scale 1.0
+            return quantize(a, np.full(a.shape[1], 0x3F800000, dtype=np.uint64), dt)
+        with np.errstate(all="ignore"):
+            return np.clip(a, -65504, 65504).astype(np.float16)
+    r = quantize(acc, Q, dt)
+    return relu_after(r, dt, Q) if relu else r
+
+
+def fix_expect_checked(target, acc, st, dt, Q, relu, quant, qty):
+    """fix_expect, with pto_ref's model of the same move asserted to agree"""
+    want = fix_expect(acc, st, dt, Q, relu)
+    q = None
+    if quant == "fp":
+        q = pto_ref.Tile(qty)
+        q.data[:, :] = Q.view(np.int32).reshape(1, -1).view(q.data.dtype)
+    elif quant is not None:
+        q = int(Q[0])
+    ref = pto_ref.Interp(target).fix_move(None, np.ascontiguousarray(acc).view(pto_ref.storage(st)),
+                                          st, dt, q, relu, acc.shape[1])
+    assert (np.ascontiguousarray(ref).view(np.uint8) == np.ascontiguousarray(want).view(np.uint8)).all(), \
+        "pto_ref's fixpipe move %s -> %s differs" % (st, dt)
+    return want
+
+
+def quant_operand(c, k, d, rng, quant, w, dt):
+    """the pre-quant operand: (its SSA name, its type, the words per column)"""
+    if isinstance(quant, np.uint64):      # a run-time word: the kernel's argument %rtw
+        if "%rtw: i64" not in k.args:
+            k.args.append("%rtw: i64")
+        return "%rtw", "i64", np.repeat(np.array([quant], dtype=np.uint64), w)
+    if quant == "word":
+        Q = words(rng, 1, rng.integers(0, 2) or dt == "i8")
+        x = k.name("w")
+        k.emit("%s = arith.constant %d : i64" % (x, int(Q[0])))
+        return x, "i64", np.repeat(Q, w)
+    qa, qn, qf = c.arg(k, d, "q", "i32")
+    qmt = tb("mat", "i32", 1, 2 * w, 1, 2 * w)
+    qst = tb("scaling", "i32", 1, 2 * w, 1, 2 * w)
+    q1 = k.load(qa, "i32", 1, 2 * w, qmt)
+    q2 = k.alloc(qst)
+    k.emit("pto.tmov ins(%s : %s) outs(%s : %s)" % (q1, qmt, q2, qst))
+    Q = words(rng, w, rng.integers(0, 2))
+    if dt == "i8":
+        Q |= np.uint64(1) << np.uint64(46)
+    Q.view(np.int32).tofile(qf)
+    c.ins.append((qn, qf))
+    return q2, qst, Q
+
+
+def initial(rng, dt, shape):
+    if dt in ("f16", "f32"):
+        return rng.standard_normal(shape).astype(NP[dt])
+    return rng.integers(-100, 100, size=shape).astype(NP[dt])
+
+
+def case_tmov(c, k, d, target, st, dt, quant, relu, mode, dloc, seed):
+    rng = np.random.default_rng(seed)
+    h, w = 16, 32
+    acc, x, xty = acc_by_matmul(c, k, d, rng, target, st, h, w)
+    o, on, of = c.arg(k, d, "o", dt)
+    if dloc == "mat":
+        dty = tb("mat", dt, h, w, h, w, "col_major", "row_major", 512)
+    else:
+        dty = tb("vec", dt, h, w, h, w)
+    z = k.load(o, dt, h, w, dty)
+    ins, tys, Q, qty = x, xty, None, None
+    if quant:
+        qx, qty, Q = quant_operand(c, k, d, rng, quant, w, dt)
+        ins, tys = x + ", " + qx, xty + ", " + qty
+    attrs = ([RELU] if relu else []) + (["accToVecMode = #pto.acc_to_vec_mode<%s>" % mode] if mode else [])
+    k.emit("pto.tmov ins(%s : %s) outs(%s : %s)%s" % (ins, tys, z, dty,
+                                                     " {%s}" % ", ".join(attrs) if attrs else ""))
+    k.store(z, dty, o, dt, h, w)
+    O = initial(rng, dt, (h, w))
+    O.tofile(of)
+    want = O.copy()
+    qk = "fp" if quant == "fp" else None if quant is None else "word"
+    if mode == "dual_mode_split_m":       # this core (vector core 0): the top half
+        want[:h // 2] = fix_expect_checked(target, acc[:h // 2], st, dt, Q, relu, qk, qty)
+    elif mode == "dual_mode_split_n":
+        want[:, :w // 2] = fix_expect_checked(target, acc[:, :w // 2], st, dt, Q, relu, qk, qty)
+    elif mode != "single_mode_vec1":      # vec1: the other core's UB
+        want[:, :] = fix_expect_checked(target, acc, st, dt, Q, relu, qk, qty)
+    c.ins.append((on, of))
+    c.outs.append((on, of))
+    c.check = lambda: same_bits(np.fromfile(of, dtype=want.dtype).reshape(h, w), want)
+
+
+def case_tstore(c, k, d, target, sloc, st, dt, quant, relu, atomic, seed):
+    rng = np.random.default_rng(seed)
+    h, w = 16, 32
+    if sloc == "acc":
+        val, x, xty = acc_by_matmul(c, k, d, rng, target, st, h, w)
+    else:
+        a, an, af = c.arg(k, d, "a", st)
+        xty = tb("vec", st, h, w, h, w)
+        x = k.load(a, st, h, w, xty)
+        val = initial(rng, st, (h, w))
+        val.tofile(af)
+        c.ins.append((an, af))
+    o, on, of = c.arg(k, d, "o", dt)
+    ins, tys, Q, qty = x, xty, None, None
+    if quant:
+        qx, qty, Q = quant_operand(c, k, d, rng, quant, w, dt)
+        ins, tys = x + ", " + qx, xty + ", " + qty
+    attrs = ([RELU] if relu else []) + (["atomicType = #pto<atomic_type atomic_add>"] if atomic else [])
+    p, pty = k.part(o, dt, h, w)
+    k.emit("pto.tstore ins(%s : %s) outs(%s : %s)%s" % (ins, tys, p, pty,
+                                                       " {%s}" % ", ".join(attrs) if attrs else ""))
+    O = initial(rng, dt, (h, w))
+    O.tofile(of)
+    qk = "fp" if quant == "fp" else None if quant is None else "word"
+    f = fix_expect_checked(target, val, st, dt, Q, relu, qk, qty) if sloc == "acc" else val
+    if not atomic:
+        want = f
+    elif dt in ("f16", "f32"):            # one rounding of the exact sum
+        want = (O.astype(np.float64) + f.astype(np.float64)).astype(NP[dt])
+    else:
+        bits = 8 * np.dtype(NP[dt]).itemsize
+        want = ((O.astype(np.int64) + f.view(NP[dt]).astype(np.int64)) % (1 << bits))
+        want = want.astype(np.dtype("u%d" % (bits // 8))).view(NP[dt])
+    c.ins.append((on, of))
+    c.outs.append((on, of))
+    c.check = lambda: same_bits(np.fromfile(of, dtype=want.dtype).reshape(h, w), want.view(NP[dt]))
+
+
+def move_cases(target):
+    """(label, fn) of the tmov and tstore cases"""
+    out = []
+    n = 1000
+    tmovs = [("f32", "i8", "word", True, None), ("f32", "ui8", "word", False, None),
+             ("i32", "f16", "word", True, None), ("i32", "i8", "fp", True, None),
+             ("f32", "ui8", "fp", False, None), ("f32", "f32", None, True, None),
+             ("f32", "f16", None, True, None)]
+    vec_only = [("f32", "i8", "word", True, "single_mode_vec1"), ("f32", "f32", None, True, "dual_mode_split_m"),
+                ("i32", "i32", None, False, "dual_mode_split_n"), ("i32", "ui8", "fp", True, "single_mode_vec0"),
+                ("f32", "f32", None, False, "single_mode_vec1")]
+    for dloc in ("mat", "vec"):
+        for st, dt, quant, relu, mode in tmovs + (vec_only if dloc == "vec" else []):
+            n += 1
+            label = "tmov %s -> %s %s%s%s%s" % (st, dloc, dt, " " + quant if quant else "",
+                                                 " relu" if relu else "", " " + mode if mode else "")
+            out.append((label, lambda c, k, d, a=(st, dt, quant, relu, mode, dloc), n=n:
+                        case_tmov(c, k, d, target, *a, n)))
+    stores = [("acc", "f32", "i8", "word", True, True), ("acc", "i32", "f16", None, False, False),
+              ("acc", "i32", "f16", None, True, True), ("acc", "i32", "f16", "word", True, True),
+              ("acc", "i32", "ui8", "fp", False, False), ("acc", "f32", "f16", None, True, False),
+              ("acc", "f32", "f32", None, False, True), ("acc", "i32", "i8", "word", False, True),
+              ("vec", "f16", "f16", None, False, True), ("vec", "f32", "f32", None, False, True),
+              ("vec", "i32", "i32", None, False, True), ("vec", "i8", "i8", None, False, True)]
+    for sloc, st, dt, quant, relu, atomic in stores:
+        n += 1
+        label = "tstore %s %s -> %s%s%s%s" % (sloc, st, dt, " " + quant if quant else "",
+                                            " relu" if relu else "", " atomic_add" if atomic else "")
+        out.append((label, lambda c, k, d, a=(sloc, st, dt, quant, relu, atomic), n=n:
+                    case_tstore(c, k, d, target, *a, n)))
+    return out
+
+
 def main(argv):
     if len(argv) != 4:
         print(__doc__)
@@ -145,7 +334,17 @@ def main(argv):
                     n += 1
                     cases.append(("%s %s -> %s %s at (%d, %d)" % (op, st, dloc, dt, r0, c0),
                                   lambda c, k, d, a=(op, st, dt, dloc, r0, c0), n=n: case(c, k, d, target, *a, n)))
+    cases += move_cases(target)
     n_built, failed = run_groups(ptoc, target, work, "%s_fixpipe" % target, cases, 4)
+    # the word as a run-time value (a kernel argument given to `ptoc run --arg`)
+    W = words(np.random.default_rng(7), 1, True)[0]
+    rt = [("tmov f32 -> mat i8 run-time word relu",
+           lambda c, k, d: case_tmov(c, k, d, target, "f32", "i8", W, True, None, "mat", 7)),
+          ("tstore acc i32 -> f16 run-time word atomic_add",
+           lambda c, k, d: case_tstore(c, k, d, target, "acc", "i32", "f16", W, False, True, 8))]
+    k2, f2 = run_cases(ptoc, target, os.path.join(work, "%s_fixpipe_rt" % target), rt,
+                       extra=("--arg", "rtw=%d" % int(W)))
+    n_built, failed = n_built + k2, failed + f2
     print("fixpipe_check: %s: %d cases, %d failed" % (target, n_built, failed))
     return 1 if failed else 0
 

@@ -782,8 +782,8 @@ class Interp:
         m1 = (q & np.uint64(0xFFFFE000)).astype(np.uint32)
         p = a if st == "f32" else convert(a, st, "f32", "RINT", True)
         p = elem_op("mul", p, m1[None, :], "f32")
-        if dt == "f16":
-            return convert(p, "f32", "f16", "RINT", True)
+        if dt in ("f16", "bf16"):
+            return convert(p, "f32", dt, "RINT", True)
         i = convert(p, "f32", "i32", "RINT", True).astype(np.int64)
         off = ((q >> np.uint64(37)) & np.uint64(0x1FF)).astype(np.int64)
         off = np.where(off >= 256, off - 512, off)
@@ -791,6 +791,47 @@ class Interp:
         sign = ((q >> np.uint64(46)) & np.uint64(1)).astype(bool)[None, :]
         i = np.where(sign, np.clip(i, -128, 127), np.clip(i, 0, 255))
         return (i & 0xFF).astype(np.uint8).view(storage(dt))
+
+    @staticmethod
+    def relu_bits(a, t):
+        """§6.2 ReLU on stored values: a negative (not NaN) float becomes +0, a negative
+        integer 0"""
+        if t in FLOATS:
+            x = decode(a, t)
+            return np.where(np.signbit(x) & ~np.isnan(x), 0, a).astype(storage(t))
+        return np.maximum(a, 0).astype(storage(t))
+
+    def fix_move(self, op, val, st, dt, q, relu, nc):
+        """§6.2b: the stored acc values val (rows x nc) of type st as dt through the
+        fixpipe; q the pre-quant operand (None, an int word, or the fp Tile)"""
+        if q is None:
+            if relu:
+                val = self.relu_bits(val, st)
+            if st == dt:
+                return val
+            if st == "i32" and dt == "f16":   # [decision] a word of scale 1.0
+                return self.fixpipe_q(val, st, dt, np.full(nc, 0x3F800000, dtype=np.uint64))
+            if st == "f32" and dt in ("f16", "bf16"):
+                return convert(val, "f32", dt, "RINT", True)
+            raise Unsupported("fixpipe move %s -> %s" % (st, dt))
+        if isinstance(q, Tile):
+            words = self.fixpipe_words(q, nc)
+        else:
+            words = np.full(nc, int(q) & (2 ** 64 - 1), dtype=np.uint64)
+        r = self.fixpipe_q(val, st, dt, words)
+        if relu and dt in ("i8", "ui8"):
+            neg = ((words >> np.uint64(46)) & np.uint64(1)).astype(bool)[None, :] & \
+                (r.view(np.uint8) >= 0x80)
+            return np.where(neg, 0, r).astype(r.dtype)
+        return self.relu_bits(r, dt) if relu else r
+
+    @staticmethod
+    def fix_attr(op, name):
+        """the value of a fixpipe attribute (#pto<relu_pre_mode normal_relu> ->
+        normal_relu), None when absent"""
+        v = op.attrs.get(name)
+        m = re.search(r"([a-z_0-9]+)\s*>\s*$", v) if isinstance(v, str) else None
+        return m.group(1) if m else None
 
     def op_pto_textract_fp(self, op, ins, env):
         """§6.2a: dst's valid region = Q_j(the window of src at (r, c))"""
@@ -931,17 +972,24 @@ class Interp:
     op_pto_test_async_event = op_pto_wait_async_event
 
     def op_pto_tstore(self, op, ins, env):
-        tile, v = ins
+        tile, v = ins[0], ins[-1]
+        q = ins[1] if len(ins) == 3 else None
         g, sub = self.region(v, tile, "tstore")
         vr, vc = tile.vr, tile.vc
         val = tile.data[:vr, :vc]
-        if tile.t != v.t:
-            if tile.loc == "acc" and tile.t == "f32" and v.t in ("f16", "bf16"):
-                val = convert(val, "f32", v.t, "RINT", True)
-            else:
+        relu = self.fix_attr(op, "reluPreMode") == "normal_relu" or "relu" in op.attrs
+        if tile.t != v.t or q is not None or relu:
+            if tile.loc != "acc":
                 raise Unsupported("tstore %s -> %s" % (tile.t, v.t))
-        if "relu" in str(op.attrs).lower():
-            raise Unsupported("tstore with relu")
+            val = self.fix_move(op, val, tile.t, v.t, q, relu, vc)
+        if self.fix_attr(op, "atomicType") == "atomic_add":   # §6.2b
+            old = g[sub]
+            if v.t in FLOATS:
+                val = elem_op("add", old, val, v.t)
+            else:
+                bits = 8 * np.dtype(storage(v.t)).itemsize
+                val = ((old.astype(np.int64) + val.astype(np.int64)) % (1 << bits)).astype(np.uint64)
+                val = val.astype(np.dtype("u%d" % (bits // 8))).view(storage(v.t))
         g[sub] = val
 
     # -- tiles --
@@ -986,8 +1034,26 @@ class Interp:
             else:
                 raise Unsupported("tmov %s -> %s" % (src.t, dst.t))
         if len(op.operands) != 2 or op.attrs:
-            raise Unsupported("tmov with extra operands or attributes")
+            return self.tmov_fixpipe(op, ins)
         dst.data[:vr, :vc] = val
+
+    def tmov_fixpipe(self, op, ins):
+        """§6.2b: tmov out of acc through the fixpipe, run as vector core 0 (a kernel
+        outside a cluster): vec1 writes nothing here, the dual modes this core's half"""
+        src, dst = ins[0], ins[-1]
+        q = ins[1] if len(ins) == 3 else None
+        if src.loc != "acc" or set(op.attrs) - {"reluPreMode", "accToVecMode", "relu"}:
+            raise Unsupported("tmov with attributes %s" % sorted(op.attrs))
+        mode = self.fix_attr(op, "accToVecMode") or "single_mode_vec0"
+        relu = self.fix_attr(op, "reluPreMode") == "normal_relu" or "relu" in op.attrs
+        vr, vc = src.vr, src.vc
+        if mode == "single_mode_vec1":
+            return
+        if mode == "dual_mode_split_m":
+            vr //= 2
+        elif mode == "dual_mode_split_n":
+            vc //= 2
+        dst.data[:vr, :vc] = self.fix_move(op, src.data[:vr, :vc], src.t, dst.t, q, relu, vc)
 
     def op_pto_tconcat(self, op, ins, env):
         """§7.8d: src0's valid columns, then src1's, row by row into dst"""

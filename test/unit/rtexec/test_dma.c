@@ -372,6 +372,44 @@ static void error_cases(void)
 	ptort_ctx_destroy(ctx);
 }
 
+/* The fixpipe's executors (ptort.h 3.5k) refuse what the verifier does not let
+ * through, each with its message and nothing written. */
+static void fixpipe_error_one(int which, const char *want)
+{
+	ptort_ctx *ctx = ptort_ctx_create(a2a3_caps);
+	ptort_tile acc = mk_tile(PTORT_MEM_L0C, PTORT_F32, 0, 0, 0, 16, 16, 16, 16, 512);
+	ptort_tile ub = mk_tile(PTORT_MEM_UB, PTORT_F16, 0, 0, 0, 16, 16, 16, 16, 512);
+	ptort_tile small = mk_tile(PTORT_MEM_UB, PTORT_F32, 0, 0, 0, 8, 16, 8, 16, 512);
+	ptort_tile ubf = mk_tile(PTORT_MEM_UB, PTORT_F32, 0, 0, 0, 16, 16, 16, 16, 512);
+	ptort_tile ub8 = mk_tile(PTORT_MEM_UB, PTORT_I8, 0, 0, 0, 16, 16, 16, 16, 512);
+	ptort_gm_view v;
+	float gm[16 * 16];
+	const char *e;
+	int rc;
+	memset(&v, 0, sizeof v);
+	memset(gm, 0, sizeof gm);
+	v.type = PTORT_F32;
+	v.shape[0] = v.shape[1] = v.shape[2] = 1, v.shape[3] = 16, v.shape[4] = 16;
+	v.size[0] = v.size[1] = v.size[2] = 1, v.size[3] = 16, v.size[4] = 16;
+	v.stride[3] = 16, v.stride[4] = 1;
+	v.gm_elems = 16 * 16;
+	rc = which == 0   ? ptort_tmovq(ctx, &acc, NULL, &ub, 0, 2, 0, 0)
+	     : which == 1 ? ptort_tmovq(ctx, &acc, NULL, &small, 0, 0, 0, 0)
+	     : which == 2 ? ptort_tmovq(ctx, &acc, NULL, &ub8, 0, 2, 0, 0)
+			  : ptort_dma_store_q(ctx, gm, &v, &ubf, NULL, 0x3F800000, 1, 0, 0);
+	e = ptort_ctx_error(ctx);
+	CHECK(rc == -1 && e && !strcmp(e, want), "fixpipe error %d: %s", which, e ? e : "-");
+	ptort_ctx_destroy(ctx);
+}
+
+static void fixpipe_errors(void)
+{
+	fixpipe_error_one(0, "tmov: the fixpipe does not move f32 to f16 (quant 2, mode 0)");
+	fixpipe_error_one(1, "tmov: the 16x16 region leaves the 8x16 destination");
+	fixpipe_error_one(2, "tmov: no fp tile");
+	fixpipe_error_one(3, "dma_store_q: the fixpipe does not store a non-acc f32 to f32 (quant 1)");
+}
+
 /* ptort_dma_load_cvt (the fused tload + vconv_v) against the two instructions it
  * replaces, run on a twin context with the same memory: the same return value, error
  * count and first message, and the same bytes everywhere except the loaded tile's
@@ -469,5 +507,6 @@ int main(int argc, char **argv)
 	tmov_random(n);
 	load_cvt_random(n);
 	error_cases();
+	fixpipe_errors();
 	return check_report("test_dma");
 }
