@@ -96,9 +96,7 @@ unsigned ir_verify_subset(ir_ctx *ctx, const ir_op *op)
 				   (long long)(off[0] + sizes[0]), (long long)off[1],
 				   (long long)(off[1] + sizes[1]), (long long)s->u.tb.rows,
 				   (long long)s->u.tb.cols);
-	if (ir_type_to_elem(s->u.tb.elem, &e))
-		return ir_op_error(ctx, op, "expects an element type with a runtime type");
-	bits = ptort_type_bits(e);
+	bits = ir_type_to_elem(s->u.tb.elem, &e) ? 8 : ptort_type_bits(e); /* tile_buf: always one */
 	/* every tile starts on a 32-byte block (semantics.md §5), so must a window: its
 	 * first element lies (o0 * cols + o1) elements into the source */
 	if ((uint64_t)(off[0] * s->u.tb.cols + off[1]) * bits % 256)
