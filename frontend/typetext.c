@@ -644,7 +644,7 @@ static const ir_type *memref_tile_buf(cur *c, int tile_only)
 	if (strided_layout(c)) {
 		/* in the shape-first tile_buf: a pto.subset's window (PTOAS's Subset sample);
 		 * [decision] its numbers are not read: the window's pitch is its source's
-		 * (docs/semantics.md §7.8g), which the subset op says, and the type is the
+		 * (docs/semantics.md §7.8), which the subset op says, and the type is the
 		 * RxC tile_buf the subset derives */
 		strided = 1;
 		if (!eat(c, ','))

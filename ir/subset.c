@@ -1,4 +1,4 @@
-/* subset.c: pto.subset (docs/semantics.md §7.8g): the result type the parser derives
+/* subset.c: pto.subset (docs/semantics.md §7.8): the result type the parser derives
  * and the verifier's rules. A subset is a window of its source: element (i, j) of the
  * result is element (o0 + i, o1 + j) of the source, the same bytes with the source's
  * row pitch (an alias: place-tiles, insert-sync and the lowering follow it to the

@@ -1,4 +1,4 @@
-/* subset.h: pto.subset, a window of a tile (docs/semantics.md §7.8g): the result type
+/* subset.h: pto.subset, a window of a tile (docs/semantics.md §7.8): the result type
  * the parser gives it and the verifier's rules (subset.c). */
 #ifndef PTOC_IR_SUBSET_H
 #define PTOC_IR_SUBSET_H

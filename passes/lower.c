@@ -128,7 +128,7 @@ int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
 		return 0;
 	}
 	if (d && d->code == IR_OP_SUBSET && d->num_operands == 3) {
-		/* a window of the source (docs/semantics.md §7.8g): the source's row pitch,
+		/* a window of the source (docs/semantics.md §7.8): the source's row pitch,
 		 * the window's rows and valid shape, at the window's first element */
 		int64_t sz[2], off[2];
 		ptort_type e;

@@ -156,7 +156,7 @@ static int push_fp(sync_fps *f, int space, int w, uint64_t lo, uint64_t hi)
 	return 0;
 }
 
-/* A pto.subset's window (docs/semantics.md §7.8g): the tile it is a window of (the
+/* A pto.subset's window (docs/semantics.md §7.8): the tile it is a window of (the
  * first that is not a subset), the byte offset of its first element there and the bytes
  * from there to its last; -1 when not all constant. */
 static int subset_window(const ir_value **v, uint64_t *off, uint64_t *bytes)

@@ -37,7 +37,7 @@ docs/semantics.md alone, never from ptoc's passes, lowering or runtime:
   * tiles placed by hand, with Interp(target, manual=True), as their own arrays when no
     two overlap;
   * scf.for / scf.if / scf.while, arith on 64-bit wrapping integers (§8.1);
-  * pto.subset (§7.8g) as a numpy view of its source's array; a kernel's tile argument
+  * pto.subset (§7.8) as a numpy view of its source's array; a kernel's tile argument
     as a fresh (zero) tile; a strided GM memref argument as the dense buffer of its shape.
 
 Anything outside this list raises Unsupported with the op's name, so a kernel using an
@@ -975,7 +975,7 @@ class Interp:
         return t
 
     def op_pto_subset(self, op, ins, env):
-        """§7.8g: a window of the source, element (i, j) is the source's (o0 + i, o1 + j):
+        """§7.8: a window of the source, element (i, j) is the source's (o0 + i, o1 + j):
         a numpy view of the source's array, so writes through either are seen by both"""
         src, o0, o1 = ins[0], *self.ints(ins[1:3])
         d = tile_type(op.rtypes[0])
