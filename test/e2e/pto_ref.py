@@ -37,6 +37,7 @@ docs/semantics.md alone, never from ptoc's passes, lowering or runtime:
   * tiles placed by hand, with Interp(target, manual=True), as their own arrays when no
     two overlap;
   * scf.for / scf.if / scf.while, arith on 64-bit wrapping integers (§8.1);
+  * pto.addptr (§8.6) as the buffer from element k on (a numpy view);
   * pto.subset (§7.8) as a numpy view of its source's array; a kernel's tile argument
     as a fresh (zero) tile; a strided GM memref argument as the dense buffer of its shape.
 
@@ -866,6 +867,17 @@ class Interp:
         if ptr[0] != "ptr":
             raise Unsupported("make_tensor_view of %r" % (ptr,))
         return View(ptr[1], ptr[2], shape, strides)
+
+    def op_pto_addptr(self, op, ins, env):
+        """§8.6: the pointer advanced by k elements (not bytes): the buffer from element k
+        on, a numpy view, so stores through either pointer are seen through both"""
+        ptr, k = ins[0], self.ints(ins[1:2])[0]
+        if ptr[0] != "ptr":
+            raise Unsupported("addptr of %r" % (ptr,))
+        w = np.dtype(storage(ptr[2])).itemsize
+        if k < 0 or k * w > ptr[1].size:
+            raise Unsupported("addptr offset %d outside its buffer" % k)
+        return ("ptr", ptr[1][k * w:], ptr[2])
 
     def op_pto_partition_view(self, op, ins, env):
         v = ins[0]
