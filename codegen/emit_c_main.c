@@ -54,6 +54,59 @@ ir_op *emit_find_entry(ir_ctx *ctx, ir_op *module, const char *entry, ir_op **pe
 
 /* Elements of a ptr argument's GM buffer from its views' constant shapes and strides:
  * the largest element index + 1; 0 when some view is dynamic (or none exists). */
+/* A view argument (a strided GM memref: frontend/memref.c) of a static shape: the
+ * harness passes it a buffer of its own. [decision] The buffer is dense, row-major:
+ * the memref's `?` strides and offset are the caller's to choose, and a dense buffer
+ * is what `--in ARG=FILE` and a .npy file hold (docs/runtime.md). */
+static int view_arg(const ir_value *arg)
+{
+	const ir_type *t = arg->type;
+	unsigned d;
+	if (t->kind != IR_TYPE_PART_VIEW || !t->u.shaped.rank || t->u.shaped.rank > 8)
+		return 0;
+	for (d = 0; d < t->u.shaped.rank; d++)
+		if (t->u.shaped.dims[d] < 1)
+			return 0;
+	return 1;
+}
+
+static uint64_t view_elems(const ir_value *arg)
+{
+	uint64_t n = 1;
+	unsigned d;
+	for (d = 0; d < arg->type->u.shaped.rank; d++)
+		n *= (uint64_t)arg->type->u.shaped.dims[d];
+	return n;
+}
+
+/* The call's argument i: a buffer and its elements, the dense view of a buffer, or a
+ * scalar. */
+static void call_arg(em *e, const ir_value *arg, unsigned i)
+{
+	unsigned d, r;
+	int64_t st = 1;
+	if (arg->type->kind == IR_TYPE_PTR) {
+		em_pf(e, ", ptoc_b[%u], ptoc_e[%u]", i, i);
+		return;
+	}
+	if (!view_arg(arg)) {
+		em_pf(e, ", ptoc_s[%u]", i);
+		return;
+	}
+	r = arg->type->u.shaped.rank;
+	em_pf(e, ", ptort_view_tensor(ptoc_b[%u], ptoc_e[%u], %u, (const int64_t[]){", i, i, r);
+	for (d = 0; d < r; d++)
+		em_pf(e, "%s%lld", d ? ", " : "", (long long)arg->type->u.shaped.dims[d]);
+	em_pf(e, "}, (const int64_t[]){");
+	for (d = 0; d < r; d++) {
+		unsigned k;
+		for (st = 1, k = d + 1; k < r; k++)
+			st *= arg->type->u.shaped.dims[k];
+		em_pf(e, "%s%lld", d ? ", " : "", (long long)st);
+	}
+	em_pf(e, "})");
+}
+
 static uint64_t arg_elems(const ir_value *arg)
 {
 	const ir_operand *u;
@@ -181,7 +234,7 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, ir_op *peer,
 	   "const int64_t ptoc_s[])\n{\n",
 	   nout ? ", then its results printed (docs/runtime.md \"Results\")" : "");
 	for (i = 0; i < n; i++) /* which of the arrays the call reads */
-		nptr += b->args[i]->type->kind == IR_TYPE_PTR;
+		nptr += b->args[i]->type->kind == IR_TYPE_PTR || view_arg(b->args[i]);
 	if (!nptr)
 		em_pf(&e, "\t(void)ptoc_b;\n\t(void)ptoc_e;\n");
 	if (nptr == n)
@@ -192,23 +245,15 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, ir_op *peer,
 	else if (nout)
 		em_pf(&e, "const %s_results ptoc_r = ", name);
 	em_pf(&e, "%s(ptoc_c", name);
-	for (i = 0; i < n; i++) {
-		if (b->args[i]->type->kind == IR_TYPE_PTR)
-			em_pf(&e, ", ptoc_b[%u], ptoc_e[%u]", i, i);
-		else
-			em_pf(&e, ", ptoc_s[%u]", i);
-	}
+	for (i = 0; i < n; i++)
+		call_arg(&e, b->args[i], i);
 	em_pf(&e, ");\n");
 	if (peer) {
 		const char *pn;
 		em_check_func_name(&e, peer, &pn);
 		em_pf(&e, "\t%s(ptoc_c", pn);
-		for (i = 0; peer->regions[0].first && i < peer->regions[0].first->num_args; i++) {
-			if (b->args[i]->type->kind == IR_TYPE_PTR)
-				em_pf(&e, ", ptoc_b[%u], ptoc_e[%u]", i, i);
-			else
-				em_pf(&e, ", ptoc_s[%u]", i);
-		}
+		for (i = 0; peer->regions[0].first && i < peer->regions[0].first->num_args; i++)
+			call_arg(&e, b->args[i], i);
 		em_pf(&e, ");\n");
 	}
 	for (i = 0; i < nout; i++) {
@@ -225,6 +270,9 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, ir_op *peer,
 		unsigned r = 0, d;
 		if (b->args[i]->type->kind == IR_TYPE_PTR)
 			r = emit_arg_shape(b->args[i], arg_elems(b->args[i]), sh, 8);
+		else if (view_arg(b->args[i]))
+			for (r = b->args[i]->type->u.shaped.rank, d = 0; d < r; d++)
+				sh[d] = (uint64_t)b->args[i]->type->u.shaped.dims[d];
 		if (r && !nshape++)
 			em_pf(&e, "/* the shapes of the GM buffers as arrays (.npy files) */\n");
 		if (r)
@@ -252,7 +300,7 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, ir_op *peer,
 		   "scalar), where it is declared, element type and shape (.npy files) */\n"
 		   "static const ptort_main_arg ptoc_args[%u] = {\n", n);
 		for (i = 0; i < n && !e.errors; i++) {
-			unsigned bits = 0, rank = 0;
+			unsigned bits = 0, rank = 0, k;
 			int fscalar = 0;
 			uint64_t elems = 0, sh[8];
 			ptort_type et = PTORT_U8;
@@ -264,6 +312,15 @@ unsigned emit_main(ir_ctx *ctx, ir_op *module, ir_op *func, ir_op *peer,
 				bits = ptort_type_bits(et);
 				elems = arg_elems(b->args[i]);
 				rank = emit_arg_shape(b->args[i], elems, sh, 8);
+			} else if (view_arg(b->args[i])) {
+				if (ir_type_to_elem(b->args[i]->type->u.shaped.elem, &et)) {
+					em_err(&e, func, "argument %u: GM element type without a runtime type", i);
+					break;
+				}
+				bits = ptort_type_bits(et);
+				elems = view_elems(b->args[i]);
+				for (rank = b->args[i]->type->u.shaped.rank, k = 0; k < rank; k++)
+					sh[k] = (uint64_t)b->args[i]->type->u.shaped.dims[k];
 			} else if (!ir_type_to_elem(b->args[i]->type, &et) && ptort_type_is_float(et)) {
 				fscalar = 1; /* --arg takes a number of the type (harness.c) */
 			}

@@ -941,6 +941,8 @@ ir_op *fe_build_custom(fe_parser *p, fe_tok opname, unsigned piece0, unsigned de
 	c.d = ir_opdef_get(c.code);
 	if (c.d->form == IR_FORM_PIPE) /* the cross-core ops: frontend/mixed.c */
 		return fe_build_pipe(p, opname, c.name, piece0, def0);
+	if (c.d->form == IR_FORM_SUBSET)
+		return fe_build_subset(p, opname, c.name, piece0, def0);
 	if (classify(p, c.name, piece0, s))
 		return NULL;
 	if (s->call && (s->call->tn || s->call->attr)) {

@@ -242,6 +242,9 @@ ir_op *fe_memref_cast(fe_parser *p, fe_tok opname, unsigned piece0);
 void fe_section_end(fe_parser *p, fe_tok kw, ir_region *r);
 ir_op *fe_build_pipe(fe_parser *p, fe_tok opname, const char *name, unsigned piece0,
 		     unsigned def0);
+/* subset.c: the custom form of pto.subset (IR_FORM_SUBSET) */
+ir_op *fe_build_subset(fe_parser *p, fe_tok opname, const char *name, unsigned piece0,
+		       unsigned def0);
 /* build_forms.c: `0x7FC00000 : f32`: the float attribute of a bit pattern (f64, f32,
  * f16, bf16) */
 const ir_attr *fe_float_bits(fe_parser *p, uint64_t bits, const ir_type *t);

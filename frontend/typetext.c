@@ -641,10 +641,15 @@ static const ir_type *memref_tile_buf(cur *c, int tile_only)
 		return NULL;
 	if (!eat(c, ',')) /* no address space: a GM argument's (see above) */
 		return tile_only ? &not_a_tile : memref_gm_view(c, dims, rank, tb.u.tb.elem, 1, 0);
-	if (!tile_only && strided_layout(c)) {
+	if (strided_layout(c)) {
+		/* in the shape-first tile_buf: a pto.subset's window (PTOAS's Subset sample);
+		 * [decision] its numbers are not read: the window's pitch is its source's
+		 * (docs/semantics.md §7.8), which the subset op says, and the type is the
+		 * RxC tile_buf the subset derives */
 		strided = 1;
 		if (!eat(c, ','))
-			return memref_gm_view(c, dims, rank, tb.u.tb.elem, 1, 1);
+			return tile_only ? &not_a_tile
+					 : memref_gm_view(c, dims, rank, tb.u.tb.elem, 1, 1);
 	}
 	ws(c);
 	if ((size_t)(c->e - c->s) < sizeof sp || memcmp(c->s, sp, sizeof sp - 1))
@@ -697,7 +702,8 @@ static const ir_type *memref_tile_buf(cur *c, int tile_only)
 
 /* The shape-first form `!pto.tile_buf<RxCxT, #pto.address_space<X>>` (PTOAS's Subset
  * sample): the memref spelling inside tile_buf, the same tile as memref<RxCxT, X>;
- * rank 2 and an on-chip X only (tile_only). */
+ * rank 2 and an on-chip X only (tile_only). A `strided<[...], offset: [...]>` between
+ * the shape and the space (a subset's window) is skipped. */
 static const ir_type *tile_buf_shape_first(cur *c)
 {
 	const char *at = c->s;
@@ -705,8 +711,8 @@ static const ir_type *tile_buf_shape_first(cur *c)
 	if (t != &not_a_tile)
 		return t;
 	c->s = at;
-	cerr(c, "tile_buf shape-first syntax expects 'RxCxT, #pto.address_space<loc>' with two "
-		"static dims and an on-chip loc", NULL, 0);
+	cerr(c, "tile_buf shape-first syntax expects 'RxCxT, [strided<...>,] "
+		"#pto.address_space<loc>' with two static dims and an on-chip loc", NULL, 0);
 	return NULL;
 }
 

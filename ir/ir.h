@@ -390,6 +390,8 @@ typedef enum ir_form {
 	IR_FORM_SECTION, /* pto.section.cube { ... }: one region, no operands (frontend/mixed.c) */
 	IR_FORM_PIPE,    /* %r = op(%a, %b : T, U) {attrs} -> R, or (key = %a : T, ...): the
 			  * cross-core ops (frontend/mixed.c) */
+	IR_FORM_SUBSET,  /* %r = pto.subset %t[%i, %j] sizes [R, C] {attrs} : T   (the result type
+			  * derived from T: frontend/subset.c) */
 	IR_FORM_COUNT
 } ir_form;
 

@@ -9,6 +9,7 @@
 
 #include "ir/pipe.h"
 #include "ir/print.h"
+#include "ir/subset.h"
 
 /* ---- the custom forms (ir.h: ir_form), one print routine each --------------------
  *
@@ -544,6 +545,36 @@ static int pr_ptracc(pr *p, const ir_op *op)
 	return 1;
 }
 
+/* SUBSET: `%r = pto.subset %t[%i, %j] sizes [R, C] : T` (the result type is derived
+ * from T: frontend/subset.c); the generic form when the result is not that type */
+static int pr_subset(pr *p, const ir_op *op)
+{
+	static const char *const skip[] = {"sizes"};
+	wr *w = &p->w;
+	const ir_attr *a = ir_op_get_attr(op, "sizes");
+	int64_t sz[2], off[2];
+	int has[2];
+	unsigned i;
+	if (op->num_operands != 3 || op->num_results != 1 || ir_subset_sizes(op, sz))
+		return 0;
+	for (i = 0; i < 2; i++)
+		has[i] = ir_value_const_int(op->operands[1 + i].value, &off[i]);
+	if (ir_subset_type(p->ctx, op->operands[0].value->type, sz, off, has) != op->results[0].type)
+		return 0;
+	pr_head(p, op);
+	pr_value(p, op->operands[0].value);
+	putc_(w, '[');
+	pr_value(p, op->operands[1].value);
+	puts_(w, ", ");
+	pr_value(p, op->operands[2].value);
+	puts_(w, "] sizes ");
+	pr_attr(w, a);
+	pr_extra_attrs(p, op, skip, 1, " ");
+	puts_(w, " : ");
+	pr_type(w, op->operands[0].value->type);
+	return 1;
+}
+
 /* GETVAL: `%v = op ins(%t, %i : T, index) outs : R` */
 static int pr_getval(pr *p, const ir_op *op)
 {
@@ -778,6 +809,7 @@ static const pr_form_fn form_printers[IR_FORM_COUNT] = {
 	[IR_FORM_LEAD] = pr_lead,
 	[IR_FORM_SECTION] = pr_section,
 	[IR_FORM_PIPE] = pr_pipe,
+	[IR_FORM_SUBSET] = pr_subset,
 };
 
 /* The custom form of `op`'s form; returns 0 when it has none or does not fit (the

@@ -19,6 +19,7 @@
 #include "ir/ir.h"
 #include "ir/pipe.h"
 #include "ir/verify.h"
+#include "ir/subset.h"
 #include "ir/verify_move.h"
 #include "target/target.h"
 
@@ -268,6 +269,7 @@ static void verify_op_rules(vctx *v, const ir_op *op)
 		break;
 	case IR_OP_TRESHAPE: verify_treshape(v, op); break;
 	case IR_OP_TBITCAST: verify_bitcast(v, op); break;
+	case IR_OP_SUBSET: v->errors += ir_verify_subset(v->ctx, op); break;
 	case IR_OP_TGETVAL: case IR_OP_TSETVAL: verify_getset(v, op); break;
 	case IR_OP_ADDPTR: case IR_OP_LOAD_SCALAR: case IR_OP_STORE_SCALAR:
 	case IR_OP_GET_TENSOR_VIEW_DIM: verify_ptr_ops(v, op); break;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/subset.h"
 #include "passes/lower.h"
 
 #define PASS_NAME "split-repeats"
@@ -124,6 +125,36 @@ int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
 			out->v_row = vs->operands[1].value;
 			out->v_col = vs->operands[2].value;
 		}
+		return 0;
+	}
+	if (d && d->code == IR_OP_SUBSET && d->num_operands == 3) {
+		/* a window of the source (docs/semantics.md §7.8): the source's row pitch,
+		 * the window's rows and valid shape, at the window's first element */
+		int64_t sz[2], off[2];
+		ptort_type e;
+		ir_type t;
+		if (lower_tile_of(ctx, user, d->operands[0].value, out))
+			return -1;
+		if (ir_subset_sizes(d, sz) || !ir_value_const_int(d->operands[1].value, &off[0]) ||
+		    !ir_value_const_int(d->operands[2].value, &off[1]) ||
+		    ir_type_to_elem(out->type->u.tb.elem, &e)) {
+			ir_error(ctx, user->loc, "'%s': %s needs a verified pto.subset", user->name,
+				 PASS_NAME);
+			return -1;
+		}
+		if (out->addr_v) {
+			ir_error(ctx, user->loc, "'%s': a subset of a tile whose address is not a "
+				 "constant (a run-time tassign, a tile carried by scf) is not supported",
+				 user->name);
+			return -1;
+		}
+		t = *out->type;
+		t.u.tb.rows = sz[0];
+		t.u.tb.v_row = v->type->u.tb.v_row;
+		t.u.tb.v_col = v->type->u.tb.v_col;
+		out->addr += (off[0] * out->type->u.tb.cols + off[1]) * ptort_type_bits(e) / 8;
+		out->type = ir_type_tile_buf(ctx, &t);
+		out->v_row = out->v_col = NULL;
 		return 0;
 	}
 	if (lower_is_scf_tile(v)) {

@@ -261,9 +261,10 @@ static void add_uses(placer *p, size_t ti, const ir_value *v, const ir_block *an
 			add_manual(p, ti, o->operands[1].value, o);
 			if (o->num_results == 1)
 				add_uses(p, ti, &o->results[0], anchor, depth + 1);
-		} else if ((o->code == IR_OP_TRESHAPE || o->code == IR_OP_TBITCAST) &&
-			   o->num_results == 1) {
-			/* the same bytes under another type: its uses are the tile's */
+		} else if ((o->code == IR_OP_TRESHAPE || o->code == IR_OP_TBITCAST ||
+			    (o->code == IR_OP_SUBSET && idx == 0)) && o->num_results == 1) {
+			/* the same bytes under another type (or some of them, a subset's
+			 * window): its uses are the tile's */
 			add_uses(p, ti, &o->results[0], anchor, depth + 1);
 		} else if (o->code == IR_OP_SCF_FOR && idx >= 3 && idx - 3 < o->num_results) {
 			add_uses(p, ti, &o->results[idx - 3], o->block, depth + 1);
@@ -534,6 +535,7 @@ static unsigned place_func(ir_ctx *ctx, ir_op *fn, const pass_opts *o)
 	memset(&p, 0, sizeof p);
 	p.ctx = ctx;
 	p.o = o;
+	tile_args_to_allocs(ctx, fn);
 	if (number_ops(ctx, fn, &p.num, &l))
 		p.oom = 1;
 	else

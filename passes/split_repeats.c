@@ -8,7 +8,9 @@
  *   A result-less `pto.tassign %t, %a` (in %t's block) rebinds %t for the ops after it.
  * Produces: every tcvt, tload and tstore (and through lower_cube_op every tmov and
  *   tmatmul*) replaced in place by instructions; pto.alloc_tile, pto.tassign,
- *   pto.treshape and pto.bitcast (aliases: their users take the source's address)
+ *   pto.treshape and pto.bitcast (aliases: their users take the source's address), and
+ *   pto.subset (a window: its users take the source's address plus the window's offset
+ *   with the source's row pitch)
  *   erased,
  *   as are the arith.constants only they used. scf/arith structure, views, sync ops
  *   and locations are preserved (an instruction has the location of its tile op),
@@ -89,6 +91,7 @@ static int collect(ir_op *op, void *user)
 	if ((d->flags & IR_OPF_TILE) || op->code == IR_OP_TPRINT || op->code == IR_OP_ALLOC_TILE ||
 	    op->code == IR_OP_TASSIGN || op->code == IR_OP_SET_VALIDSHAPE ||
 	    op->code == IR_OP_TRESHAPE || op->code == IR_OP_TBITCAST || op->code == IR_OP_TGETVAL ||
+	    op->code == IR_OP_SUBSET ||
 	    op->code == IR_OP_TSETVAL || op->code == IR_OP_BUILD_ASYNC_SESSION ||
 	    (op->code >= IR_OP_TPUSH_TO_AIV && op->code <= IR_OP_TPOP &&
 					   op->code != IR_OP_TFREE_FROM_AIC &&
@@ -452,7 +455,7 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 		ir_op *op = s.ops[i], *prev = op->prev;
 		if (op->code == IR_OP_ALLOC_TILE || op->code == IR_OP_TASSIGN ||
 		    op->code == IR_OP_SET_VALIDSHAPE || op->code == IR_OP_TRESHAPE ||
-		    op->code == IR_OP_TBITCAST)
+		    op->code == IR_OP_TBITCAST || op->code == IR_OP_SUBSET)
 			/* read by lower_tile_of at later uses */
 			continue;
 		if (!lower_op(&s, op)) {
@@ -475,7 +478,8 @@ static unsigned split_repeats(ir_ctx *ctx, ir_op *module, const pass_opts *o)
 				continue;
 			}
 			if (op->code != IR_OP_ALLOC_TILE && op->code != IR_OP_TASSIGN &&
-			    op->code != IR_OP_TRESHAPE && op->code != IR_OP_TBITCAST)
+			    op->code != IR_OP_TRESHAPE && op->code != IR_OP_TBITCAST &&
+			    op->code != IR_OP_SUBSET)
 				continue;
 			if (op->num_results && ir_value_num_uses(&op->results[0])) {
 				const ir_op *u = op->results[0].uses->owner;

@@ -1,7 +1,8 @@
 /* sync_fp.c: the footprints insert-sync (insert_sync.c) orders: which bytes of which
  * memory each op of a placed level-2 function reads and writes (docs/sync.md
  * "Footprints"). Tiles: the whole tile at each address it can have (its alloc_tile's
- * addr, every tassign on it, through treshape/bitcast aliases, scf.if/scf.for
+ * addr, every tassign on it, through treshape/bitcast aliases and subset windows
+ * (the window's own bytes with its source's row pitch), scf.if/scf.for
  * results and loop-carried values); an address that is not a compile-time constant
  * is the whole memory. GM: the bytes a view's constant offsets, sizes and strides
  * span inside its pointer argument, else the whole argument; different pointer
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "ir/pipe.h"
+#include "ir/subset.h"
 #include "passes/insert_sync.h"
 #include "passes/lower.h"
 #include "passes/tiles.h"
@@ -107,7 +109,7 @@ static int tile_addrs(const ir_value *v, int64_t *out, unsigned *n, unsigned dep
 			return consts_of(a, out, n, 0);
 		return *n ? 0 : -1; /* unplaced unless rebound */
 	}
-	case IR_OP_TRESHAPE: case IR_OP_TBITCAST:
+	case IR_OP_TRESHAPE: case IR_OP_TBITCAST: case IR_OP_SUBSET:
 		return tile_addrs(d->operands[0].value, out, n, depth + 1);
 	case IR_OP_TASSIGN:
 		return d->num_operands == 2 ? consts_of(d->operands[1].value, out, n, 0) : -1;
@@ -154,6 +156,37 @@ static int push_fp(sync_fps *f, int space, int w, uint64_t lo, uint64_t hi)
 	return 0;
 }
 
+/* A pto.subset's window (docs/semantics.md §7.8): the tile it is a window of (the
+ * first that is not a subset), the byte offset of its first element there and the bytes
+ * from there to its last; -1 when not all constant. */
+static int subset_window(const ir_value **v, uint64_t *off, uint64_t *bytes)
+{
+	const ir_type *t = (*v)->type;
+	const ir_value *root = *v;
+	int64_t o[2], sz[2], e = 0;
+	ptort_type pt;
+	while (root->def && root->def->code == IR_OP_SUBSET && root->def->num_operands == 3)
+		root = root->def->operands[0].value;
+	if (!root->type || root->type->kind != IR_TYPE_TILE_BUF ||
+	    ir_type_to_elem(t->u.tb.elem, &pt))
+		return -1;
+	for (root = *v; root->def && root->def->code == IR_OP_SUBSET; root = root->def->operands[0].value) {
+		const ir_value *src = root->def->operands[0].value;
+		if (ir_subset_sizes(root->def, sz) ||
+		    !ir_value_const_int(root->def->operands[1].value, &o[0]) ||
+		    !ir_value_const_int(root->def->operands[2].value, &o[1]))
+			return -1;
+		while (src->def && src->def->code == IR_OP_SUBSET)
+			src = src->def->operands[0].value;
+		e += o[0] * src->type->u.tb.cols + o[1];
+	}
+	*off = (uint64_t)e * ptort_type_bits(pt) / 8;
+	*bytes = ((uint64_t)(t->u.tb.rows - 1) * root->type->u.tb.cols + (uint64_t)t->u.tb.cols) *
+		 ptort_type_bits(pt) / 8;
+	*v = root;
+	return 0;
+}
+
 /* The bytes of tile value `v`, written or read. 1 when the tile has no placed memory
  * (level 1), -1 out of memory. */
 static int tile_fp(sync_fps *f, const ir_value *v, int w)
@@ -161,13 +194,16 @@ static int tile_fp(sync_fps *f, const ir_value *v, int w)
 	const ir_type *t = v->type;
 	int64_t addrs[MAX_ADDRS];
 	unsigned n = 0, k;
-	uint64_t bytes = tile_buf_bytes(t);
+	uint64_t bytes = tile_buf_bytes(t), off = 0;
 	if (!t || t->kind != IR_TYPE_TILE_BUF || t->u.tb.mem == IR_MEM_NONE)
 		return 1;
+	if (v->def && v->def->code == IR_OP_SUBSET && subset_window(&v, &off, &bytes))
+		return push_fp(f, t->u.tb.mem, w, 0, UINT64_MAX);
 	if (tile_addrs(v, addrs, &n, 0) || !n || !bytes)
 		return push_fp(f, t->u.tb.mem, w, 0, UINT64_MAX);
 	for (k = 0; k < n; k++)
-		if (push_fp(f, t->u.tb.mem, w, (uint64_t)addrs[k], (uint64_t)addrs[k] + bytes))
+		if (push_fp(f, t->u.tb.mem, w, (uint64_t)addrs[k] + off,
+			    (uint64_t)addrs[k] + off + bytes))
 			return -1;
 	return 0;
 }

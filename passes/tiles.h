@@ -16,4 +16,8 @@ uint64_t tile_buf_bytes(const ir_type *t);
  * IR_MEM_NONE. */
 const ptoc_mem_info *tile_mem_info(const struct target *t, ir_mem m);
 
+/* tile_args.c: a kernel's !pto.tile_buf arguments become pto.alloc_tile at the top of
+ * its body, out of its signature (place-tiles' first step) */
+void tile_args_to_allocs(ir_ctx *ctx, ir_op *fn);
+
 #endif

@@ -195,8 +195,18 @@ def fill(rng, t, n):
     return rng.integers(info.min, info.max, n, dtype=dt, endpoint=True).view(np.uint8)
 
 
+def is_buffer(t):
+    """a GM argument: a pointer, or a view (a strided memref: `ptoc run` passes it the
+    dense buffer of its shape)"""
+    return t.startswith("!pto.ptr<") or t.startswith("!pto.partition_tensor_view<")
+
+
+def buffer_elem(t):
+    return t[len("!pto.ptr<"):-1] if t.startswith("!pto.ptr<") else t[:-1].split("x")[-1]
+
+
 def scalar_sets(rel, fname, types):
-    scal = [i for i, t in enumerate(types) if not t.startswith("!pto.ptr<")]
+    scal = [i for i, t in enumerate(types) if not is_buffer(t) and not t.startswith("!pto.tile_buf<")]
     if not scal:
         return [{}]
     if (rel, fname) in SCALARS:
@@ -240,6 +250,13 @@ def run_func(ptoc, path, rel, target, func, work, stats, funcs=None):
     if sets is None:
         return 0, "%s: no scalar argument values in corpus_run.py's SCALARS" % fname
     sizes = gm_sizes(ptoc, path, target, fname)
+    # a kernel's tile arguments leave its signature (place-tiles: docs/semantics.md §8.3);
+    # the others keep their order: pos[i] is argument i's number in `ptoc run`
+    pos, k = {}, 0
+    for i, t in enumerate(types):
+        if not t.startswith("!pto.tile_buf<"):
+            pos[i], k = k, k + 1
+    sizes = [sizes[pos[i]] if i in pos else None for i in range(len(types))] if len(sizes) == k else sizes
     if len(sizes) != len(types):
         return 0, "%s: %d arguments in --emit=main, %d in the function" % (fname, len(sizes), len(types))
     runs = 0
@@ -251,8 +268,10 @@ def run_func(ptoc, path, rel, target, func, work, stats, funcs=None):
         cmd = [ptoc, "run", path, "--target", target, "--entry", fname] + SCHEDULE
         gm, outs = {}, []
         for i, t in enumerate(types):
-            if t.startswith("!pto.ptr<"):
-                et = t[len("!pto.ptr<"):-1]
+            if t.startswith("!pto.tile_buf<"):
+                continue
+            if is_buffer(t):
+                et = buffer_elem(t)
                 n = sizes[i][2]
                 if n == 0 and not pointer_used(func, i):
                     continue  # a pointer the function never reads or writes: nothing to pass
@@ -262,13 +281,13 @@ def run_func(ptoc, path, rel, target, func, work, stats, funcs=None):
                 fin = os.path.join(d, "in%d.bin" % i)
                 gm[i].tofile(fin)
                 fout = os.path.join(d, "out%d.bin" % i)
-                cmd += ["--in", "%d=%s" % (i, fin), "--out", "%d=%s" % (i, fout)]
+                cmd += ["--in", "%d=%s" % (pos[i], fin), "--out", "%d=%s" % (pos[i], fout)]
                 outs.append((i, et, fout))
             else:
                 if i not in scal:
                     return runs, "%s: no value for scalar argument %d" % (fname, i)
                 # a float argument's value is its bit pattern (`0x...`)
-                cmd += ["--arg", ("%d=0x%x" if t in ("f32", "f16", "bf16") else "%d=%d") % (i, scal[i])]
+                cmd += ["--arg", ("%d=0x%x" if t in ("f32", "f16", "bf16") else "%d=%d") % (pos[i], scal[i])]
         rc, out, err = sh(cmd)
         label = "%s %s%s" % (target, fname, (" " + ",".join("%d=%d" % kv for kv in sorted(scal.items())))
                               if scal else "")
@@ -344,7 +363,7 @@ def check_file(ptoc, corpus, rel, work, pending, stats):
             stats["failed"] += 1
             return "FAIL %s: reading the generic form: %s" % (rel, e)
         for fn in funcs:
-            if not any(a.startswith("!pto.ptr<") for a in pto_ref.func_arg_types(fn)):
+            if not any(is_buffer(a) for a in pto_ref.func_arg_types(fn)):
                 if t == tg[0]:
                     nogm.append(pto_ref.func_name(fn))
                 continue

@@ -36,7 +36,10 @@ docs/semantics.md alone, never from ptoc's passes, lowering or runtime:
     destination, exact pairs) ignores saturation (§2);
   * tiles placed by hand, with Interp(target, manual=True), as their own arrays when no
     two overlap;
-  * scf.for / scf.if / scf.while, arith on 64-bit wrapping integers (§8.1).
+  * scf.for / scf.if / scf.while, arith on 64-bit wrapping integers (§8.1);
+  * pto.addptr (§8.6) as the buffer from element k on (a numpy view);
+  * pto.subset (§7.8) as a numpy view of its source's array; a kernel's tile argument
+    as a fresh (zero) tile; a strided GM memref argument as the dense buffer of its shape.
 
 Anything outside this list raises Unsupported with the op's name, so a kernel using an
 op the reference does not model is reported, never passed.
@@ -616,6 +619,20 @@ class Interp:
             if t.startswith("!pto.ptr<"):
                 if i in gm:  # a pointer the caller passes no buffer for is never used
                     env[a] = ("ptr", gm[i], t[len("!pto.ptr<"):-1])
+            elif t.startswith("!pto.partition_tensor_view<"):
+                # a strided GM memref argument (docs/ops.md): `ptoc run` passes the dense
+                # row-major buffer of its shape
+                if i in gm:
+                    dims = t[len("!pto.partition_tensor_view<"):-1].split("x")
+                    shape = [int(x) for x in dims[:-1]]
+                    strides = [int(np.prod(shape[k + 1:])) for k in range(len(shape))]
+                    env[a] = View(gm[i], dims[-1], shape, strides)
+            elif t.startswith("!pto.tile_buf<"):
+                # a kernel's tile argument: its own fresh tile (§8.3)
+                tl, d = Tile(t), tile_type(t)
+                tl.blayout, tl.slayout = d.get("blayout", "row_major"), d.get("slayout", "none_box")
+                tl.pad = int(d.get("pad", 0))
+                env[a] = tl
             elif t in ("f32", "f16", "bf16"):
                 env[a] = ("fbits", t, scalars[i])  # a float argument: its bits
             else:
@@ -892,6 +909,17 @@ class Interp:
             raise Unsupported("make_tensor_view of %r" % (ptr,))
         return View(ptr[1], ptr[2], shape, strides)
 
+    def op_pto_addptr(self, op, ins, env):
+        """§8.6: the pointer advanced by k elements (not bytes): the buffer from element k
+        on, a numpy view, so stores through either pointer are seen through both"""
+        ptr, k = ins[0], self.ints(ins[1:2])[0]
+        if ptr[0] != "ptr":
+            raise Unsupported("addptr of %r" % (ptr,))
+        w = np.dtype(storage(ptr[2])).itemsize
+        if k < 0 or k * w > ptr[1].size:
+            raise Unsupported("addptr offset %d outside its buffer" % k)
+        return ("ptr", ptr[1][k * w:], ptr[2])
+
     def op_pto_partition_view(self, op, ins, env):
         v = ins[0]
         r = len(v.shape)
@@ -1004,6 +1032,21 @@ class Interp:
         t.pad = int(d.get("pad", 0))
         if seg[0]:
             self.place(t, vals[0], op)
+        return t
+
+    def op_pto_subset(self, op, ins, env):
+        """§7.8: a window of the source, element (i, j) is the source's (o0 + i, o1 + j):
+        a numpy view of the source's array, so writes through either are seen by both"""
+        src, o0, o1 = ins[0], *self.ints(ins[1:3])
+        d = tile_type(op.rtypes[0])
+        r, c = int(d["rows"]), int(d["cols"])
+        if o0 < 0 or o1 < 0 or o0 + r > src.rows or o1 + c > src.cols:
+            raise Unsupported("subset outside its source")
+        t = Tile.__new__(Tile)
+        t.__dict__.update(src.__dict__)
+        t.rows, t.cols = r, c
+        t.vr, t.vc = int(d["v_row"]), int(d["v_col"])
+        t.data = src.data[o0:o0 + r, o1:o1 + c]
         return t
 
     def place(self, tile, addr, who):
