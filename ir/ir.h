@@ -45,6 +45,8 @@ void *ir_xcalloc(size_t n, size_t size);
 void *ir_xrealloc(void *p, size_t size);
 void ir_out_of_memory(void);
 char *ir_strndup(ir_ctx *ctx, const char *s, size_t len);
+/* A copy of the n elements of `size` bytes at p, with a zeroed one after them. */
+void *ir_memdup(ir_ctx *ctx, const void *p, size_t n, size_t size);
 /* Interned NUL-terminated copy: equal strings give the same pointer. */
 const char *ir_intern(ir_ctx *ctx, const char *s, size_t len);
 
