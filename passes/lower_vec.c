@@ -338,6 +338,18 @@ static int scalar_is_const(const ir_op *op)
 	return 1;
 }
 
+/* The lowering of each vector kind with one of its own (rowred: lower_rowprod for
+ * trowprod, else lower_rowred); the others are elementwise. */
+static int (*const by_kind[])(vl *v, vops *p) = {
+	[IR_VK_COLRED] = lower_colred,
+	[IR_VK_PART] = lower_part,
+	[IR_VK_TER] = lower_ter, [IR_VK_TERS] = lower_ter,
+	[IR_VK_AXPY] = lower_axpy,
+	[IR_VK_PAD] = lower_pad, [IR_VK_PADIN] = lower_pad_inplace,
+	[IR_VK_SEQ] = lower_seq,
+	[IR_VK_TRI] = lower_tri,
+};
+
 unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 {
 	vl v;
@@ -402,45 +414,13 @@ unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 		v.w = 16;
 		v.cols /= 2;
 	}
-	switch (v.vd->kind) {
-	case IR_VK_ROWRED:
-		if (v.vd->vop == PTORT_VOP_MUL)
-			lower_rowprod(&v, &p);
-		else
-			lower_rowred(&v, &p);
-		break;
-	case IR_VK_COLRED:
-		lower_colred(&v, &p);
-		break;
-	case IR_VK_PART:
-		lower_part(&v, &p);
-		break;
-	case IR_VK_TER:
-	case IR_VK_TERS:
-		lower_ter(&v, &p);
-		break;
-	case IR_VK_AXPY:
-		lower_axpy(&v, &p);
-		break;
-	case IR_VK_PAD:
-	case IR_VK_PADIN:
-		if (v.vd->kind == IR_VK_PAD)
-			lower_pad(&v, &p);
-		else
-			lower_pad_inplace(&v, &p);
-		break;
-	case IR_VK_SEQ:
-		lower_seq(&v, &p);
-		break;
-	case IR_VK_TRI:
-		lower_tri(&v, &p);
-		break;
-	default:
-		if (reg_form(&v))
-			lower_v_elementwise(&v, &p);
-		else
-			lower_r_elementwise(&v, &p);
-		break;
-	}
+	if (v.vd->kind == IR_VK_ROWRED)
+		(v.vd->vop == PTORT_VOP_MUL ? lower_rowprod : lower_rowred)(&v, &p);
+	else if ((size_t)v.vd->kind < sizeof by_kind / sizeof by_kind[0] && by_kind[v.vd->kind])
+		by_kind[v.vd->kind](&v, &p);
+	else if (reg_form(&v))
+		lower_v_elementwise(&v, &p);
+	else
+		lower_r_elementwise(&v, &p);
 	return v.errors;
 }
