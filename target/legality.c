@@ -144,8 +144,7 @@ size_t ptoc_target_cvt_count(ptoc_target t)
 
 const ptoc_cvt_rule *ptoc_target_cvt_get(ptoc_target t, size_t i)
 {
-	const struct target *d = target_get(t);
-	return d && i < d->ncvt ? &d->cvt[i] : NULL;
+	return i < ptoc_target_cvt_count(t) ? &target_get(t)->cvt[i] : NULL;
 }
 
 const ptoc_cvt_rule *ptoc_target_cvt_find(ptoc_target t, ptort_type from, ptort_type to)
@@ -508,8 +507,7 @@ size_t ptoc_target_tmov_count(ptoc_target t)
 
 const ptoc_tmov_pair *ptoc_target_tmov_get(ptoc_target t, size_t i)
 {
-	const struct target *d = target_get(t);
-	return d && i < d->ntmov ? &d->tmov[i] : NULL;
+	return i < ptoc_target_tmov_count(t) ? &target_get(t)->tmov[i] : NULL;
 }
 
 const ptoc_vec_limits *ptoc_target_vec(ptoc_target t)
