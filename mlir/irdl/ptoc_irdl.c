@@ -46,40 +46,37 @@ static int put(void *user, const char *d, size_t n)
 
 static unsigned nvar;
 
+/* A fresh variable constrained by `c` (the text after `%vN = `); its number. */
+static unsigned one(const char *c)
+{
+	unsigned v = nvar++;
+	printf("    %%v%u = %s\n", v, c);
+	return v;
+}
+
+/* Two fresh variables constrained by `a` and `b`, and their union; the union's number. */
+static unsigned either(const char *a, const char *b)
+{
+	unsigned x = one(a), y = one(b), v = nvar++;
+	printf("    %%v%u = irdl.any_of(%%v%u, %%v%u)\n", v, x, y);
+	return v;
+}
+
 /* Emits the constraint of kind `k` into fresh variables; returns the variable's number. */
 static unsigned constraint(ir_kind k)
 {
-	unsigned v, a, b, i;
+	unsigned v, i;
 	switch (k) {
 	case IR_KIND_INT:
-		a = nvar++;
-		b = nvar++;
-		v = nvar++;
-		printf("    %%v%u = irdl.base \"!builtin.integer\"\n    %%v%u = irdl.is index\n"
-		       "    %%v%u = irdl.any_of(%%v%u, %%v%u)\n", a, b, v, a, b);
-		return v;
+		return either("irdl.base \"!builtin.integer\"", "irdl.is index");
 	case IR_KIND_I1:
-		v = nvar++;
-		printf("    %%v%u = irdl.is i1\n", v);
-		return v;
+		return one("irdl.is i1");
 	case IR_KIND_PTR:
-		v = nvar++;
-		printf("    %%v%u = irdl.base @pto::@ptr\n", v);
-		return v;
+		return one("irdl.base @pto::@ptr");
 	case IR_KIND_VIEW:
-		a = nvar++;
-		b = nvar++;
-		v = nvar++;
-		printf("    %%v%u = irdl.base @pto::@tensor_view\n    %%v%u = irdl.base @pto::@partition_tensor_view\n"
-		       "    %%v%u = irdl.any_of(%%v%u, %%v%u)\n", a, b, v, a, b);
-		return v;
+		return either("irdl.base @pto::@tensor_view", "irdl.base @pto::@partition_tensor_view");
 	case IR_KIND_TILE:
-		a = nvar++;
-		b = nvar++;
-		v = nvar++;
-		printf("    %%v%u = irdl.base @pto::@tile\n    %%v%u = irdl.base @pto::@tile_buf\n"
-		       "    %%v%u = irdl.any_of(%%v%u, %%v%u)\n", a, b, v, a, b);
-		return v;
+		return either("irdl.base @pto::@tile", "irdl.base @pto::@tile_buf");
 	case IR_KIND_TILE_LEFT:
 	case IR_KIND_TILE_RIGHT:
 	case IR_KIND_TILE_ACC:
@@ -97,9 +94,7 @@ static unsigned constraint(ir_kind k)
 		return v;
 	}
 	default: /* ANY, SCALAR */
-		v = nvar++;
-		printf("    %%v%u = irdl.any\n", v);
-		return v;
+		return one("irdl.any");
 	}
 }
 
