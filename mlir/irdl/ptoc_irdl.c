@@ -233,6 +233,16 @@ static void tint(text *t, int64_t v)
 	tput(t, b);
 }
 
+/* ", v0, v1, ..." */
+static void tints(text *t, const int64_t *v, unsigned n)
+{
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		tput(t, ", ");
+		tint(t, v[i]);
+	}
+}
+
 static const ir_type *spell_type(ir_ctx *ctx, const ir_type *ty)
 {
 	text t;
@@ -268,31 +278,22 @@ static const ir_type *spell_type(ir_ctx *ctx, const ir_type *ty)
 		ir_print_type(ty->u.shaped.elem, NULL, tput_fn, &t);
 		tput(&t, ">>");
 		break;
-	case IR_TYPE_TILE_BUF:
+	case IR_TYPE_TILE_BUF: {
+		const int64_t shape[4] = {ty->u.tb.rows, ty->u.tb.cols, ty->u.tb.v_row, ty->u.tb.v_col};
+		const int64_t rest[3] = {ty->u.tb.fractal, ty->u.tb.pad, ty->u.tb.compact};
 		tput(&t, "!pto.tile_buf<");
 		tquote(&t, ir_mem_name(ty->u.tb.mem));
 		tput(&t, ", ");
 		ir_print_type(ty->u.tb.elem, NULL, tput_fn, &t);
-		tput(&t, ", ");
-		tint(&t, ty->u.tb.rows);
-		tput(&t, ", ");
-		tint(&t, ty->u.tb.cols);
-		tput(&t, ", ");
-		tint(&t, ty->u.tb.v_row);
-		tput(&t, ", ");
-		tint(&t, ty->u.tb.v_col);
+		tints(&t, shape, 4);
 		tput(&t, ", ");
 		tquote(&t, ir_blayout_names[ty->u.tb.blayout < IR_BLAYOUT_COUNT ? ty->u.tb.blayout : 0]);
 		tput(&t, ", ");
 		tquote(&t, ir_slayout_names[ty->u.tb.slayout < IR_SLAYOUT_COUNT ? ty->u.tb.slayout : 0]);
-		tput(&t, ", ");
-		tint(&t, ty->u.tb.fractal);
-		tput(&t, ", ");
-		tint(&t, ty->u.tb.pad);
-		tput(&t, ", ");
-		tint(&t, ty->u.tb.compact);
+		tints(&t, rest, 3);
 		tput(&t, ">");
 		break;
+	}
 	case IR_TYPE_OPAQUE:
 		if (strncmp(ty->u.opaque.text, "!pto.", 5))
 			return ty;
