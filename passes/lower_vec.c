@@ -84,6 +84,22 @@ static void v_sources(vl *v, lower_insn *li, const lower_tile *a, const lower_ti
 	}
 }
 
+/* A vbin_v's fields over the whole valid region, dst = src0 (t[0]) op src1 (b, its
+ * pitch bp), then the instruction. */
+static int vbin_v_fields(vl *v, lower_insn *li, vops *p, const lower_tile *b, uint32_t bp,
+			 unsigned flags)
+{
+	li_addr(v->ctx, li, "dst", p->dst, 0, v->op);
+	li_addr(v->ctx, li, "src0", &p->t[0], 0, v->op);
+	li_addr(v->ctx, li, "src1", b, 0, v->op);
+	li_rc(v, li, v->rows, v->cols, 1);
+	li_int(v->ctx, li, "dst_pitch", tile_pitch(p->dst));
+	li_int(v->ctx, li, "src0_pitch", tile_pitch(&p->t[0]));
+	li_int(v->ctx, li, "src1_pitch", bp);
+	li_int(v->ctx, li, "flags", flags);
+	return vl_emit(v, li);
+}
+
 /* The register-form call of an elementwise op; src1_pitch / flags for broadcasts. */
 static int lower_v_elementwise(vl *v, vops *p)
 {
@@ -94,16 +110,10 @@ static int lower_v_elementwise(vl *v, vops *p)
 	switch (vd->kind) {
 	case IR_VK_BIN: case IR_VK_ROWEXP: case IR_VK_COLEXP:
 		vl_common(v, &li, IR_OP_I_VBIN_V, 1);
-		li_addr(v->ctx, &li, "dst", p->dst, 0, v->op);
-		li_addr(v->ctx, &li, "src0", &p->t[0], 0, v->op);
-		li_addr(v->ctx, &li, "src1", &p->t[1], 0, v->op);
-		li_rc(v, &li, v->rows, v->cols, 1);
-		li_int(v->ctx, &li, "dst_pitch", tile_pitch(p->dst));
-		li_int(v->ctx, &li, "src0_pitch", tile_pitch(&p->t[0]));
-		li_int(v->ctx, &li, "src1_pitch", vd->kind == IR_VK_COLEXP ? 0 : tile_pitch(&p->t[1]));
-		li_int(v->ctx, &li, "flags", vd->kind != IR_VK_ROWEXP ? 0
-					     : row_block(v, &p->t[1]) ? PTORT_V_BLK1 : PTORT_V_BRC1);
-		return vl_emit(v, &li);
+		return vbin_v_fields(v, &li, p, &p->t[1],
+				     vd->kind == IR_VK_COLEXP ? 0 : tile_pitch(&p->t[1]),
+				     vd->kind != IR_VK_ROWEXP ? 0
+				     : row_block(v, &p->t[1]) ? PTORT_V_BLK1 : PTORT_V_BRC1);
 	case IR_VK_BINS:
 		si = p->is_tile[0] ? 0 : 1;
 		if (scalar_bits(v, v->op->operands[1 - si].value, &sc))
@@ -129,20 +139,11 @@ static int lower_v_elementwise(vl *v, vops *p)
 		/* the row's element in every column: and(x, x) on the unsigned integer of the
 		 * width (the bits unchanged), both sources broadcast per row */
 		ptort_type et = v->et;
-		int r;
 		v->et = v->w == 8 ? PTORT_U8 : v->w == 16 ? PTORT_U16 : PTORT_U32;
 		vl_start(v, &li, IR_OP_I_VBIN_V, PTORT_VOP_AND);
 		v->et = et;
-		li_addr(v->ctx, &li, "dst", p->dst, 0, v->op);
-		li_addr(v->ctx, &li, "src0", &p->t[0], 0, v->op);
-		li_addr(v->ctx, &li, "src1", &p->t[0], 0, v->op);
-		li_rc(v, &li, v->rows, v->cols, 1);
-		li_int(v->ctx, &li, "dst_pitch", tile_pitch(p->dst));
-		li_int(v->ctx, &li, "src0_pitch", tile_pitch(&p->t[0]));
-		li_int(v->ctx, &li, "src1_pitch", tile_pitch(&p->t[0]));
-		li_int(v->ctx, &li, "flags", PTORT_V_BRC0 | PTORT_V_BRC1);
-		r = vl_emit(v, &li);
-		return r;
+		return vbin_v_fields(v, &li, p, &p->t[0], tile_pitch(&p->t[0]),
+				     PTORT_V_BRC0 | PTORT_V_BRC1);
 	}
 	case IR_VK_DUP:
 		if (scalar_bits(v, v->op->operands[0].value, &sc))
