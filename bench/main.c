@@ -65,6 +65,24 @@ int bench_runs_arg(int argc, char **argv, const char *name, unsigned *runs)
 	return 0;
 }
 
+char *bench_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *p = NULL;
+	long n;
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (p = malloc((size_t)n + 1)) && fread(p, 1, (size_t)n, f) == (size_t)n) {
+		*len = (size_t)n;
+	} else {
+		free(p);
+		p = NULL;
+	}
+	fclose(f);
+	return p;
+}
+
 void bench_print_load(void)
 {
 	FILE *f = fopen("/proc/loadavg", "r");
