@@ -357,6 +357,14 @@ static int pr_cmpi(pr *p, const ir_op *op)
 	return 1;
 }
 
+/* `T sep R`: the type of operand #0, `sep`, the type of result #0. */
+static void pr_type_to(wr *w, const ir_op *op, const char *sep)
+{
+	pr_type(w, op->operands[0].value->type);
+	puts_(w, sep);
+	pr_type(w, op->results[0].type);
+}
+
 static int pr_cast(pr *p, const ir_op *op)
 {
 	wr *w = &p->w;
@@ -365,9 +373,7 @@ static int pr_cast(pr *p, const ir_op *op)
 	pr_head(p, op);
 	pr_values(p, op->operands, 1);
 	puts_(w, " : ");
-	pr_type(w, op->operands[0].value->type);
-	puts_(w, " to ");
-	pr_type(w, op->results[0].type);
+	pr_type_to(w, op, " to ");
 	return 1;
 }
 
@@ -390,11 +396,10 @@ static int pr_view(pr *p, const ir_op *op)
 	}
 	pr_extra_attrs(p, op, seg_skip, 1, " ");
 	puts_(w, " : ");
-	if (d->form == IR_FORM_VIEW_FROM) {
-		pr_type(w, op->operands[0].value->type);
-		puts_(w, " -> ");
-	}
-	pr_type(w, op->results[0].type);
+	if (d->form == IR_FORM_VIEW_FROM)
+		pr_type_to(w, op, " -> ");
+	else
+		pr_type(w, op->results[0].type);
 	return 1;
 }
 
@@ -436,11 +441,10 @@ static int pr_tassign(pr *p, const ir_op *op)
 	pr_values(p, op->operands, op->num_operands);
 	pr_extra_attrs(p, op, NULL, 0, " ");
 	puts_(w, " : ");
-	pr_type(w, op->operands[0].value->type);
 	if (op->num_results) {
-		puts_(w, " -> ");
-		pr_type(w, op->results[0].type);
+		pr_type_to(w, op, " -> ");
 	} else {
+		pr_type(w, op->operands[0].value->type);
 		puts_(w, ", ");
 		pr_type(w, op->operands[1].value->type);
 	}
