@@ -124,6 +124,18 @@ static int pr_func(pr *p, const ir_op *op)
 	return 1;
 }
 
+/* A loop's head: its results, `kw`, then its body block's arguments named in a new
+ * region scope. */
+static void loop_head(pr *p, const ir_op *op, const char *kw, const ir_block *b)
+{
+	unsigned i;
+	pr_results(p, op);
+	puts_(&p->w, kw);
+	region_enter(p);
+	for (i = 0; i < b->num_args; i++)
+		(void)name_value(p, b->args[i], 1);
+}
+
 static int pr_for(pr *p, const ir_op *op)
 {
 	unsigned ind = p->ind;
@@ -136,11 +148,7 @@ static int pr_for(pr *p, const ir_op *op)
 	for (i = 0; i < nit; i++)
 		if (op->results[i].type != b->args[1 + i]->type)
 			return 0;
-	pr_results(p, op);
-	puts_(w, "scf.for ");
-	region_enter(p);
-	for (i = 0; i < b->num_args; i++)
-		(void)name_value(p, b->args[i], 1);
+	loop_head(p, op, "scf.for ", b);
 	pr_value(p, b->args[0]);
 	puts_(w, " = ");
 	pr_values(p, op->operands, 1);
@@ -204,11 +212,7 @@ static int pr_while(pr *p, const ir_op *op)
 	for (i = 0; i < b->num_args; i++)
 		if (b->args[i]->type != op->operands[i].value->type)
 			return 0;
-	pr_results(p, op);
-	puts_(w, "scf.while ");
-	region_enter(p);
-	for (i = 0; i < b->num_args; i++)
-		(void)name_value(p, b->args[i], 1);
+	loop_head(p, op, "scf.while ", b);
 	if (op->num_operands) {
 		putc_(w, '(');
 		for (i = 0; i < b->num_args; i++) {
