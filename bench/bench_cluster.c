@@ -50,16 +50,10 @@ static double process_cpu(void)
 static double launch_once(job *j, uint32_t threads, double *cpu)
 {
 	double c0;
-	ptort_launch l;
+	ptort_launch l = {.blocks = CLUSTERS, .threads = threads, .flags = PTORT_LAUNCH_CLUSTER,
+			  .ctx_create = mixed_clusters_ctx_create, .run = run_cluster, .user = j};
 	ptort_launch_report rep;
 	double t0, t;
-	memset(&l, 0, sizeof l);
-	l.blocks = CLUSTERS;
-	l.threads = threads;
-	l.flags = PTORT_LAUNCH_CLUSTER;
-	l.ctx_create = mixed_clusters_ctx_create;
-	l.run = run_cluster;
-	l.user = j;
 	memset(j->out, 0, (size_t)CLUSTERS * K * K * sizeof *j->out);
 	c0 = process_cpu();
 	t0 = bench_now();
@@ -82,14 +76,8 @@ int bench_cluster(int argc, char **argv)
 	job j;
 	float *ref, *bsum;
 	int same = 1, right = 1;
-	for (i = 1; i < (unsigned)argc; i++) {
-		if (!strcmp(argv[i], "--runs") && i + 1 < (unsigned)argc && atoi(argv[i + 1]) > 0)
-			runs = (unsigned)atoi(argv[++i]);
-		else {
-			fprintf(stderr, "usage: ptoc-bench cluster [--runs R]\n");
-			return 2;
-		}
-	}
+	if (bench_runs_arg(argc, argv, "cluster", &runs))
+		return 2;
 	j.a = malloc(n * sizeof *j.a);
 	j.b = malloc((size_t)ROUNDS * K * K * sizeof *j.b);
 	j.out = malloc(n * sizeof *j.out);

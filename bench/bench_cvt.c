@@ -58,32 +58,10 @@ static void fill(unsigned char *p, size_t bytes, ptort_type t)
 		}
 }
 
-/* Runs fn until ~0.2 s have passed; returns elements per second. */
+/* Elements per second of fn: the best of 5 samples of at least 0.02 s each. */
 static double measure(void (*fn)(void *), void *ctx, size_t elems)
 {
-	double t0, t, best = 1e30;
-	int rep, iters = 1;
-	fn(ctx);
-	for (;;) { /* calibrate */
-		int i;
-		t0 = bench_now();
-		for (i = 0; i < iters; i++)
-			fn(ctx);
-		t = bench_now() - t0;
-		if (t > 0.02)
-			break;
-		iters *= 2;
-	}
-	for (rep = 0; rep < 5; rep++) {
-		int i;
-		t0 = bench_now();
-		for (i = 0; i < iters; i++)
-			fn(ctx);
-		t = (bench_now() - t0) / iters;
-		if (t < best)
-			best = t;
-	}
-	return (double)elems / best;
+	return (double)elems / bench_best(fn, ctx, 0.02, 5, 0);
 }
 
 struct job {
@@ -120,25 +98,23 @@ static void run_memcpy(void *c)
 }
 
 #ifdef HAVE_F16C_BASELINE
+/* The F16C baseline: f32 -> f16 (RINT) when the job's source is f32, else f16 -> f32. */
 __attribute__((target("avx2,f16c"))) static void run_f16c(void *c)
 {
 	struct job *j = c;
-	const float *s = j->src;
-	uint16_t *d = j->dst;
 	size_t i;
-	for (i = 0; i + 8 <= j->n; i += 8)
-		_mm_storeu_si128((__m128i *)(void *)(d + i),
-				 _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
-}
-
-__attribute__((target("avx2,f16c"))) static void run_f16c_up(void *c)
-{
-	struct job *j = c;
-	const uint16_t *s = j->src;
-	float *d = j->dst;
-	size_t i;
-	for (i = 0; i + 8 <= j->n; i += 8)
-		_mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(s + i))));
+	if (j->f == PTORT_F32) {
+		const float *s = j->src;
+		uint16_t *d = j->dst;
+		for (i = 0; i + 8 <= j->n; i += 8)
+			_mm_storeu_si128((__m128i *)(void *)(d + i),
+					 _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
+	} else {
+		const uint16_t *s = j->src;
+		float *d = j->dst;
+		for (i = 0; i + 8 <= j->n; i += 8)
+			_mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(s + i))));
+	}
 }
 #endif
 
@@ -340,6 +316,7 @@ int bench_cvt(int argc, char **argv)
 			struct job j;
 			j.src = bufs[0], j.dst = bufs[1];
 			if (selected("f32", "f16")) {
+				j.f = PTORT_F32;
 				j.n = CACHE_BYTES / 4;
 				fill(bufs[0], CACHE_BYTES, PTORT_F32);
 				report(measure(run_f16c, &j, j.n), "baseline f16c f32 f16 RINT cache");
@@ -347,8 +324,9 @@ int bench_cvt(int argc, char **argv)
 				report(measure(run_f16c, &j, j.n), "baseline f16c f32 f16 RINT stream");
 			}
 			if (selected("f16", "f32")) {
+				j.f = PTORT_F16;
 				j.n = CACHE_BYTES / 2;
-				report(measure(run_f16c_up, &j, j.n), "baseline f16c f16 f32 RINT cache");
+				report(measure(run_f16c, &j, j.n), "baseline f16c f16 f32 RINT cache");
 			}
 		}
 #endif

@@ -316,6 +316,14 @@ static double compile_once(const text *t, int emit, size_t *out_bytes)
  * The lowered module is verified (untimed) before emit C so that emit-c does not
  * verify it. Fills secs[0..nst) and names; returns the stage count, or 0. */
 #define MAX_STAGES 16
+
+/* Stage k took dt seconds: names it and keeps its fastest run. */
+static void stage_time(double *secs, const char **names, unsigned k, const char *name, double dt)
+{
+	names[k] = name;
+	if (dt < secs[k])
+		secs[k] = dt;
+}
 static unsigned compile_stages(const text *t, unsigned runs, double *secs, const char **names)
 {
 	static char pipe[256];
@@ -344,34 +352,26 @@ static unsigned compile_stages(const text *t, unsigned runs, double *secs, const
 		t1 = bench_now();
 		if (!m || ptoc_module_set_target(m, "a2a3"))
 			goto fail;
-		names[k] = "parse";
-		if (t1 - t0 < secs[k])
-			secs[k] = t1 - t0;
+		stage_time(secs, names, k, "parse", t1 - t0);
 		k++;
 		t0 = bench_now();
 		if (ptoc_module_verify(m))
 			goto fail;
 		t1 = bench_now();
-		names[k] = "verify";
-		if (t1 - t0 < secs[k])
-			secs[k] = t1 - t0;
+		stage_time(secs, names, k, "verify", t1 - t0);
 		k++;
 		t0 = bench_now();
 		if (ptoc_module_print(m, PTOC_PRINT_CUSTOM, discard, &bytes))
 			goto fail;
 		t1 = bench_now();
-		names[k] = "(print)";
-		if (t1 - t0 < secs[k])
-			secs[k] = t1 - t0;
+		stage_time(secs, names, k, "(print)", t1 - t0);
 		k++;
 		for (i = 0; i < np; i++, k++) {
 			t0 = bench_now();
 			if (ptoc_module_run_passes(m, pass[i], NULL, NULL))
 				goto fail;
 			t1 = bench_now();
-			names[k] = pass[i];
-			if (t1 - t0 < secs[k])
-				secs[k] = t1 - t0;
+			stage_time(secs, names, k, pass[i], t1 - t0);
 		}
 		if (ptoc_module_verify(m)) /* untimed: emit-c alone below */
 			goto fail;
@@ -381,9 +381,7 @@ static unsigned compile_stages(const text *t, unsigned runs, double *secs, const
 		if (ptoc_module_compile(m, &o, discard, &bytes))
 			goto fail;
 		t1 = bench_now();
-		names[k] = "emit-c";
-		if (t1 - t0 < secs[k])
-			secs[k] = t1 - t0;
+		stage_time(secs, names, k, "emit-c", t1 - t0);
 		nst = ++k;
 		ptoc_context_destroy(ctx);
 		continue;

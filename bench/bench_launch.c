@@ -77,17 +77,11 @@ static void run_block(ptort_ctx *ctx, void *user)
  * path by CPU clocks (see the top). */
 static double launch_once(job *j, uint32_t threads, unsigned flags, double *crit, double *rest)
 {
-	ptort_launch l;
+	ptort_launch l = {.blocks = BLOCKS, .threads = threads, .flags = flags,
+			  .ctx_create = blocks_sumsq_a2a3_ctx_create, .run = run_block, .user = j};
 	ptort_launch_report rep;
 	double t0, t, c0, c, busiest = 0;
 	unsigned i;
-	memset(&l, 0, sizeof l);
-	l.blocks = BLOCKS;
-	l.threads = threads;
-	l.flags = flags;
-	l.ctx_create = blocks_sumsq_a2a3_ctx_create;
-	l.run = run_block;
-	l.user = j;
 	memset(j->y, 0, (size_t)ROWS * OCOLS * sizeof *j->y);
 	j->main = pthread_self();
 	j->tid[0] = j->main; /* slot 0: the launching thread, which is worker 0 */
@@ -129,14 +123,8 @@ int bench_launch(int argc, char **argv)
 	job j;
 	float *ref;
 	int same = 1;
-	for (i = 1; i < (unsigned)argc; i++) {
-		if (!strcmp(argv[i], "--runs") && i + 1 < (unsigned)argc && atoi(argv[i + 1]) > 0)
-			runs = (unsigned)atoi(argv[++i]);
-		else {
-			fprintf(stderr, "usage: ptoc-bench launch [--runs R]\n");
-			return 2;
-		}
-	}
+	if (bench_runs_arg(argc, argv, "launch", &runs))
+		return 2;
 	memset(&j, 0, sizeof j);
 	pthread_mutex_init(&j.mu, NULL);
 	j.x = malloc((size_t)ROWS * COLS * sizeof *j.x);

@@ -209,25 +209,6 @@ static int measure(const char *text, size_t len, const char *src, size_t srclen,
 	return 0;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	ptoc_buf b = {0};
-	char chunk[1 << 16];
-	size_t k;
-	if (!f)
-		return NULL;
-	while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-		if (ptoc_buf_write(&b, chunk, k)) {
-			ptoc_buf_free(&b);
-			fclose(f);
-			return NULL;
-		}
-	fclose(f);
-	*len = b.len;
-	return b.data;
-}
-
 int bench_mlir(int argc, char **argv)
 {
 	unsigned n = 10000;
@@ -251,7 +232,7 @@ int bench_mlir(int argc, char **argv)
 		return 1;
 	}
 	snprintf(src, sizeof src, "%s/kernels.pto", dir);
-	if (bench_parse_generate(src, n) || !(text = slurp(src, &srclen))) {
+	if (bench_parse_generate(src, n) || !(text = bench_slurp(src, &srclen))) {
 		perror("ptoc-bench: generating the module");
 		goto out;
 	}

@@ -114,34 +114,14 @@ static uint32_t put(ptort_ctx *ctx, const ptort_tile *t, uint32_t r, uint32_t c,
 /* The best time of one call: samples of enough calls to last ~0.2 ms each (so that
  * the clock's resolution, coarse for PTOC_BENCH_CLOCK=cpu, does not matter), for at
  * least 3 samples and 0.25 s. */
-static double best_time(void (*fn)(struct job *), struct job *j)
+static double best_time(void (*fn)(void *), struct job *j)
 {
-	double t0, t, best = 1e30, start;
-	int n = 0, reps = 1, i;
-	fn(j);
-	for (;;) { /* calibrate: double the calls until a sample lasts 0.2 ms */
-		t0 = bench_now();
-		for (i = 0; i < reps; i++)
-			fn(j);
-		if (bench_now() - t0 >= 2e-4 || reps >= 1 << 20)
-			break;
-		reps *= 2;
-	}
-	start = bench_now();
-	while (n < 3 || bench_now() - start < 0.25) {
-		t0 = bench_now();
-		for (i = 0; i < reps; i++)
-			fn(j);
-		t = (bench_now() - t0) / reps;
-		if (t < best)
-			best = t;
-		n++;
-	}
-	return best;
+	return bench_best(fn, j, 2e-4, 3, 0.25);
 }
 
-static void run_mmad(struct job *j)
+static void run_mmad(void *arg)
 {
+	struct job *j = arg;
 	const struct shape *s = j->s;
 	int i;
 	for (i = 0; i < s->steps; i++) {
@@ -156,8 +136,9 @@ static void run_mmad(struct job *j)
 }
 
 #ifdef PTOC_HAVE_OPENBLAS
-static void run_sgemm(struct job *j)
+static void run_sgemm(void *arg)
 {
+	struct job *j = arg;
 	const struct shape *s = j->s;
 	int i, m = (int)s->m, k = (int)s->k, n = (int)s->n;
 	for (i = 0; i < s->steps; i++)

@@ -89,24 +89,6 @@ int bench_parse_generate(const char *path, unsigned n)
 	return fclose(f);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *p = NULL;
-	long n;
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (p = malloc((size_t)n + 1)) && fread(p, 1, (size_t)n, f) == (size_t)n) {
-		*len = (size_t)n;
-	} else {
-		free(p);
-		p = NULL;
-	}
-	fclose(f);
-	return p;
-}
-
 static int write_file(void *user, const char *data, size_t len)
 {
 	return fwrite(data, 1, len, user) == len ? 0 : -1;
@@ -124,7 +106,7 @@ static void print_diag(void *user, ptoc_severity sev, ptoc_location loc, const c
 static int ptoc_pipeline(const char *in, FILE *out, ptoc_print_form form)
 {
 	size_t len;
-	char *buf = slurp(in, &len);
+	char *buf = bench_slurp(in, &len);
 	ptoc_context *ctx;
 	ptoc_module *m;
 	int rc = 1;

@@ -24,6 +24,65 @@ double bench_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double bench_best(void (*fn)(void *), void *arg, double sample, int min_samples,
+		  double min_total)
+{
+	double t0, t, best = 1e30, start;
+	int n = 0, reps = 1, i;
+	fn(arg);
+	for (;;) { /* calibrate */
+		t0 = bench_now();
+		for (i = 0; i < reps; i++)
+			fn(arg);
+		if (bench_now() - t0 >= sample || reps >= 1 << 20)
+			break;
+		reps *= 2;
+	}
+	start = bench_now();
+	while (n < min_samples || bench_now() - start < min_total) {
+		t0 = bench_now();
+		for (i = 0; i < reps; i++)
+			fn(arg);
+		t = (bench_now() - t0) / reps;
+		if (t < best)
+			best = t;
+		n++;
+	}
+	return best;
+}
+
+int bench_runs_arg(int argc, char **argv, const char *name, unsigned *runs)
+{
+	int i;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--runs") && i + 1 < argc && atoi(argv[i + 1]) > 0) {
+			*runs = (unsigned)atoi(argv[++i]);
+		} else {
+			fprintf(stderr, "usage: ptoc-bench %s [--runs R]\n", name);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+char *bench_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *p = NULL;
+	long n;
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (p = malloc((size_t)n + 1)) && fread(p, 1, (size_t)n, f) == (size_t)n) {
+		*len = (size_t)n;
+	} else {
+		free(p);
+		p = NULL;
+	}
+	fclose(f);
+	return p;
+}
+
 void bench_print_load(void)
 {
 	FILE *f = fopen("/proc/loadavg", "r");

@@ -57,6 +57,8 @@ static void emit_op(em *e, ir_op *op)
 		emit_arith(e, op);
 		return;
 	}
+	if (emit_control(e, op))
+		return;
 	switch (op->code) {
 	case IR_OP_CONSTANT: {
 		const ir_attr *a = ir_op_get_attr(op, "value");
@@ -118,24 +120,6 @@ static void emit_op(em *e, ir_op *op)
 		em_pf(e, "ptort_trap(ctx);");
 		em_locate(e, op);
 		em_pf(e, " ptort_sync_drain(ctx); return;\n");
-		return;
-	case IR_OP_SCF_FOR:
-		emit_for(e, op);
-		return;
-	case IR_OP_SCF_IF:
-		emit_if(e, op);
-		return;
-	case IR_OP_SCF_YIELD:
-		emit_yield(e, op);
-		return;
-	case IR_OP_SCF_WHILE:
-		emit_while(e, op);
-		return;
-	case IR_OP_SCF_CONDITION:
-		emit_condition(e, op);
-		return;
-	case IR_OP_RETURN:
-		emit_return(e, op);
 		return;
 	case IR_OP_CALL:
 		em_err(e, op, "'func.call' reached emit-c: calls are inlined by the 'inline' pass "

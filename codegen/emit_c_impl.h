@@ -96,12 +96,9 @@ void emit_async_op(em *e, ir_op *op);
 
 /* emit_c_scalar.c: arith, scf and func.return */
 void emit_arith(em *e, ir_op *op);
-void emit_yield(em *e, ir_op *op);
-void emit_condition(em *e, ir_op *op);
-void emit_while(em *e, ir_op *op);
-void emit_for(em *e, ir_op *op);
-void emit_if(em *e, ir_op *op);
-void emit_return(em *e, ir_op *op);
+/* scf.for, scf.if, scf.yield, scf.while, scf.condition and func.return: emits op and
+ * returns 1; 0 (nothing emitted) for any other op. */
+int emit_control(em *e, ir_op *op);
 
 /* emit_c.c (the top): the op dispatch, functions, emit_c */
 int emit_params(em *e, ir_op *f);

@@ -127,12 +127,10 @@ void em_ind(em *e)
 
 void em_err(em *e, const ir_op *op, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	ir_emitv_prefixed(e->ctx, PTOC_ERROR, op->loc, "emit-c: ", fmt, ap);
 	va_end(ap);
-	ir_error(e->ctx, op->loc, "emit-c: %s", msg);
 	e->errors++;
 }
 

@@ -349,7 +349,7 @@ static const char *yield_target(em *e, const ir_op *op, unsigned i)
 	return e->names[t->vmark - 1];
 }
 
-void emit_yield(em *e, ir_op *op)
+static void emit_yield(em *e, ir_op *op)
 {
 	unsigned i;
 	char tmp[32], tmpe[40];
@@ -386,7 +386,7 @@ void emit_yield(em *e, ir_op *op)
  * region's arguments share), then the loop ends when the condition is false. The
  * values read here are never result variables (those are not visible in the before
  * region), so the assignments need no staging. */
-void emit_condition(em *e, ir_op *op)
+static void emit_condition(em *e, ir_op *op)
 {
 	ir_op *p = op->block->region->parent;
 	unsigned i;
@@ -406,7 +406,7 @@ void emit_condition(em *e, ir_op *op)
  * results are variables that scf.condition assigns and the after region's arguments
  * name; `for (;;)` runs the before region, leaves on a false condition, then runs the
  * after region. */
-void emit_while(em *e, ir_op *op)
+static void emit_while(em *e, ir_op *op)
 {
 	ir_block *b = op->regions[0].first, *a = op->num_regions > 1 ? op->regions[1].first : NULL;
 	unsigned i;
@@ -436,7 +436,7 @@ void emit_while(em *e, ir_op *op)
 	void_results(e, op, a, 0);
 }
 
-void emit_for(em *e, ir_op *op)
+static void emit_for(em *e, ir_op *op)
 {
 	ir_block *b = op->regions[0].first;
 	const char *iv, *ty;
@@ -459,7 +459,7 @@ void emit_for(em *e, ir_op *op)
 	void_results(e, op, b, 1);
 }
 
-void emit_if(em *e, ir_op *op)
+static void emit_if(em *e, ir_op *op)
 {
 	unsigned i;
 	if (check_results(e, op))
@@ -487,7 +487,7 @@ void emit_if(em *e, ir_op *op)
 /* func.return (docs/semantics.md §8.3): no value: `return;` unless it ends the
  * function; one result (not a !pto.ptr): `return X;`; else the struct NAME_results
  * filled field by field (r0, r1, ...; a pointer also rN_elems). */
-void emit_return(em *e, ir_op *op)
+static void emit_return(em *e, ir_op *op)
 {
 	unsigned i;
 	/* the pipes finish the kernel's work (the adversarial schedule's queues) */
@@ -520,4 +520,23 @@ void emit_return(em *e, ir_op *op)
 	em_ind(e);
 	em_pf(e, "return ptoc_r;\n");
 	em_close_block(e);
+}
+
+int emit_control(em *e, ir_op *op)
+{
+	static const struct {
+		ir_opcode code;
+		void (*emit)(em *e, ir_op *op);
+	} ops[] = {
+		{IR_OP_SCF_FOR, emit_for}, {IR_OP_SCF_IF, emit_if}, {IR_OP_SCF_YIELD, emit_yield},
+		{IR_OP_SCF_WHILE, emit_while}, {IR_OP_SCF_CONDITION, emit_condition},
+		{IR_OP_RETURN, emit_return},
+	};
+	size_t i;
+	for (i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if (ops[i].code == op->code) {
+			ops[i].emit(e, op);
+			return 1;
+		}
+	return 0;
 }

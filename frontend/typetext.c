@@ -1052,26 +1052,28 @@ const ir_attr *fe_symbol_attr(fe_parser *p, fe_tok t)
 
 /* ---- whole strings (the MLIR bridge) ------------------------------------------------------- */
 
-const ir_type *fe_type_string(ir_ctx *ctx, const char *s, size_t len, ir_loc loc)
+/* A parser with no source (ctx only) and the token `s` at `loc`. */
+static fe_tok whole_string(fe_parser *p, ir_ctx *ctx, const char *s, size_t len, ir_loc loc)
 {
-	fe_parser p;
 	fe_tok t;
-	memset(&p, 0, sizeof p);
-	p.ctx = ctx;
+	memset(p, 0, sizeof *p);
+	p->ctx = ctx;
 	t.s = s;
 	t.len = (uint32_t)len;
 	t.loc = loc;
+	return t;
+}
+
+const ir_type *fe_type_string(ir_ctx *ctx, const char *s, size_t len, ir_loc loc)
+{
+	fe_parser p;
+	fe_tok t = whole_string(&p, ctx, s, len, loc);
 	return fe_type_text(&p, t);
 }
 
 const ir_attr *fe_attr_string(ir_ctx *ctx, const char *s, size_t len, ir_loc loc)
 {
 	fe_parser p;
-	fe_tok t;
-	memset(&p, 0, sizeof p);
-	p.ctx = ctx;
-	t.s = s;
-	t.len = (uint32_t)len;
-	t.loc = loc;
+	fe_tok t = whole_string(&p, ctx, s, len, loc);
 	return fe_attr_text(&p, t);
 }

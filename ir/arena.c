@@ -83,6 +83,14 @@ char *ir_strndup(ir_ctx *ctx, const char *s, size_t len)
 	return p;
 }
 
+void *ir_memdup(ir_ctx *ctx, const void *p, size_t n, size_t size)
+{
+	void *d = ir_alloc(ctx, (n + 1) * size);
+	if (n)
+		memcpy(d, p, n * size);
+	return d;
+}
+
 void ir_arena_free(ir_ctx *ctx)
 {
 	ir_chunk *c = ctx->chunks, *n;

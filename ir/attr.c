@@ -115,27 +115,16 @@ static const ir_attr *unique(ir_ctx *ctx, const ir_attr *key)
 	case IR_ATTR_SYMBOL:
 		a->u.str.s = ir_strndup(ctx, key->u.str.s, key->u.str.len);
 		break;
-	case IR_ATTR_ARRAY: {
-		const ir_attr **v = ir_alloc(ctx, (key->u.array.n + 1) * sizeof *v);
-		if (key->u.array.n)
-			memcpy(v, key->u.array.elems, key->u.array.n * sizeof *v);
-		a->u.array.elems = v;
+	case IR_ATTR_ARRAY:
+		a->u.array.elems = ir_memdup(ctx, key->u.array.elems, key->u.array.n, sizeof(ir_attr *));
 		break;
-	}
-	case IR_ATTR_DENSE: {
-		int64_t *v = ir_alloc(ctx, (key->u.dense.n + 1) * sizeof *v);
-		if (key->u.dense.n)
-			memcpy(v, key->u.dense.v, key->u.dense.n * sizeof *v);
-		a->u.dense.v = v;
+	case IR_ATTR_DENSE:
+		a->u.dense.v = ir_memdup(ctx, key->u.dense.v, key->u.dense.n, sizeof(int64_t));
 		break;
-	}
-	case IR_ATTR_DICT: {
-		ir_named_attr *v = ir_alloc(ctx, (key->u.dict.n + 1) * sizeof *v);
-		if (key->u.dict.n)
-			memcpy(v, key->u.dict.entries, key->u.dict.n * sizeof *v);
-		a->u.dict.entries = v;
+	case IR_ATTR_DICT:
+		a->u.dict.entries = ir_memdup(ctx, key->u.dict.entries, key->u.dict.n,
+					      sizeof(ir_named_attr));
 		break;
-	}
 	default:
 		break;
 	}

@@ -83,6 +83,14 @@ static void deliver(ir_ctx *ctx, ptoc_severity sev, ir_loc loc, const char *msg,
 		ctx->diag_fn(ctx->diag_user, sev, loc, msg, len);
 }
 
+void ir_emitv_prefixed(ir_ctx *ctx, ptoc_severity sev, ir_loc loc, const char *prefix,
+		       const char *fmt, va_list ap)
+{
+	char msg[1024];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	ir_emit(ctx, sev, loc, "%s%s", prefix, msg);
+}
+
 void ir_emitv(ir_ctx *ctx, ptoc_severity sev, ir_loc loc, const char *fmt, va_list ap)
 {
 	char small[512], *msg = small;

@@ -45,6 +45,8 @@ void *ir_xcalloc(size_t n, size_t size);
 void *ir_xrealloc(void *p, size_t size);
 void ir_out_of_memory(void);
 char *ir_strndup(ir_ctx *ctx, const char *s, size_t len);
+/* A copy of the n elements of `size` bytes at p, with a zeroed one after them. */
+void *ir_memdup(ir_ctx *ctx, const void *p, size_t n, size_t size);
 /* Interned NUL-terminated copy: equal strings give the same pointer. */
 const char *ir_intern(ir_ctx *ctx, const char *s, size_t len);
 
@@ -61,6 +63,9 @@ const char *ir_add_source_borrowed(ir_ctx *ctx, const char *filename, const char
 /* Reports through the context's handler; errors are counted. printf-style. */
 void ir_emit(ir_ctx *ctx, ptoc_severity sev, ir_loc loc, const char *fmt, ...);
 void ir_emitv(ir_ctx *ctx, ptoc_severity sev, ir_loc loc, const char *fmt, va_list ap);
+/* ir_emitv with `prefix` before the message (the message cut at 1023 bytes). */
+void ir_emitv_prefixed(ir_ctx *ctx, ptoc_severity sev, ir_loc loc, const char *prefix,
+		       const char *fmt, va_list ap);
 /* 1 when the registered source text at `loc` starts with `word`. */
 int ir_loc_spells(ir_ctx *ctx, ir_loc loc, const char *word);
 #define ir_error(ctx, loc, ...) ir_emit((ctx), PTOC_ERROR, (loc), __VA_ARGS__)

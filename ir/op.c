@@ -292,12 +292,12 @@ int ir_op_mem_field(const ir_op *op)
  * NULL): one new dictionary for the lot. */
 unsigned ir_op_error(ir_ctx *ctx, const ir_op *op, const char *fmt, ...)
 {
-	char msg[1024];
+	char pre[128];
 	va_list ap;
+	snprintf(pre, sizeof pre, "'%s' op ", op->name);
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	ir_emitv_prefixed(ctx, PTOC_ERROR, op->loc, pre, fmt, ap);
 	va_end(ap);
-	ir_error(ctx, op->loc, "'%s' op %s", op->name, msg);
 	return 1;
 }
 

@@ -125,6 +125,18 @@ static int pr_func(pr *p, const ir_op *op)
 	return 1;
 }
 
+/* A loop's head: its results, `kw`, then its body block's arguments named in a new
+ * region scope. */
+static void loop_head(pr *p, const ir_op *op, const char *kw, const ir_block *b)
+{
+	unsigned i;
+	pr_results(p, op);
+	puts_(&p->w, kw);
+	region_enter(p);
+	for (i = 0; i < b->num_args; i++)
+		(void)name_value(p, b->args[i], 1);
+}
+
 static int pr_for(pr *p, const ir_op *op)
 {
 	unsigned ind = p->ind;
@@ -137,11 +149,7 @@ static int pr_for(pr *p, const ir_op *op)
 	for (i = 0; i < nit; i++)
 		if (op->results[i].type != b->args[1 + i]->type)
 			return 0;
-	pr_results(p, op);
-	puts_(w, "scf.for ");
-	region_enter(p);
-	for (i = 0; i < b->num_args; i++)
-		(void)name_value(p, b->args[i], 1);
+	loop_head(p, op, "scf.for ", b);
 	pr_value(p, b->args[0]);
 	puts_(w, " = ");
 	pr_values(p, op->operands, 1);
@@ -205,11 +213,7 @@ static int pr_while(pr *p, const ir_op *op)
 	for (i = 0; i < b->num_args; i++)
 		if (b->args[i]->type != op->operands[i].value->type)
 			return 0;
-	pr_results(p, op);
-	puts_(w, "scf.while ");
-	region_enter(p);
-	for (i = 0; i < b->num_args; i++)
-		(void)name_value(p, b->args[i], 1);
+	loop_head(p, op, "scf.while ", b);
 	if (op->num_operands) {
 		putc_(w, '(');
 		for (i = 0; i < b->num_args; i++) {
@@ -358,6 +362,14 @@ static int pr_cmpi(pr *p, const ir_op *op)
 	return 1;
 }
 
+/* `T sep R`: the type of operand #0, `sep`, the type of result #0. */
+static void pr_type_to(wr *w, const ir_op *op, const char *sep)
+{
+	pr_type(w, op->operands[0].value->type);
+	puts_(w, sep);
+	pr_type(w, op->results[0].type);
+}
+
 static int pr_cast(pr *p, const ir_op *op)
 {
 	wr *w = &p->w;
@@ -366,9 +378,7 @@ static int pr_cast(pr *p, const ir_op *op)
 	pr_head(p, op);
 	pr_values(p, op->operands, 1);
 	puts_(w, " : ");
-	pr_type(w, op->operands[0].value->type);
-	puts_(w, " to ");
-	pr_type(w, op->results[0].type);
+	pr_type_to(w, op, " to ");
 	return 1;
 }
 
@@ -391,11 +401,10 @@ static int pr_view(pr *p, const ir_op *op)
 	}
 	pr_extra_attrs(p, op, seg_skip, 1, " ");
 	puts_(w, " : ");
-	if (d->form == IR_FORM_VIEW_FROM) {
-		pr_type(w, op->operands[0].value->type);
-		puts_(w, " -> ");
-	}
-	pr_type(w, op->results[0].type);
+	if (d->form == IR_FORM_VIEW_FROM)
+		pr_type_to(w, op, " -> ");
+	else
+		pr_type(w, op->results[0].type);
 	return 1;
 }
 
@@ -437,11 +446,10 @@ static int pr_tassign(pr *p, const ir_op *op)
 	pr_values(p, op->operands, op->num_operands);
 	pr_extra_attrs(p, op, NULL, 0, " ");
 	puts_(w, " : ");
-	pr_type(w, op->operands[0].value->type);
 	if (op->num_results) {
-		puts_(w, " -> ");
-		pr_type(w, op->results[0].type);
+		pr_type_to(w, op, " -> ");
 	} else {
+		pr_type(w, op->operands[0].value->type);
 		puts_(w, ", ");
 		pr_type(w, op->operands[1].value->type);
 	}

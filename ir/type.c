@@ -123,13 +123,9 @@ static const ir_type *unique(ir_ctx *ctx, const ir_type *key)
 	}
 	case IR_TYPE_TENSOR_VIEW:
 	case IR_TYPE_PART_VIEW:
-	case IR_TYPE_TILE: {
-		int64_t *d = ir_alloc(ctx, (key->u.shaped.rank + 1) * sizeof *d);
-		if (key->u.shaped.rank)
-			memcpy(d, key->u.shaped.dims, key->u.shaped.rank * sizeof *d);
-		t->u.shaped.dims = d;
+	case IR_TYPE_TILE:
+		t->u.shaped.dims = ir_memdup(ctx, key->u.shaped.dims, key->u.shaped.rank, sizeof(int64_t));
 		break;
-	}
 	case IR_TYPE_OPAQUE:
 		n = strlen(key->u.opaque.text);
 		t->u.opaque.text = ir_strndup(ctx, key->u.opaque.text, n);
@@ -143,10 +139,8 @@ static const ir_type *unique(ir_ctx *ctx, const ir_type *key)
 
 const ir_type *ir_type_none(ir_ctx *ctx)
 {
-	ir_type k;
 	if (!ctx->t_none) {
-		memset(&k, 0, sizeof k);
-		k.kind = IR_TYPE_NONE;
+		ir_type k = {.kind = IR_TYPE_NONE};
 		ctx->t_none = unique(ctx, &k);
 	}
 	return ctx->t_none;
@@ -154,10 +148,8 @@ const ir_type *ir_type_none(ir_ctx *ctx)
 
 const ir_type *ir_type_index(ir_ctx *ctx)
 {
-	ir_type k;
 	if (!ctx->t_index) {
-		memset(&k, 0, sizeof k);
-		k.kind = IR_TYPE_INDEX;
+		ir_type k = {.kind = IR_TYPE_INDEX};
 		ctx->t_index = unique(ctx, &k);
 	}
 	return ctx->t_index;
@@ -165,20 +157,13 @@ const ir_type *ir_type_index(ir_ctx *ctx)
 
 const ir_type *ir_type_int(ir_ctx *ctx, unsigned bits, unsigned signedness)
 {
-	ir_type k;
-	memset(&k, 0, sizeof k);
-	k.kind = IR_TYPE_INT;
-	k.u.i.bits = bits;
-	k.u.i.signedness = signedness;
+	ir_type k = {.kind = IR_TYPE_INT, .u.i = {.bits = bits, .signedness = signedness}};
 	return unique(ctx, &k);
 }
 
 const ir_type *ir_type_float(ir_ctx *ctx, unsigned kind)
 {
-	ir_type k;
-	memset(&k, 0, sizeof k);
-	k.kind = IR_TYPE_FLOAT;
-	k.u.f.kind = kind;
+	ir_type k = {.kind = IR_TYPE_FLOAT, .u.f.kind = kind};
 	return unique(ctx, &k);
 }
 
@@ -205,52 +190,33 @@ int ir_float_is_mlir_builtin(unsigned kind)
 const ir_type *ir_type_func(ir_ctx *ctx, const ir_type *const *in, unsigned nin,
 			    const ir_type *const *out, unsigned nout)
 {
-	ir_type k;
-	memset(&k, 0, sizeof k);
-	k.kind = IR_TYPE_FUNC;
-	k.u.fn.in = in;
-	k.u.fn.nin = nin;
-	k.u.fn.out = out;
-	k.u.fn.nout = nout;
+	ir_type k = {.kind = IR_TYPE_FUNC,
+		     .u.fn = {.in = in, .nin = nin, .out = out, .nout = nout}};
 	return unique(ctx, &k);
 }
 
 const ir_type *ir_type_ptr(ir_ctx *ctx, const ir_type *elem)
 {
-	ir_type k;
-	memset(&k, 0, sizeof k);
-	k.kind = IR_TYPE_PTR;
-	k.u.ptr.elem = elem;
+	ir_type k = {.kind = IR_TYPE_PTR, .u.ptr.elem = elem};
 	return unique(ctx, &k);
 }
 
 const ir_type *ir_type_shaped(ir_ctx *ctx, ir_type_kind kind, const int64_t *dims,
 			      unsigned rank, const ir_type *elem)
 {
-	ir_type k;
-	memset(&k, 0, sizeof k);
-	k.kind = kind;
-	k.u.shaped.dims = dims;
-	k.u.shaped.rank = rank;
-	k.u.shaped.elem = elem;
+	ir_type k = {.kind = kind, .u.shaped = {.dims = dims, .rank = rank, .elem = elem}};
 	return unique(ctx, &k);
 }
 
 const ir_type *ir_type_tile_buf(ir_ctx *ctx, const ir_type *tb)
 {
-	ir_type k;
-	memset(&k, 0, sizeof k);
-	k.kind = IR_TYPE_TILE_BUF;
-	k.u.tb = tb->u.tb;
+	ir_type k = {.kind = IR_TYPE_TILE_BUF, .u.tb = tb->u.tb};
 	return unique(ctx, &k);
 }
 
 const ir_type *ir_type_opaque(ir_ctx *ctx, const char *text, size_t len)
 {
-	ir_type k;
-	memset(&k, 0, sizeof k);
-	k.kind = IR_TYPE_OPAQUE;
-	k.u.opaque.text = ir_intern(ctx, text, len);
+	ir_type k = {.kind = IR_TYPE_OPAQUE, .u.opaque.text = ir_intern(ctx, text, len)};
 	return unique(ctx, &k);
 }
 
@@ -293,25 +259,19 @@ const char *const ir_slayout_names[IR_SLAYOUT_COUNT] = {
 #undef SLAYOUT_NAME_
 };
 
-static const char *const mem_names[IR_MEM_COUNT] = {
-	"none",
-#define MEM_NAME_(id, name) name,
-	PTOC_LOC_LIST(MEM_NAME_)
-#undef MEM_NAME_
-};
-
+/* ir_mem is ptoc_loc shifted by IR_MEM_VEC, after IR_MEM_NONE (ir.h) */
 const char *ir_mem_name(ir_mem m)
 {
-	return (unsigned)m < IR_MEM_COUNT ? mem_names[m] : "?";
+	if (m == IR_MEM_NONE)
+		return "none";
+	return (unsigned)m < IR_MEM_COUNT ? ptoc_loc_name((ptoc_loc)(m - IR_MEM_VEC)) : "?";
 }
 
 int ir_mem_parse(const char *s, size_t len, ir_mem *out)
 {
-	unsigned i;
-	for (i = 1; i < IR_MEM_COUNT; i++)
-		if (strlen(mem_names[i]) == len && !memcmp(mem_names[i], s, len)) {
-			*out = (ir_mem)i;
-			return 0;
-		}
-	return -1;
+	ptoc_loc l;
+	if (ptoc_loc_parse(s, len, &l))
+		return -1;
+	*out = (ir_mem)(IR_MEM_VEC + l);
+	return 0;
 }

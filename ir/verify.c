@@ -174,6 +174,30 @@ static void verify_sync_attr(vctx *v, const ir_op *op, const char *name, unsigne
 	op_error(v, op, "expects '%s' to be like %s, with one of %s", name, want, list);
 }
 
+/* Whether attribute `a` is of field kind `kind` (the kinds without their own check). */
+static int attr_fits(unsigned kind, const ir_attr *a)
+{
+	ptort_rmode rm;
+	switch (kind) {
+	case IR_IF_SAT: return ir_attr_satmode(a) >= 0;
+	case IR_IF_CMP: return ir_attr_cmp(a) >= 0;
+	case IR_IF_BOOL: return a->kind == IR_ATTR_BOOL;
+	case IR_IF_INT: return a->kind == IR_ATTR_INT;
+	case IR_IF_RMODE: return ir_attr_rmode(a, &rm) >= 0;
+	default: return 1;
+	}
+}
+
+/* What an attribute of each checked kind must be, for the message. */
+static const char *const attr_expect[] = {
+	[IR_IF_SAT] = "#pto<saturation_mode ON> or #pto<saturation_mode OFF>",
+	[IR_IF_CMP] = "a #pto<cmp X> attribute with X one of eq, ne, lt, le, gt, ge",
+	[IR_IF_BOOL] = "true or false",
+	[IR_IF_INT] = "an integer",
+	[IR_IF_RMODE] = "a #pto<round_mode X> attribute with X one of NONE, RINT, ROUND, FLOOR, "
+			"CEIL, TRUNC, ODD, CAST_RINT",
+};
+
 /* The attributes of the op's table row (ops.def ATTR), by kind. */
 static void verify_attrs(vctx *v, const ir_op *op)
 {
@@ -182,40 +206,14 @@ static void verify_attrs(vctx *v, const ir_op *op)
 	for (i = 0; i < d->num_attrs; i++) {
 		const char *name = d->attrs[i].name;
 		const ir_attr *a = ir_op_get_attr(op, name);
-		ptort_rmode rm;
+		unsigned kind = d->attrs[i].kind;
 		if (!a) {
 			if (d->attrs[i].req == IR_IF_REQ)
 				op_error(v, op, "requires attribute '%s'", name);
-			continue;
-		}
-		switch (d->attrs[i].kind) {
-		case IR_IF_SAT:
-			if (ir_attr_satmode(a) < 0)
-				op_error(v, op, "expects '%s' to be #pto<saturation_mode ON> or #pto<saturation_mode OFF>", name);
-			break;
-		case IR_IF_CMP:
-			if (ir_attr_cmp(a) < 0)
-				op_error(v, op, "expects '%s' to be a #pto<cmp X> attribute with X one of eq, ne, lt, le, gt, ge", name);
-			break;
-		case IR_IF_BOOL:
-			if (a->kind != IR_ATTR_BOOL)
-				op_error(v, op, "expects '%s' to be true or false", name);
-			break;
-		case IR_IF_SYNCOP:
-		case IR_IF_EVENT:
-		case IR_IF_PIPE:
-			verify_sync_attr(v, op, name, d->attrs[i].kind, a);
-			break;
-		case IR_IF_INT:
-			if (a->kind != IR_ATTR_INT)
-				op_error(v, op, "expects '%s' to be an integer", name);
-			break;
-		case IR_IF_RMODE:
-			if (ir_attr_rmode(a, &rm) < 0)
-				op_error(v, op, "expects '%s' to be a #pto<round_mode X> attribute with X one of NONE, RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT", name);
-			break;
-		default:
-			break;
+		} else if (kind == IR_IF_SYNCOP || kind == IR_IF_EVENT || kind == IR_IF_PIPE) {
+			verify_sync_attr(v, op, name, kind, a);
+		} else if (!attr_fits(kind, a)) {
+			op_error(v, op, "expects '%s' to be %s", name, attr_expect[kind]);
 		}
 	}
 }

@@ -44,22 +44,16 @@ unsigned ir_verify_argred(ir_ctx *ctx, const ir_op *op, const struct target *t)
 	if (ir_type_to_elem(ty[2]->u.tb.elem, &de) || (de != PTORT_I32 && de != PTORT_U32))
 		return op_err(ctx, op, "expects dst element type to be i32 or ui32, but got '%s'",
 			      ir_type_str(ty[2]->u.tb.elem, b1, sizeof b1));
-	if (col) {
-		if (ty[2]->u.tb.v_row != IR_DYN && ty[2]->u.tb.v_row != 1)
-			return op_err(ctx, op, "expects dst to have one valid row, but got %lld",
-				      (long long)ty[2]->u.tb.v_row);
-		if (ty[0]->u.tb.v_col != IR_DYN && ty[2]->u.tb.v_col != IR_DYN &&
-		    ty[0]->u.tb.v_col != ty[2]->u.tb.v_col)
-			return op_err(ctx, op, "expects src and dst to have the same valid columns (%lld vs %lld)",
-				      (long long)ty[0]->u.tb.v_col, (long long)ty[2]->u.tb.v_col);
-	} else {
-		if (ty[2]->u.tb.v_col != IR_DYN && ty[2]->u.tb.v_col != 1)
-			return op_err(ctx, op, "expects dst to have one valid column, but got %lld",
-				      (long long)ty[2]->u.tb.v_col);
-		if (ty[0]->u.tb.v_row != IR_DYN && ty[2]->u.tb.v_row != IR_DYN &&
-		    ty[0]->u.tb.v_row != ty[2]->u.tb.v_row)
-			return op_err(ctx, op, "expects src and dst to have the same valid rows (%lld vs %lld)",
-				      (long long)ty[0]->u.tb.v_row, (long long)ty[2]->u.tb.v_row);
+	{ /* dst one wide along the reduced axis, alike src along the kept one */
+		int64_t one = col ? ty[2]->u.tb.v_row : ty[2]->u.tb.v_col;
+		int64_t sk = col ? ty[0]->u.tb.v_col : ty[0]->u.tb.v_row;
+		int64_t dk = col ? ty[2]->u.tb.v_col : ty[2]->u.tb.v_row;
+		if (one != IR_DYN && one != 1)
+			return op_err(ctx, op, "expects dst to have one valid %s, but got %lld",
+				      col ? "row" : "column", (long long)one);
+		if (sk != IR_DYN && dk != IR_DYN && sk != dk)
+			return op_err(ctx, op, "expects src and dst to have the same valid %s (%lld vs %lld)",
+				      col ? "columns" : "rows", (long long)sk, (long long)dk);
 	}
 	if (ty[0]->u.tb.v_row == 0 || ty[0]->u.tb.v_col == 0)
 		return op_err(ctx, op, "expects src to have a non-empty valid region");

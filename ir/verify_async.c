@@ -18,18 +18,6 @@ static int is_opaque(const ir_type *t, const char *text)
 	return t && t->kind == IR_TYPE_OPAQUE && !strcmp(t->u.opaque.text, text);
 }
 
-static int const_index(const ir_value *v, int64_t *out)
-{
-	const ir_attr *a;
-	if (!v || !v->def || v->def->code != IR_OP_CONSTANT)
-		return 0;
-	a = ir_op_get_attr(v->def, "value");
-	if (!a || a->kind != IR_ATTR_INT)
-		return 0;
-	*out = a->u.i.v;
-	return 1;
-}
-
 /* A partition view of static dims, all but the last 1, whose tensor view has a
  * constant stride 1 in its last dim. Its element count in *n. */
 static int flat_1d(const ir_value *v, int64_t *n)
@@ -50,7 +38,7 @@ static int flat_1d(const ir_value *v, int64_t *n)
 	tv = pv->operands[0].value->def;
 	if (!tv || tv->code != IR_OP_MAKE_TENSOR_VIEW || tv->num_operands != 1 + 2 * rank)
 		return 0;
-	return const_index(tv->operands[2 * rank].value, &s) && s == 1;
+	return ir_value_const_int(tv->operands[2 * rank].value, &s) && s == 1;
 }
 
 unsigned ir_verify_async(ir_ctx *ctx, const ir_op *op)

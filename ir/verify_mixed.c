@@ -85,49 +85,50 @@ static const ir_op *find_func(const mctx *m, const ir_attr *sym)
 	return NULL;
 }
 
+struct find {
+	ir_opcode code;
+	const ir_attr *nm;
+	const ir_op *found;
+};
+
+static int find_cb(ir_op *o, void *user)
+{
+	struct find *f = user;
+	const ir_attr *n = o->code == f->code ? ir_op_get_attr(o, "name") : NULL;
+	if (o->code != f->code ||
+	    (f->nm && !(n && n->kind == IR_ATTR_STRING && n->u.str.len == f->nm->u.str.len &&
+			!memcmp(n->u.str.s, f->nm->u.str.s, f->nm->u.str.len))))
+		return 0;
+	f->found = o;
+	return 1;
+}
+
 /* The first op of `code` under `root` (regions walked in order) whose `name` attribute
  * equals `nm` (any name when nm is NULL). */
 static const ir_op *find_op(const ir_op *root, ir_opcode code, const ir_attr *nm)
 {
-	unsigned i;
-	const ir_block *b;
-	const ir_op *o, *r;
-	for (i = 0; i < root->num_regions; i++)
-		for (b = root->regions[i].first; b; b = b->next)
-			for (o = b->first; o; o = o->next) {
-				if (o->code == code) {
-					const ir_attr *n = ir_op_get_attr(o, "name");
-					if (!nm || (n && n->kind == IR_ATTR_STRING && n->u.str.len == nm->u.str.len &&
-						    !memcmp(n->u.str.s, nm->u.str.s, nm->u.str.len)))
-						return o;
-				}
-				if ((r = find_op(o, code, nm)))
-					return r;
-			}
-	return NULL;
+	struct find f = {code, nm, NULL};
+	ir_walk((ir_op *)root, find_cb, &f);
+	return f.found;
 }
 
-/* Whether some op under `root` uses `v` as an operand. */
+/* Whether `o` initializes a pipe with the value `v` among its operands. */
+static int inits_pipe_with(ir_op *o, void *v)
+{
+	unsigned k;
+	if (o->code != IR_OP_AIC_INITIALIZE_PIPE && o->code != IR_OP_AIV_INITIALIZE_PIPE &&
+	    o->code != IR_OP_INITIALIZE_L2L_PIPE && o->code != IR_OP_INITIALIZE_L2G2L_PIPE)
+		return 0;
+	for (k = 0; k < o->num_operands; k++)
+		if (o->operands[k].value == v)
+			return 1;
+	return 0;
+}
+
+/* Whether some pipe initialization under `root` uses `v` as an operand. */
 static int used_under(const ir_op *root, const ir_value *v)
 {
-	unsigned i;
-	const ir_block *b;
-	const ir_op *o;
-	for (i = 0; i < root->num_regions; i++)
-		for (b = root->regions[i].first; b; b = b->next)
-			for (o = b->first; o; o = o->next) {
-				unsigned k;
-				for (k = 0; k < o->num_operands; k++)
-					if (o->operands[k].value == v &&
-					    (o->code == IR_OP_AIC_INITIALIZE_PIPE ||
-					     o->code == IR_OP_AIV_INITIALIZE_PIPE ||
-					     o->code == IR_OP_INITIALIZE_L2L_PIPE ||
-					     o->code == IR_OP_INITIALIZE_L2G2L_PIPE))
-						return 1;
-				if (used_under(o, v))
-					return 1;
-			}
-	return 0;
+	return ir_walk((ir_op *)root, inits_pipe_with, (void *)v);
 }
 
 /* The bytes of a tile's valid part, -1 when not known before the run */
@@ -394,30 +395,37 @@ static void check_fifo(mctx *m, const ir_op *op, int core)
 	}
 }
 
+struct split {
+	int to_cube;
+	int64_t s;
+	const ir_op *where;
+};
+
+static int split_cb(ir_op *o, void *user)
+{
+	struct split *sp = user;
+	int64_t v;
+	int dir_cube = o->code == IR_OP_TPUSH_TO_AIC || o->code == IR_OP_TPOP_FROM_AIV;
+	int dir_vec = o->code == IR_OP_TPUSH_TO_AIV || o->code == IR_OP_TPOP_FROM_AIC;
+	if (((sp->to_cube && dir_cube) || (!sp->to_cube && dir_vec)) && attr_int(o, "split", &v)) {
+		if (sp->s == -1) {
+			sp->s = v;
+			sp->where = o;
+		} else if (sp->s != v && sp->s != -2) {
+			sp->s = -2;
+		}
+	}
+	return 0;
+}
+
 /* The split of every push/pop of one direction of the FIFO, in the function `f`: -1
  * none, -2 mixed, else the split. */
 static void collect_split(const ir_op *root, int to_cube, int64_t *s, const ir_op **where)
 {
-	unsigned i;
-	const ir_block *b;
-	const ir_op *o;
-	for (i = 0; i < root->num_regions; i++)
-		for (b = root->regions[i].first; b; b = b->next)
-			for (o = b->first; o; o = o->next) {
-				int64_t v;
-				int dir_cube = o->code == IR_OP_TPUSH_TO_AIC || o->code == IR_OP_TPOP_FROM_AIV;
-				int dir_vec = o->code == IR_OP_TPUSH_TO_AIV || o->code == IR_OP_TPOP_FROM_AIC;
-				if (((to_cube && dir_cube) || (!to_cube && dir_vec)) &&
-				    attr_int(o, "split", &v)) {
-					if (*s == -1) {
-						*s = v;
-						*where = o;
-					} else if (*s != v && *s != -2) {
-						*s = -2;
-					}
-				}
-				collect_split(o, to_cube, s, where);
-			}
+	struct split sp = {to_cube, *s, *where};
+	ir_walk((ir_op *)root, split_cb, &sp);
+	*s = sp.s;
+	*where = sp.where;
 }
 
 static void walk(mctx *m, const ir_op *root, int core);

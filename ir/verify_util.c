@@ -10,12 +10,10 @@
 
 void op_note(vctx *v, ir_loc loc, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	ir_emitv(v->ctx, PTOC_NOTE, loc, fmt, ap);
 	va_end(ap);
-	ir_note(v->ctx, loc, "%s", msg);
 }
 
 /* The printed form of a type (truncated), in one of four rotating buffers. */

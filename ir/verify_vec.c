@@ -76,6 +76,24 @@ static void same_valid(vctx *v, const ir_op *op, const tinfo *a, const char *ra,
 
 /* An 8-bit integer predicate tile (tcmp's dst, tsel's mask) with room for one bit
  * per column of `of`'s valid region in each row. */
+/* A row (col = 0) or column reduction's extents: src and dst alike along the kept
+ * axis, dst one wide along the reduced one; 0 after an error. */
+static int reduced_extents(vctx *v, const ir_op *op, const tinfo *s, const tinfo *d, int col)
+{
+	int64_t sk = col ? s->vc : s->vr, dk = col ? d->vc : d->vr, d1 = col ? d->vr : d->vc;
+	if (!same_extent(sk, dk)) {
+		op_error(v, op, "expects src and dst to have the same valid %s (%lld vs %lld)",
+			 col ? "columns" : "rows", (long long)sk, (long long)dk);
+		return 0;
+	}
+	if (!same_extent(d1, 1)) {
+		op_error(v, op, "expects dst to have one valid %s, but got %lld", col ? "row" : "column",
+			 (long long)d1);
+		return 0;
+	}
+	return 1;
+}
+
 static void pred_tile(vctx *v, const ir_op *op, const tinfo *p, const char *role, const tinfo *of)
 {
 	if (!p->elem || p->elem->kind != IR_TYPE_INT || p->elem->u.i.bits != 8) {
@@ -297,12 +315,7 @@ void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 	case IR_VK_ROWRED:
 		same_elem(v, op, &t[0], "src", &dt, "dst");
 		vec_elem(v, op, vd, dt.elem, "dst");
-		if (!same_extent(t[0].vr, dt.vr))
-			op_error(v, op, "expects src and dst to have the same valid rows (%lld vs %lld)",
-				 (long long)t[0].vr, (long long)dt.vr);
-		else if (!same_extent(dt.vc, 1))
-			op_error(v, op, "expects dst to have one valid column, but got %lld",
-				 (long long)dt.vc);
+		reduced_extents(v, op, &t[0], &dt, 0);
 		break;
 	case IR_VK_COLRED:
 		if (nin == 2 && op->code != IR_OP_V_tcolsum) {
@@ -315,13 +328,9 @@ void verify_vec(vctx *v, const ir_op *op, const ir_vecdef *vd)
 		}
 		same_elem(v, op, &t[0], "src", &dt, "dst");
 		vec_elem(v, op, vd, dt.elem, "dst");
-		if (!same_extent(t[0].vc, dt.vc))
-			op_error(v, op, "expects src and dst to have the same valid columns (%lld vs %lld)",
-				 (long long)t[0].vc, (long long)dt.vc);
-		else if (!same_extent(dt.vr, 1))
-			op_error(v, op, "expects dst to have one valid row, but got %lld",
-				 (long long)dt.vr);
-		else if (dyn(t[0].vr))
+		if (!reduced_extents(v, op, &t[0], &dt, 1))
+			break;
+		if (dyn(t[0].vr))
 			op_error(v, op, "expects src to have static valid rows (the reduction order of "
 				 "docs/semantics.md §7.6 is unrolled over them)");
 		else

@@ -108,49 +108,44 @@ static MlirLocation ex_op_loc(exp *ex, const ir_op *op)
 /* MLIR's spellings (ir.h: ir_float_is_mlir_builtin) */
 static const ir_printer_opts generic = {1, 0, NULL};
 
+/* The MLIR type (is_type) or attribute of ptoc's `key`: remembered in `map`, else
+ * printed in the generic spelling, parsed by MLIR and remembered. NULL after an error. */
+static const void *ex_parsed(exp *ex, br_map *map, const void *key, int is_type, ir_loc loc)
+{
+	const void *r = br_map_get(map, key);
+	MlirStringRef text;
+	if (r)
+		return r;
+	ex->buf.len = 0;
+	if ((is_type ? ir_print_type(key, &generic, ptoc_buf_write, &ex->buf)
+		     : ir_print_attr(key, &generic, ptoc_buf_write, &ex->buf)) || ex->buf.oom) {
+		ex_oom(ex, loc);
+		return NULL;
+	}
+	ex->at = loc;
+	text = mlirStringRefCreate(ex->buf.data, ex->buf.len);
+	r = is_type ? mlirTypeParseGet(ex->mctx, text).ptr : mlirAttributeParseGet(ex->mctx, text).ptr;
+	if (!r) {
+		ir_error(ex->ctx, loc, "MLIR does not accept the %s '%s'", is_type ? "type" : "attribute",
+			 ex->buf.data);
+		ex->failed = 1;
+	} else if (br_map_put(map, key, (void *)r)) {
+		ex_oom(ex, loc);
+	}
+	return r;
+}
+
 static MlirType ex_type(exp *ex, const ir_type *t, ir_loc loc)
 {
 	MlirType r;
-	r.ptr = br_map_get(&ex->types, t);
-	if (r.ptr)
-		return r;
-	ex->buf.len = 0;
-	if (ir_print_type(t, &generic, ptoc_buf_write, &ex->buf) || ex->buf.oom) {
-		ex_oom(ex, loc);
-		r.ptr = NULL;
-		return r;
-	}
-	ex->at = loc;
-	r = mlirTypeParseGet(ex->mctx, mlirStringRefCreate(ex->buf.data, ex->buf.len));
-	if (mlirTypeIsNull(r)) {
-		ir_error(ex->ctx, loc, "MLIR does not accept the type '%s'", ex->buf.data);
-		ex->failed = 1;
-	} else if (br_map_put(&ex->types, t, (void *)r.ptr)) {
-		ex_oom(ex, loc);
-	}
+	r.ptr = ex_parsed(ex, &ex->types, t, 1, loc);
 	return r;
 }
 
 static MlirAttribute ex_attr(exp *ex, const ir_attr *a, ir_loc loc)
 {
 	MlirAttribute r;
-	r.ptr = br_map_get(&ex->attrs, a);
-	if (r.ptr)
-		return r;
-	ex->buf.len = 0;
-	if (ir_print_attr(a, &generic, ptoc_buf_write, &ex->buf) || ex->buf.oom) {
-		ex_oom(ex, loc);
-		r.ptr = NULL;
-		return r;
-	}
-	ex->at = loc;
-	r = mlirAttributeParseGet(ex->mctx, mlirStringRefCreate(ex->buf.data, ex->buf.len));
-	if (mlirAttributeIsNull(r)) {
-		ir_error(ex->ctx, loc, "MLIR does not accept the attribute '%s'", ex->buf.data);
-		ex->failed = 1;
-	} else if (br_map_put(&ex->attrs, a, (void *)r.ptr)) {
-		ex_oom(ex, loc);
-	}
+	r.ptr = ex_parsed(ex, &ex->attrs, a, 0, loc);
 	return r;
 }
 

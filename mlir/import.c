@@ -254,31 +254,29 @@ static const ir_type *imp_type(imp *im, MlirType t, ir_loc loc)
 
 static const ir_attr *imp_attr(imp *im, MlirAttribute a, ir_loc loc);
 
+/* Element i of a dense array of `bits`-wide elements (1: bool). */
+static int64_t dense_elem(MlirAttribute a, unsigned bits, intptr_t i)
+{
+	switch (bits) {
+	case 1: return mlirDenseBoolArrayGetElement(a, i);
+	case 8: return mlirDenseI8ArrayGetElement(a, i);
+	case 16: return mlirDenseI16ArrayGetElement(a, i);
+	case 32: return mlirDenseI32ArrayGetElement(a, i);
+	default: return mlirDenseI64ArrayGetElement(a, i);
+	}
+}
+
 static const ir_attr *imp_dense(imp *im, MlirAttribute a)
 {
-	unsigned n = (unsigned)mlirDenseArrayGetNumElements(a), i, bits;
+	unsigned n = (unsigned)mlirDenseArrayGetNumElements(a), i;
+	unsigned bits = mlirAttributeIsADenseBoolArray(a)  ? 1
+			: mlirAttributeIsADenseI8Array(a)  ? 8
+			: mlirAttributeIsADenseI16Array(a) ? 16
+			: mlirAttributeIsADenseI32Array(a) ? 32
+							   : 64;
 	int64_t *v = ir_alloc(im->ctx, sizeof *v * (n + 1));
-	if (mlirAttributeIsADenseBoolArray(a)) {
-		bits = 1;
-		for (i = 0; i < n; i++)
-			v[i] = mlirDenseBoolArrayGetElement(a, i);
-	} else if (mlirAttributeIsADenseI8Array(a)) {
-		bits = 8;
-		for (i = 0; i < n; i++)
-			v[i] = mlirDenseI8ArrayGetElement(a, i);
-	} else if (mlirAttributeIsADenseI16Array(a)) {
-		bits = 16;
-		for (i = 0; i < n; i++)
-			v[i] = mlirDenseI16ArrayGetElement(a, i);
-	} else if (mlirAttributeIsADenseI32Array(a)) {
-		bits = 32;
-		for (i = 0; i < n; i++)
-			v[i] = mlirDenseI32ArrayGetElement(a, i);
-	} else {
-		bits = 64;
-		for (i = 0; i < n; i++)
-			v[i] = mlirDenseI64ArrayGetElement(a, i);
-	}
+	for (i = 0; i < n; i++)
+		v[i] = dense_elem(a, bits, i);
 	return ir_attr_dense(im->ctx, ir_type_int(im->ctx, bits, IR_INT_SIGNLESS), v, n);
 }
 

@@ -997,34 +997,17 @@ static int all_covered(is *s, size_t *bad)
 
 /* ---- event ids --------------------------------------------------------------------- */
 
-typedef struct numbering {
-	const ir_op **op;
-	unsigned *pre;
-	size_t n, cap;
-} numbering;
-
-static int number_op(ir_op *op, void *user)
+static int is_flag_op(const ir_op *op)
 {
-	numbering *n = user;
-	if (op->code != IR_OP_SET_FLAG && op->code != IR_OP_WAIT_FLAG)
-		return 0;
-	if (n->n == n->cap) {
-		size_t cap = n->cap ? n->cap * 2 : 64;
-		const ir_op **o = realloc(n->op, cap * sizeof *o);
-		if (!o)
-			return 1;
-		n->op = o;
-		n->cap = cap;
-	}
-	n->op[n->n++] = op;
-	return 0;
+	return op->code == IR_OP_SET_FLAG || op->code == IR_OP_WAIT_FLAG;
 }
 
-static size_t pos_of(const numbering *n, const ir_op *op)
+/* The position of `op` among the flag ops in program order (0 when absent). */
+static size_t pos_of(const ir_op_list *n, const ir_op *op)
 {
 	size_t i;
 	for (i = 0; i < n->n; i++)
-		if (n->op[i] == op)
+		if (n->a[i] == op)
 			return i;
 	return 0;
 }
@@ -1069,20 +1052,18 @@ static void to_barrier_all(is *s, pair *p)
 
 static int assign_events(is *s, ir_op *func)
 {
-	numbering n = {0};
+	ir_op_list n = {0};
 	size_t i, j, *lo = NULL, *hi = NULL;
 	unsigned char next_id[PTORT_PIPE_COUNT + 1][PTORT_PIPE_COUNT + 1];
 	memset(next_id, 0, sizeof next_id);
-	if (ir_walk(func, number_op, &n)) {
-		free(n.op);
+	if (ir_op_list_collect(func, is_flag_op, &n))
 		return -1;
-	}
 	lo = calloc(s->npairs + 1, sizeof *lo);
 	hi = calloc(s->npairs + 1, sizeof *hi);
 	if (!lo || !hi) {
 		free(lo);
 		free(hi);
-		free(n.op);
+		free(n.a);
 		return -1;
 	}
 	for (i = 0; i < s->npairs; i++) {
@@ -1143,7 +1124,7 @@ static int assign_events(is *s, ir_op *func)
 	}
 	free(lo);
 	free(hi);
-	free(n.op);
+	free(n.a);
 	return 0;
 }
 

@@ -103,6 +103,24 @@ int lower_is_scf_tile(const ir_value *v)
 	return p && (p->code == IR_OP_SCF_FOR || p->code == IR_OP_SCF_WHILE);
 }
 
+int lower_tile_at(ir_ctx *ctx, const ir_op *op, unsigned i, lower_tile *out)
+{
+	if (i >= op->num_operands || !op->operands[i].value) {
+		ir_error(ctx, op->loc, "'%s' %s: missing tile operand #%u", op->name, PASS_NAME, i);
+		return -1;
+	}
+	return lower_tile_of(ctx, op, op->operands[i].value, out);
+}
+
+int lower_refuse_level1(ir_ctx *ctx, const ir_op *op)
+{
+	if (!op->num_results)
+		return 0;
+	ir_error(ctx, op->loc, "'%s' %s: tile SSA form (level 1) must be bufferized first", op->name,
+		 PASS_NAME);
+	return 1;
+}
+
 int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out)
 {
 	const ir_op *vs;
@@ -256,6 +274,15 @@ void li_dyn(ir_ctx *ctx, lower_insn *li, const char *name, ir_value *v)
 	} else {
 		li->overflow = 1;
 	}
+}
+
+void li_int_or_dyn(ir_ctx *ctx, lower_insn *li, const char *name, ir_value *v)
+{
+	int64_t k;
+	if (ir_value_const_int(v, &k))
+		li_int(ctx, li, name, k);
+	else
+		li_dyn(ctx, li, name, v);
 }
 
 void li_tile(ir_ctx *ctx, lower_insn *li, const char *name, const lower_tile *t)

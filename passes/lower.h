@@ -28,6 +28,10 @@ typedef struct lower_tile {
  * when the tile has no address (place-tiles did not run) or is not an alloc_tile /
  * tassign result. */
 int lower_tile_of(ir_ctx *ctx, const ir_op *user, ir_value *v, lower_tile *out);
+/* lower_tile_of of `op`'s operand #i; reports a missing operand and returns -1. */
+int lower_tile_at(ir_ctx *ctx, const ir_op *op, unsigned i, lower_tile *out);
+/* Reports `op` and returns 1 when it still has results (tile SSA form, level 1). */
+int lower_refuse_level1(ir_ctx *ctx, const ir_op *op);
 
 /* Whether `v` is a !pto.tile_buf carried by structured control flow: an scf.for /
  * scf.if result or an scf.for iteration argument. lower_tile_of resolves it to a tile
@@ -63,6 +67,8 @@ void li_attr(ir_ctx *ctx, lower_insn *li, const char *name, const ir_attr *a);
 void li_int(ir_ctx *ctx, lower_insn *li, const char *name, int64_t v);
 void li_operand(lower_insn *li, ir_value *v);      /* a fixed operand (the DMA view) */
 void li_dyn(ir_ctx *ctx, lower_insn *li, const char *name, ir_value *v);
+/* An integer operand: li_int of its constant, else li_dyn of the value. */
+void li_int_or_dyn(ir_ctx *ctx, lower_insn *li, const char *name, ir_value *v);
 /* `NAME = <tile_buf>`, `NAME_addr`, and NAME_v_row / NAME_v_col for `?` dims. */
 void li_tile(ir_ctx *ctx, lower_insn *li, const char *name, const lower_tile *t);
 /* Address field `name` = t's base + off: an attribute, or a dyn operand (an

@@ -31,19 +31,9 @@
 
 #define PASS_NAME "split-repeats"
 
-static ir_value *operand(const ir_op *op, unsigned i)
-{
-	return i < op->num_operands ? op->operands[i].value : NULL;
-}
-
 static int tile(ir_ctx *ctx, const ir_op *op, unsigned i, lower_tile *t)
 {
-	ir_value *v = operand(op, i);
-	if (!v) {
-		ir_error(ctx, op->loc, "'%s' %s: missing tile operand #%u", op->name, PASS_NAME, i);
-		return -1;
-	}
-	return lower_tile_of(ctx, op, v, t);
+	return lower_tile_at(ctx, op, i, t);
 }
 
 static int elem_of(const ir_type *t, ptort_type *out)
@@ -134,11 +124,8 @@ static unsigned lower_matmul(ir_ctx *ctx, ir_op *op)
 		return 0;
 	acc = ro.acc, a = ro.a, as = ro.a_scale, b = ro.b, bs = ro.b_scale, bias = ro.bias;
 	mx = ro.mx;
-	if (op->num_results) {
-		ir_error(ctx, op->loc, "'%s' %s: tile SSA form (level 1) must be bufferized first",
-			 op->name, PASS_NAME);
+	if (lower_refuse_level1(ctx, op))
 		return 1;
-	}
 	if (tile(ctx, op, op->num_operands - 1, &tc) || tile(ctx, op, (unsigned)a, &ta) ||
 	    tile(ctx, op, (unsigned)b, &tb))
 		return 1;
@@ -176,59 +163,23 @@ static unsigned lower_matmul(ir_ctx *ctx, ir_op *op)
 	return li_emit(ctx, &li, op) ? 0 : 1;
 }
 
-/* textract: pto.i.textract with the window's origin as constants or dyn operands */
-static unsigned lower_textract(ir_ctx *ctx, ir_op *op)
+/* textract, tinsert: pto.i.textract / pto.i.tinsert with the window's origin as
+ * constants or dyn operands; tinsert's convert_to when the element types differ
+ * (acc f32 -> f16/bf16) */
+static unsigned lower_textract_tinsert(ir_ctx *ctx, ir_op *op)
 {
 	lower_tile s, d;
 	lower_insn li;
-	unsigned i;
-	if (op->num_results) {
-		ir_error(ctx, op->loc, "'%s' %s: tile SSA form (level 1) must be bufferized first",
-			 op->name, PASS_NAME);
+	if (lower_refuse_level1(ctx, op) || op->num_operands != 4 || tile(ctx, op, 0, &s) ||
+	    tile(ctx, op, 3, &d))
 		return 1;
-	}
-	if (op->num_operands != 4 || tile(ctx, op, 0, &s) || tile(ctx, op, 3, &d))
-		return 1;
-	li_init(&li, IR_OP_I_TEXTRACT);
+	li_init(&li, op->code == IR_OP_TINSERT ? IR_OP_I_TINSERT : IR_OP_I_TEXTRACT);
 	li_tile(ctx, &li, "src", &s);
 	li_tile(ctx, &li, "dst", &d);
-	for (i = 1; i <= 2; i++) {
-		int64_t k;
-		const char *name = i == 1 ? "row" : "col";
-		if (ir_value_const_int(op->operands[i].value, &k))
-			li_int(ctx, &li, name, k);
-		else
-			li_dyn(ctx, &li, name, op->operands[i].value);
-	}
-	return li_emit(ctx, &li, op) ? 0 : 1;
-}
-
-/* tinsert: pto.i.tinsert with the origin as constants or dyn operands and convert_to
- * when the element types differ (acc f32 -> f16/bf16) */
-static unsigned lower_tinsert(ir_ctx *ctx, ir_op *op)
-{
-	lower_tile s, d;
-	lower_insn li;
-	unsigned i;
-	if (op->num_results) {
-		ir_error(ctx, op->loc, "'%s' %s: tile SSA form (level 1) must be bufferized first",
-			 op->name, PASS_NAME);
-		return 1;
-	}
-	if (op->num_operands != 4 || tile(ctx, op, 0, &s) || tile(ctx, op, 3, &d))
-		return 1;
-	li_init(&li, IR_OP_I_TINSERT);
-	li_tile(ctx, &li, "src", &s);
-	li_tile(ctx, &li, "dst", &d);
-	for (i = 1; i <= 2; i++) {
-		int64_t k;
-		const char *name = i == 1 ? "row" : "col";
-		if (ir_value_const_int(op->operands[i].value, &k))
-			li_int(ctx, &li, name, k);
-		else
-			li_dyn(ctx, &li, name, op->operands[i].value);
-	}
-	convert_field(ctx, &li, s.type, d.type);
+	li_int_or_dyn(ctx, &li, "row", op->operands[1].value);
+	li_int_or_dyn(ctx, &li, "col", op->operands[2].value);
+	if (op->code == IR_OP_TINSERT)
+		convert_field(ctx, &li, s.type, d.type);
 	return li_emit(ctx, &li, op) ? 0 : 1;
 }
 
@@ -237,12 +188,8 @@ static unsigned lower_argred(ir_ctx *ctx, ir_op *op)
 {
 	lower_tile s, d;
 	lower_insn li;
-	if (op->num_results) {
-		ir_error(ctx, op->loc, "'%s' %s: tile SSA form (level 1) must be bufferized first",
-			 op->name, PASS_NAME);
-		return 1;
-	}
-	if (tile(ctx, op, 0, &s) || tile(ctx, op, op->num_operands - 1, &d))
+	if (lower_refuse_level1(ctx, op) || tile(ctx, op, 0, &s) ||
+	    tile(ctx, op, op->num_operands - 1, &d))
 		return 1;
 	li_init(&li, IR_OP_I_TARGRED);
 	li_tile(ctx, &li, "src", &s);
@@ -257,11 +204,8 @@ static unsigned lower_tgather(ir_ctx *ctx, ir_op *op)
 {
 	lower_tile s, x, d;
 	lower_insn li;
-	if (op->num_results) {
-		ir_error(ctx, op->loc, "'%s' %s: tile SSA form (level 1) must be bufferized first",
-			 op->name, PASS_NAME);
+	if (lower_refuse_level1(ctx, op))
 		return 1;
-	}
 	if (op->num_operands == 5 && op->operands[1].value && !ir_type_is_tile(op->operands[1].value->type))
 		return lower_gen_op(ctx, op); /* the compare form */
 	if (ir_tgather_pattern(op) > 0) {
@@ -299,10 +243,8 @@ unsigned lower_cube_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 	}
 	case IR_OP_TMOV:
 		return lower_fixpipe_wants(op) ? lower_fixpipe(ctx, op) : lower_tmov(ctx, op);
-	case IR_OP_TEXTRACT:
-		return lower_textract(ctx, op);
-	case IR_OP_TINSERT:
-		return lower_tinsert(ctx, op);
+	case IR_OP_TEXTRACT: case IR_OP_TINSERT:
+		return lower_textract_tinsert(ctx, op);
 	case IR_OP_TROWARGMAX: case IR_OP_TROWARGMIN: case IR_OP_TCOLARGMAX: case IR_OP_TCOLARGMIN:
 		return lower_argred(ctx, op);
 	case IR_OP_TGATHER:

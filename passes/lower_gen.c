@@ -13,31 +13,12 @@
 
 #define PASS_NAME "split-repeats"
 
-static int tile_at(ir_ctx *ctx, const ir_op *op, unsigned i, lower_tile *t)
-{
-	if (i >= op->num_operands || !op->operands[i].value) {
-		ir_error(ctx, op->loc, "'%s' %s: missing tile operand #%u", op->name, PASS_NAME, i);
-		return -1;
-	}
-	return lower_tile_of(ctx, op, op->operands[i].value, t);
-}
-
-/* an integer operand: its constant, else the value at run time */
-static void int_field(ir_ctx *ctx, lower_insn *li, const char *name, ir_value *v)
-{
-	int64_t k;
-	if (ir_value_const_int(v, &k))
-		li_int(ctx, li, name, k);
-	else
-		li_dyn(ctx, li, name, v);
-}
-
 static unsigned lower_tgatherc(ir_ctx *ctx, ir_op *op)
 {
 	const ir_attr *cm = ir_op_get_attr(op, "cmpMode"), *off = ir_op_get_attr(op, "offset");
 	lower_tile s, d, c;
 	lower_insn li;
-	if (tile_at(ctx, op, 0, &s) || tile_at(ctx, op, 3, &d) || tile_at(ctx, op, 4, &c))
+	if (lower_tile_at(ctx, op, 0, &s) || lower_tile_at(ctx, op, 3, &d) || lower_tile_at(ctx, op, 4, &c))
 		return 1;
 	li_init(&li, IR_OP_I_TGATHERC);
 	li_tile(ctx, &li, "src", &s);
@@ -56,12 +37,12 @@ static unsigned lower_trandom(ir_ctx *ctx, ir_op *op)
 	lower_tile d;
 	lower_insn li;
 	unsigned i;
-	if (tile_at(ctx, op, 6, &d))
+	if (lower_tile_at(ctx, op, 6, &d))
 		return 1;
 	li_init(&li, IR_OP_I_TRANDOM);
 	li_tile(ctx, &li, "dst", &d);
 	for (i = 0; i < 6; i++)
-		int_field(ctx, &li, word[i], op->operands[i].value);
+		li_int_or_dyn(ctx, &li, word[i], op->operands[i].value);
 	li_int(ctx, &li, "rounds", r && r->kind == IR_ATTR_INT ? r->u.i.v : 10);
 	return li_emit(ctx, &li, op) ? 0 : 1;
 }
@@ -70,7 +51,7 @@ static unsigned lower_tpack(ir_ctx *ctx, ir_op *op)
 {
 	lower_tile s, d;
 	lower_insn li;
-	if (tile_at(ctx, op, 0, &s) || tile_at(ctx, op, 1, &d))
+	if (lower_tile_at(ctx, op, 0, &s) || lower_tile_at(ctx, op, 1, &d))
 		return 1;
 	li_init(&li, IR_OP_I_TPACK);
 	li_tile(ctx, &li, "src", &s);

@@ -16,25 +16,27 @@
 
 #define PASS_NAME "split-repeats"
 
-static int tile_at(ir_ctx *ctx, const ir_op *op, unsigned i, lower_tile *t)
+/* Starts instruction `code` with the tiles of operands #0, #1 and #dst as fields `a`,
+ * `b` and dst (tsort32, thistogram, tconcat, tmovfp). */
+static int three_tiles(ir_ctx *ctx, ir_op *op, lower_insn *li, ir_opcode code, const char *a,
+		       const char *b, unsigned dst)
 {
-	if (i >= op->num_operands || !op->operands[i].value) {
-		ir_error(ctx, op->loc, "'%s' %s: missing tile operand #%u", op->name, PASS_NAME, i);
+	lower_tile t[3];
+	if (lower_tile_at(ctx, op, 0, &t[0]) || lower_tile_at(ctx, op, 1, &t[1]) ||
+	    lower_tile_at(ctx, op, dst, &t[2]))
 		return -1;
-	}
-	return lower_tile_of(ctx, op, op->operands[i].value, t);
+	li_init(li, code);
+	li_tile(ctx, li, a, &t[0]);
+	li_tile(ctx, li, b, &t[1]);
+	li_tile(ctx, li, "dst", &t[2]);
+	return 0;
 }
 
 static unsigned lower_tsort32(ir_ctx *ctx, ir_op *op)
 {
-	lower_tile s, x, d;
 	lower_insn li;
-	if (tile_at(ctx, op, 0, &s) || tile_at(ctx, op, 1, &x) || tile_at(ctx, op, op->num_operands - 1, &d))
+	if (three_tiles(ctx, op, &li, IR_OP_I_TSORT32, "src", "idx", op->num_operands - 1))
 		return 1;
-	li_init(&li, IR_OP_I_TSORT32);
-	li_tile(ctx, &li, "src", &s);
-	li_tile(ctx, &li, "idx", &x);
-	li_tile(ctx, &li, "dst", &d);
 	return li_emit(ctx, &li, op) ? 0 : 1;
 }
 
@@ -47,26 +49,22 @@ static unsigned lower_tmrgsort(ir_ctx *ctx, ir_op *op)
 	const ir_attr *ex = ir_op_get_attr(op, "exhausted");
 	li_init(&li, IR_OP_I_TMRGSORT);
 	if (ir_type_is_tile(op->operands[n - 1].value->type)) { /* src, blockLen; dst */
-		int64_t k;
-		if (tile_at(ctx, op, 0, &t))
+		if (lower_tile_at(ctx, op, 0, &t))
 			return 1;
 		li_tile(ctx, &li, "src0", &t);
-		if (tile_at(ctx, op, 2, &t))
+		if (lower_tile_at(ctx, op, 2, &t))
 			return 1;
 		li_tile(ctx, &li, "dst", &t);
-		if (ir_value_const_int(op->operands[1].value, &k))
-			li_int(ctx, &li, "block_len", k);
-		else
-			li_dyn(ctx, &li, "block_len", op->operands[1].value);
+		li_int_or_dyn(ctx, &li, "block_len", op->operands[1].value);
 		li_int(ctx, &li, "exhausted", 0);
 		return li_emit(ctx, &li, op) ? 0 : 1;
 	}
 	for (i = 0; i + 3 < n && i < 4; i++) { /* src0..srcK, tmp; dst, executed */
-		if (tile_at(ctx, op, i, &t))
+		if (lower_tile_at(ctx, op, i, &t))
 			return 1;
 		li_tile(ctx, &li, names[i], &t);
 	}
-	if (tile_at(ctx, op, n - 2, &t))
+	if (lower_tile_at(ctx, op, n - 2, &t))
 		return 1;
 	li_tile(ctx, &li, "dst", &t);
 	li_int(ctx, &li, "block_len", 0);
@@ -76,29 +74,19 @@ static unsigned lower_tmrgsort(ir_ctx *ctx, ir_op *op)
 
 static unsigned lower_thistogram(ir_ctx *ctx, ir_op *op)
 {
-	lower_tile s, x, d;
 	lower_insn li;
 	const ir_attr *msb = ir_op_get_attr(op, "isMSB");
-	if (tile_at(ctx, op, 0, &s) || tile_at(ctx, op, 1, &x) || tile_at(ctx, op, 2, &d))
+	if (three_tiles(ctx, op, &li, IR_OP_I_THISTOGRAM, "src", "idx", 2))
 		return 1;
-	li_init(&li, IR_OP_I_THISTOGRAM);
-	li_tile(ctx, &li, "src", &s);
-	li_tile(ctx, &li, "idx", &x);
-	li_tile(ctx, &li, "dst", &d);
 	li_int(ctx, &li, "msb", !msb || msb->kind != IR_ATTR_BOOL || msb->u.i.v);
 	return li_emit(ctx, &li, op) ? 0 : 1;
 }
 
 static unsigned lower_tconcat(ir_ctx *ctx, ir_op *op)
 {
-	lower_tile a, b, d;
 	lower_insn li;
-	if (tile_at(ctx, op, 0, &a) || tile_at(ctx, op, 1, &b) || tile_at(ctx, op, 2, &d))
+	if (three_tiles(ctx, op, &li, IR_OP_I_TCONCAT, "src0", "src1", 2))
 		return 1;
-	li_init(&li, IR_OP_I_TCONCAT);
-	li_tile(ctx, &li, "src0", &a);
-	li_tile(ctx, &li, "src1", &b);
-	li_tile(ctx, &li, "dst", &d);
 	return li_emit(ctx, &li, op) ? 0 : 1;
 }
 
@@ -111,7 +99,7 @@ static unsigned lower_quant(ir_ctx *ctx, ir_op *op)
 	unsigned n = op->num_operands, i;
 	li_init(&li, op->code == IR_OP_TQUANT ? IR_OP_I_TQUANT : IR_OP_I_TDEQUANT);
 	for (i = 0; i < n; i++) {
-		if (tile_at(ctx, op, i, &t))
+		if (lower_tile_at(ctx, op, i, &t))
 			return 1;
 		li_tile(ctx, &li, i + 1 == n ? "dst" : names[i], &t);
 	}
@@ -121,34 +109,19 @@ static unsigned lower_quant(ir_ctx *ctx, ir_op *op)
 /* textract_fp, tinsert_fp: src, fp, dst and the origin (constants or dyn operands) */
 static unsigned lower_movfp(ir_ctx *ctx, ir_op *op)
 {
-	lower_tile s, f, d;
 	lower_insn li;
-	unsigned i;
-	if (tile_at(ctx, op, 0, &s) || tile_at(ctx, op, 1, &f) || tile_at(ctx, op, 4, &d))
+	if (three_tiles(ctx, op, &li, IR_OP_I_TMOVFP, "src", "fp", 4))
 		return 1;
-	li_init(&li, IR_OP_I_TMOVFP);
-	li_tile(ctx, &li, "src", &s);
-	li_tile(ctx, &li, "fp", &f);
-	li_tile(ctx, &li, "dst", &d);
-	for (i = 2; i <= 3; i++) {
-		int64_t k;
-		const char *name = i == 2 ? "row" : "col";
-		if (ir_value_const_int(op->operands[i].value, &k))
-			li_int(ctx, &li, name, k);
-		else
-			li_dyn(ctx, &li, name, op->operands[i].value);
-	}
+	li_int_or_dyn(ctx, &li, "row", op->operands[2].value);
+	li_int_or_dyn(ctx, &li, "col", op->operands[3].value);
 	li_int(ctx, &li, "insert", op->code == IR_OP_TINSERT_FP);
 	return li_emit(ctx, &li, op) ? 0 : 1;
 }
 
 unsigned lower_irregular_op(ir_ctx *ctx, ir_op *op)
 {
-	if (op->num_results) {
-		ir_error(ctx, op->loc, "'%s' %s: tile SSA form (level 1) must be bufferized first", op->name,
-			 PASS_NAME);
+	if (lower_refuse_level1(ctx, op))
 		return 1;
-	}
 	switch (op->code) {
 	case IR_OP_TSORT32: return lower_tsort32(ctx, op);
 	case IR_OP_TMRGSORT: return lower_tmrgsort(ctx, op);

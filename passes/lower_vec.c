@@ -84,6 +84,22 @@ static void v_sources(vl *v, lower_insn *li, const lower_tile *a, const lower_ti
 	}
 }
 
+/* A vbin_v's fields over the whole valid region, dst = src0 (t[0]) op src1 (b, its
+ * pitch bp), then the instruction. */
+static int vbin_v_fields(vl *v, lower_insn *li, vops *p, const lower_tile *b, uint32_t bp,
+			 unsigned flags)
+{
+	li_addr(v->ctx, li, "dst", p->dst, 0, v->op);
+	li_addr(v->ctx, li, "src0", &p->t[0], 0, v->op);
+	li_addr(v->ctx, li, "src1", b, 0, v->op);
+	li_rc(v, li, v->rows, v->cols, 1);
+	li_int(v->ctx, li, "dst_pitch", tile_pitch(p->dst));
+	li_int(v->ctx, li, "src0_pitch", tile_pitch(&p->t[0]));
+	li_int(v->ctx, li, "src1_pitch", bp);
+	li_int(v->ctx, li, "flags", flags);
+	return vl_emit(v, li);
+}
+
 /* The register-form call of an elementwise op; src1_pitch / flags for broadcasts. */
 static int lower_v_elementwise(vl *v, vops *p)
 {
@@ -94,16 +110,10 @@ static int lower_v_elementwise(vl *v, vops *p)
 	switch (vd->kind) {
 	case IR_VK_BIN: case IR_VK_ROWEXP: case IR_VK_COLEXP:
 		vl_common(v, &li, IR_OP_I_VBIN_V, 1);
-		li_addr(v->ctx, &li, "dst", p->dst, 0, v->op);
-		li_addr(v->ctx, &li, "src0", &p->t[0], 0, v->op);
-		li_addr(v->ctx, &li, "src1", &p->t[1], 0, v->op);
-		li_rc(v, &li, v->rows, v->cols, 1);
-		li_int(v->ctx, &li, "dst_pitch", tile_pitch(p->dst));
-		li_int(v->ctx, &li, "src0_pitch", tile_pitch(&p->t[0]));
-		li_int(v->ctx, &li, "src1_pitch", vd->kind == IR_VK_COLEXP ? 0 : tile_pitch(&p->t[1]));
-		li_int(v->ctx, &li, "flags", vd->kind != IR_VK_ROWEXP ? 0
-					     : row_block(v, &p->t[1]) ? PTORT_V_BLK1 : PTORT_V_BRC1);
-		return vl_emit(v, &li);
+		return vbin_v_fields(v, &li, p, &p->t[1],
+				     vd->kind == IR_VK_COLEXP ? 0 : tile_pitch(&p->t[1]),
+				     vd->kind != IR_VK_ROWEXP ? 0
+				     : row_block(v, &p->t[1]) ? PTORT_V_BLK1 : PTORT_V_BRC1);
 	case IR_VK_BINS:
 		si = p->is_tile[0] ? 0 : 1;
 		if (scalar_bits(v, v->op->operands[1 - si].value, &sc))
@@ -129,20 +139,11 @@ static int lower_v_elementwise(vl *v, vops *p)
 		/* the row's element in every column: and(x, x) on the unsigned integer of the
 		 * width (the bits unchanged), both sources broadcast per row */
 		ptort_type et = v->et;
-		int r;
 		v->et = v->w == 8 ? PTORT_U8 : v->w == 16 ? PTORT_U16 : PTORT_U32;
 		vl_start(v, &li, IR_OP_I_VBIN_V, PTORT_VOP_AND);
 		v->et = et;
-		li_addr(v->ctx, &li, "dst", p->dst, 0, v->op);
-		li_addr(v->ctx, &li, "src0", &p->t[0], 0, v->op);
-		li_addr(v->ctx, &li, "src1", &p->t[0], 0, v->op);
-		li_rc(v, &li, v->rows, v->cols, 1);
-		li_int(v->ctx, &li, "dst_pitch", tile_pitch(p->dst));
-		li_int(v->ctx, &li, "src0_pitch", tile_pitch(&p->t[0]));
-		li_int(v->ctx, &li, "src1_pitch", tile_pitch(&p->t[0]));
-		li_int(v->ctx, &li, "flags", PTORT_V_BRC0 | PTORT_V_BRC1);
-		r = vl_emit(v, &li);
-		return r;
+		return vbin_v_fields(v, &li, p, &p->t[0], tile_pitch(&p->t[0]),
+				     PTORT_V_BRC0 | PTORT_V_BRC1);
 	}
 	case IR_VK_DUP:
 		if (scalar_bits(v, v->op->operands[0].value, &sc))
@@ -338,6 +339,18 @@ static int scalar_is_const(const ir_op *op)
 	return 1;
 }
 
+/* The lowering of each vector kind with one of its own (rowred: lower_rowprod for
+ * trowprod, else lower_rowred); the others are elementwise. */
+static int (*const by_kind[])(vl *v, vops *p) = {
+	[IR_VK_COLRED] = lower_colred,
+	[IR_VK_PART] = lower_part,
+	[IR_VK_TER] = lower_ter, [IR_VK_TERS] = lower_ter,
+	[IR_VK_AXPY] = lower_axpy,
+	[IR_VK_PAD] = lower_pad, [IR_VK_PADIN] = lower_pad_inplace,
+	[IR_VK_SEQ] = lower_seq,
+	[IR_VK_TRI] = lower_tri,
+};
+
 unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 {
 	vl v;
@@ -402,45 +415,13 @@ unsigned lower_vec_op(ir_ctx *ctx, ir_op *op, const pass_opts *o)
 		v.w = 16;
 		v.cols /= 2;
 	}
-	switch (v.vd->kind) {
-	case IR_VK_ROWRED:
-		if (v.vd->vop == PTORT_VOP_MUL)
-			lower_rowprod(&v, &p);
-		else
-			lower_rowred(&v, &p);
-		break;
-	case IR_VK_COLRED:
-		lower_colred(&v, &p);
-		break;
-	case IR_VK_PART:
-		lower_part(&v, &p);
-		break;
-	case IR_VK_TER:
-	case IR_VK_TERS:
-		lower_ter(&v, &p);
-		break;
-	case IR_VK_AXPY:
-		lower_axpy(&v, &p);
-		break;
-	case IR_VK_PAD:
-	case IR_VK_PADIN:
-		if (v.vd->kind == IR_VK_PAD)
-			lower_pad(&v, &p);
-		else
-			lower_pad_inplace(&v, &p);
-		break;
-	case IR_VK_SEQ:
-		lower_seq(&v, &p);
-		break;
-	case IR_VK_TRI:
-		lower_tri(&v, &p);
-		break;
-	default:
-		if (reg_form(&v))
-			lower_v_elementwise(&v, &p);
-		else
-			lower_r_elementwise(&v, &p);
-		break;
-	}
+	if (v.vd->kind == IR_VK_ROWRED)
+		(v.vd->vop == PTORT_VOP_MUL ? lower_rowprod : lower_rowred)(&v, &p);
+	else if ((size_t)v.vd->kind < sizeof by_kind / sizeof by_kind[0] && by_kind[v.vd->kind])
+		by_kind[v.vd->kind](&v, &p);
+	else if (reg_form(&v))
+		lower_v_elementwise(&v, &p);
+	else
+		lower_r_elementwise(&v, &p);
 	return v.errors;
 }

@@ -323,15 +323,9 @@ void vs_init(vs *s, vl *v, ir_opcode code, int with_op)
 void vs_add(vs *s, const lower_tile *t, const char *name, const char *blk, const char *rep,
 		   uint32_t off, uint32_t pitch)
 {
-	vs_opnd *p = &s->o[s->n++];
-	p->t = t;
-	p->name = name;
-	p->blk = blk;
-	p->rep = rep;
-	p->off = off;
-	p->pitch = pitch;
-	p->per_rep = 256;
-	p->blk_stride = 1;
+	vs_opnd o = {.t = t, .name = name, .blk = blk, .rep = rep, .off = off, .pitch = pitch,
+		     .per_rep = 256, .blk_stride = 1};
+	s->o[s->n++] = o;
 }
 
 int lower_vec_uses_ub_scratch(const ir_op *op, const struct target *t)

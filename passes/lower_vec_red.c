@@ -204,6 +204,27 @@ int bin_rows(vl *v, const lower_tile *d, uint32_t doff, uint32_t dp, const lower
 	return bin_rows_op(v, (int)v->vd->vop, d, doff, dp, a, aoff, ap, b, boff, bp, rows);
 }
 
+/* A register-form instruction's rows and columns and its dst and src row pitches (no
+ * src pitch when ap is NULL), then the instruction. */
+static int emit_rows(vl *v, lower_insn *li, uint32_t rows, uint32_t dp, const uint32_t *ap)
+{
+	li_rc(v, li, rows, v->cols, 0);
+	li_int(v->ctx, li, "dst_pitch", dp);
+	if (ap)
+		li_int(v->ctx, li, "src_pitch", *ap);
+	return vl_emit(v, li);
+}
+
+/* A repeat-form split over `rows` rows of dst d and src a (none when a is NULL). */
+static int split_rows(vs *s, const lower_tile *d, uint32_t doff, uint32_t dp, const lower_tile *a,
+		      uint32_t aoff, uint32_t ap, uint32_t rows)
+{
+	vs_add(s, d, "dst", "dst_blk", "dst_rep", doff, dp);
+	if (a)
+		vs_add(s, a, "src", "src_blk", "src_rep", aoff, ap);
+	return vs_split(s, rows, s->v->cols);
+}
+
 /* `rows` rows of C columns in either form: d = a op scalar (bits of the type). */
 int bins_rows(vl *v, int vop, const lower_tile *d, uint32_t doff, uint32_t dp,
 		     const lower_tile *a, uint32_t aoff, uint32_t ap, uint64_t sc, uint32_t rows)
@@ -216,19 +237,14 @@ int bins_rows(vl *v, int vop, const lower_tile *d, uint32_t doff, uint32_t dp,
 		li_addr(v->ctx, &li, "src", a, aoff, v->op);
 		li_scalar(v, &li, sc);
 		li_int(v->ctx, &li, "flags", 0);
-		li_rc(v, &li, rows, v->cols, 0);
-		li_int(v->ctx, &li, "dst_pitch", dp);
-		li_int(v->ctx, &li, "src_pitch", ap);
-		return vl_emit(v, &li);
+		return emit_rows(v, &li, rows, dp, &ap);
 	}
 	vs_init(&s, v, IR_OP_I_VBINS, 0);
 	s.vop = vop;
 	s.has_scalar = 1;
 	s.scalar = sc;
 	s.has_flags = 1;
-	vs_add(&s, d, "dst", "dst_blk", "dst_rep", doff, dp);
-	vs_add(&s, a, "src", "src_blk", "src_rep", aoff, ap);
-	return vs_split(&s, rows, v->cols);
+	return split_rows(&s, d, doff, dp, a, aoff, ap, rows);
 }
 
 /* `rows` rows of C columns set to the scalar (bits of the type), either form. */
@@ -241,15 +257,12 @@ int dup_rows(vl *v, const lower_tile *d, uint32_t doff, uint32_t dp, uint64_t sc
 		vl_common(v, &li, IR_OP_I_VDUP_V, 0);
 		li_addr(v->ctx, &li, "dst", d, doff, v->op);
 		li_scalar(v, &li, sc);
-		li_rc(v, &li, rows, v->cols, 0);
-		li_int(v->ctx, &li, "dst_pitch", dp);
-		return vl_emit(v, &li);
+		return emit_rows(v, &li, rows, dp, NULL);
 	}
 	vs_init(&s, v, IR_OP_I_VDUP, 0);
 	s.has_scalar = 1;
 	s.scalar = sc;
-	vs_add(&s, d, "dst", "dst_blk", "dst_rep", doff, dp);
-	return vs_split(&s, rows, v->cols);
+	return split_rows(&s, d, doff, dp, NULL, 0, 0, rows);
 }
 
 /* `rows` rows of C columns copied from byte offset aoff of a to doff of d, each tile
@@ -263,16 +276,11 @@ int copy_rows_p(vl *v, const lower_tile *d, uint32_t doff, uint32_t dp,
 		vl_start(v, &li, IR_OP_I_VUN_V, PTORT_VOP_MOV);
 		li_addr(v->ctx, &li, "dst", d, doff, v->op);
 		li_addr(v->ctx, &li, "src", a, aoff, v->op);
-		li_rc(v, &li, rows, v->cols, 0);
-		li_int(v->ctx, &li, "dst_pitch", dp);
-		li_int(v->ctx, &li, "src_pitch", ap);
-		return vl_emit(v, &li);
+		return emit_rows(v, &li, rows, dp, &ap);
 	}
 	vs_init(&s, v, IR_OP_I_VUN, 0);
 	s.vop = PTORT_VOP_MOV;
-	vs_add(&s, d, "dst", "dst_blk", "dst_rep", doff, dp);
-	vs_add(&s, a, "src", "src_blk", "src_rep", aoff, ap);
-	return vs_split(&s, rows, v->cols);
+	return split_rows(&s, d, doff, dp, a, aoff, ap, rows);
 }
 
 /* copy_rows_p with the tiles' own row pitches */

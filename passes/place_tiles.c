@@ -159,53 +159,13 @@ static void *grow(void *a, size_t *cap, size_t n, size_t elem, int *oom)
 	return b;
 }
 
-/* The constants value `v` can take: 0 with out[0..*n), -1 when not all known. */
-static int addr_consts(const ir_value *v, int64_t *out, unsigned *n, unsigned depth)
-{
-	const ir_op *d = v->def;
-	const ir_attr *a;
-	unsigned k;
-	if (!d || depth > 8)
-		return -1;
-	switch (d->code) {
-	case IR_OP_CONSTANT:
-		a = ir_op_get_attr(d, "value");
-		if (!a || a->kind != IR_ATTR_INT)
-			return -1;
-		for (k = 0; k < *n; k++)
-			if (out[k] == a->u.i.v)
-				return 0;
-		if (*n == MAX_CONSTS)
-			return -1;
-		out[(*n)++] = a->u.i.v;
-		return 0;
-	case IR_OP_INDEX_CAST:
-		return addr_consts(d->operands[0].value, out, n, depth + 1);
-	case IR_OP_SELECT:
-		if (addr_consts(d->operands[1].value, out, n, depth + 1))
-			return -1;
-		return addr_consts(d->operands[2].value, out, n, depth + 1);
-	case IR_OP_SCF_IF:
-		for (k = 0; k < d->num_regions; k++) {
-			const ir_op *y = d->regions[k].first ? d->regions[k].first->last : NULL;
-			if (!y || y->code != IR_OP_SCF_YIELD || v->index >= y->num_operands)
-				return -1;
-			if (addr_consts(y->operands[v->index].value, out, n, depth + 1))
-				return -1;
-		}
-		return d->num_regions == 2 ? 0 : -1;
-	default:
-		return -1;
-	}
-}
-
 /* Records the manual address operand `v` of tile `ti`, held by op `holder`. */
 static void add_manual(placer *p, size_t ti, const ir_value *v, const ir_op *holder)
 {
 	int64_t c[MAX_CONSTS];
 	unsigned n = 0, k;
 	p->t[ti].manual = 1;
-	if (addr_consts(v, c, &n, 0)) {
+	if (tile_addr_consts(v, c, &n, MAX_CONSTS)) {
 		ir_warning(p->ctx, holder->loc,
 			   "the address of this %s tile is not a compile-time constant; automatically placed tiles do not avoid it",
 			   ir_mem_name(p->t[ti].mem));

@@ -24,12 +24,12 @@ static int pass_remarks_on(const pass_opts *o, const char *name)
 void pass_remark(ir_ctx *ctx, const pass_opts *o, const char *name, ir_loc loc,
 		 const char *fmt, ...)
 {
-	char msg[1024];
+	char pre[64];
 	va_list ap;
 	if (!pass_remarks_on(o, name))
 		return;
+	snprintf(pre, sizeof pre, "[%s] ", name);
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	ir_emitv_prefixed(ctx, PTOC_REMARK, loc, pre, fmt, ap);
 	va_end(ap);
-	ir_remark(ctx, loc, "[%s] %s", name, msg);
 }

@@ -18,44 +18,6 @@
 
 #define MAX_ADDRS 16
 
-/* The constants `v` can take (index_cast, ext, select, scf.if of constants). */
-static int consts_of(const ir_value *v, int64_t *out, unsigned *n, unsigned depth)
-{
-	const ir_op *d = v ? v->def : NULL;
-	int64_t c;
-	unsigned k;
-	if (!d || depth > 12)
-		return -1;
-	if (ir_value_const_int(v, &c)) {
-		for (k = 0; k < *n; k++)
-			if (out[k] == c)
-				return 0;
-		if (*n == MAX_ADDRS)
-			return -1;
-		out[(*n)++] = c;
-		return 0;
-	}
-	switch (d->code) {
-	case IR_OP_INDEX_CAST: case IR_OP_INDEX_CASTUI: case IR_OP_EXTSI: case IR_OP_EXTUI:
-		return consts_of(d->operands[0].value, out, n, depth + 1);
-	case IR_OP_SELECT:
-		if (consts_of(d->operands[1].value, out, n, depth + 1))
-			return -1;
-		return consts_of(d->operands[2].value, out, n, depth + 1);
-	case IR_OP_SCF_IF:
-		for (k = 0; k < d->num_regions; k++) {
-			const ir_op *y = d->regions[k].first ? d->regions[k].first->last : NULL;
-			if (!y || y->code != IR_OP_SCF_YIELD || v->index >= y->num_operands)
-				return -1;
-			if (consts_of(y->operands[v->index].value, out, n, depth + 1))
-				return -1;
-		}
-		return d->num_regions == 2 ? 0 : -1;
-	default:
-		return -1;
-	}
-}
-
 /* The addr operand of an alloc_tile, or NULL. */
 static ir_value *alloc_addr(const ir_op *op)
 {
@@ -85,7 +47,7 @@ static int tile_addrs(const ir_value *v, int64_t *out, unsigned *n, unsigned dep
 	for (u = v->uses; u; u = u->next_use)
 		if (u->owner->code == IR_OP_TASSIGN && u->owner->num_results == 0 &&
 		    u->owner->num_operands == 2 && u->owner->operands[0].value == v &&
-		    consts_of(u->owner->operands[1].value, out, n, 0))
+		    tile_addr_consts(u->owner->operands[1].value, out, n, MAX_ADDRS))
 			return -1;
 	if (!d) { /* a block argument: a loop-carried tile */
 		const ir_block *b = v->owner;
@@ -106,13 +68,15 @@ static int tile_addrs(const ir_value *v, int64_t *out, unsigned *n, unsigned dep
 	case IR_OP_ALLOC_TILE: {
 		ir_value *a = alloc_addr(d);
 		if (a)
-			return consts_of(a, out, n, 0);
+			return tile_addr_consts(a, out, n, MAX_ADDRS);
 		return *n ? 0 : -1; /* unplaced unless rebound */
 	}
 	case IR_OP_TRESHAPE: case IR_OP_TBITCAST: case IR_OP_SUBSET:
 		return tile_addrs(d->operands[0].value, out, n, depth + 1);
 	case IR_OP_TASSIGN:
-		return d->num_operands == 2 ? consts_of(d->operands[1].value, out, n, 0) : -1;
+		return d->num_operands == 2
+			       ? tile_addr_consts(d->operands[1].value, out, n, MAX_ADDRS)
+			       : -1;
 	case IR_OP_SCF_IF:
 		for (k = 0; k < d->num_regions; k++) {
 			const ir_op *y = d->regions[k].first ? d->regions[k].first->last : NULL;

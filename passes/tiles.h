@@ -20,4 +20,9 @@ const ptoc_mem_info *tile_mem_info(const struct target *t, ir_mem m);
  * its body, out of its signature (place-tiles' first step) */
 void tile_args_to_allocs(ir_ctx *ctx, ir_op *fn);
 
+/* The compile-time constants an address (or other integer) value `v` can take, through
+ * index_cast(ui), ext(s|u)i, select and scf.if results, to a depth of 12 defs: 0 with
+ * out[0..*n) (no repeats, at most `max`), -1 when not all are known. */
+int tile_addr_consts(const ir_value *v, int64_t *out, unsigned *n, unsigned max);
+
 #endif

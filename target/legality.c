@@ -7,6 +7,7 @@
  * from the format descriptions. Round mode and saturation apply to the last step.
  * Nothing here allocates, prints or fails: every answer is data or caller-buffer
  * text. */
+#include <stdio.h>
 #include <string.h>
 
 #include "target/target.h"
@@ -144,8 +145,7 @@ size_t ptoc_target_cvt_count(ptoc_target t)
 
 const ptoc_cvt_rule *ptoc_target_cvt_get(ptoc_target t, size_t i)
 {
-	const struct target *d = target_get(t);
-	return d && i < d->ncvt ? &d->cvt[i] : NULL;
+	return i < ptoc_target_cvt_count(t) ? &target_get(t)->cvt[i] : NULL;
 }
 
 const ptoc_cvt_rule *ptoc_target_cvt_find(ptoc_target t, ptort_type from, ptort_type to)
@@ -429,37 +429,39 @@ size_t ptoc_cvt_reason(const ptoc_cvt_result *r, char *buf, size_t cap)
 	return target_cvt_reason(target_get(r->target), r, buf, cap);
 }
 
-unsigned target_cvt_warnings(const struct target *t, const ptoc_cvt_result *r,
-			     ptoc_msg_fn fn, void *user)
+/* One warning: `head` + the chain + " on <target>" + `tail`, through fn. */
+static void cvt_warning(const struct target *t, const ptoc_cvt_result *r, const char *head,
+			const char *tail, ptoc_msg_fn fn, void *user)
 {
 	char text[256];
 	ptoc_buf b;
+	ptoc_buf_fixed(&b, text, sizeof text);
+	ptoc_buf_puts(&b, head);
+	put_chain(&b, r);
+	ptoc_buf_puts(&b, " on ");
+	ptoc_buf_puts(&b, t->name);
+	ptoc_buf_puts(&b, tail);
+	if (fn)
+		fn(user, text, strlen(text));
+}
+
+unsigned target_cvt_warnings(const struct target *t, const ptoc_cvt_result *r,
+			     ptoc_msg_fn fn, void *user)
+{
+	char head[64];
 	unsigned n = 0;
 
 	if (!t || r->verdict == PTOC_CVT_ILLEGAL)
 		return 0;
 	if (r->flags & PTOC_CVT_F_RMODE_IGNORED) {
-		ptoc_buf_fixed(&b, text, sizeof text);
-		ptoc_buf_puts(&b, "round mode ");
-		ptoc_buf_puts(&b, ptort_rmode_name(r->requested));
-		ptoc_buf_puts(&b, " is ignored by the deq path of ");
-		put_chain(&b, r);
-		ptoc_buf_puts(&b, " on ");
-		ptoc_buf_puts(&b, t->name);
-		ptoc_buf_puts(&b, "; RINT is applied");
-		if (fn)
-			fn(user, text, strlen(text));
+		snprintf(head, sizeof head, "round mode %s is ignored by the deq path of ",
+			 ptort_rmode_name(r->requested));
+		cvt_warning(t, r, head, "; RINT is applied", fn, user);
 		n++;
 	}
 	if (r->flags & PTOC_CVT_F_SAT_OVERRIDDEN) {
-		ptoc_buf_fixed(&b, text, sizeof text);
-		ptoc_buf_puts(&b, "saturation OFF is not available for ");
-		put_chain(&b, r);
-		ptoc_buf_puts(&b, " on ");
-		ptoc_buf_puts(&b, t->name);
-		ptoc_buf_puts(&b, "; saturation is forced ON");
-		if (fn)
-			fn(user, text, strlen(text));
+		cvt_warning(t, r, "saturation OFF is not available for ", "; saturation is forced ON",
+			    fn, user);
 		n++;
 	}
 	return n;
@@ -508,8 +510,7 @@ size_t ptoc_target_tmov_count(ptoc_target t)
 
 const ptoc_tmov_pair *ptoc_target_tmov_get(ptoc_target t, size_t i)
 {
-	const struct target *d = target_get(t);
-	return d && i < d->ntmov ? &d->tmov[i] : NULL;
+	return i < ptoc_target_tmov_count(t) ? &target_get(t)->tmov[i] : NULL;
 }
 
 const ptoc_vec_limits *ptoc_target_vec(ptoc_target t)

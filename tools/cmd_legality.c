@@ -244,31 +244,35 @@ static void md_row(const struct row *w)
 		       w->r.sat_rule == PTOC_SAT_HONOURED ? "honoured" : "forced ON");
 }
 
+/* The words of the CSV and JSON rows: the verdict, the saturation default. */
+static const char *verdict_word(const struct row *w)
+{
+	return w->r.verdict == PTOC_CVT_NATIVE ? "native" : "decomposed";
+}
+
+static const char *sat_default_word(const struct row *w)
+{
+	return w->r.sat_rule == PTOC_SAT_NA ? "na" : row_sat_default(w) == PTORT_SAT_ON ? "on" : "off";
+}
+
 static void csv_row(const struct row *w)
 {
 	printf("%s,%s,%s,%s,", ptoc_target_name(w->r.target), ptort_type_name(w->r.from),
-	       ptort_type_name(w->r.to),
-	       w->r.verdict == PTOC_CVT_NATIVE ? "native" : "decomposed");
+	       ptort_type_name(w->r.to), verdict_word(w));
 	print_chain(&w->r, " ");
 	printf(",%s,", kind_name(row_kind(w)));
 	print_modes(w->r.modes, " ");
-	printf(",%s,%s\n",
-	       w->r.sat_rule == PTOC_SAT_NA ? "na"
-	       : row_sat_default(w) == PTORT_SAT_ON ? "on" : "off",
-	       sat_rule_name(w->r.sat_rule));
+	printf(",%s,%s\n", sat_default_word(w), sat_rule_name(w->r.sat_rule));
 }
 
 static void json_row(const struct row *w, int first)
 {
 	printf("%s\n    {\"src\": \"%s\", \"dst\": \"%s\", \"verdict\": \"%s\", \"chain\": [\"",
-	       first ? "" : ",", ptort_type_name(w->r.from), ptort_type_name(w->r.to),
-	       w->r.verdict == PTOC_CVT_NATIVE ? "native" : "decomposed");
+	       first ? "" : ",", ptort_type_name(w->r.from), ptort_type_name(w->r.to), verdict_word(w));
 	print_chain(&w->r, "\", \"");
 	printf("\"], \"kind\": \"%s\", \"rmodes\": [\"", kind_name(row_kind(w)));
 	print_modes(w->r.modes, "\", \"");
-	printf("\"], \"sat_default\": \"%s\", \"sat_explicit\": \"%s\"}",
-	       w->r.sat_rule == PTOC_SAT_NA ? "na"
-	       : row_sat_default(w) == PTORT_SAT_ON ? "on" : "off",
+	printf("\"], \"sat_default\": \"%s\", \"sat_explicit\": \"%s\"}", sat_default_word(w),
 	       sat_rule_name(w->r.sat_rule));
 }
 

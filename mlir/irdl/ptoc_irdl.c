@@ -46,40 +46,37 @@ static int put(void *user, const char *d, size_t n)
 
 static unsigned nvar;
 
+/* A fresh variable constrained by `c` (the text after `%vN = `); its number. */
+static unsigned one(const char *c)
+{
+	unsigned v = nvar++;
+	printf("    %%v%u = %s\n", v, c);
+	return v;
+}
+
+/* Two fresh variables constrained by `a` and `b`, and their union; the union's number. */
+static unsigned either(const char *a, const char *b)
+{
+	unsigned x = one(a), y = one(b), v = nvar++;
+	printf("    %%v%u = irdl.any_of(%%v%u, %%v%u)\n", v, x, y);
+	return v;
+}
+
 /* Emits the constraint of kind `k` into fresh variables; returns the variable's number. */
 static unsigned constraint(ir_kind k)
 {
-	unsigned v, a, b, i;
+	unsigned v, i;
 	switch (k) {
 	case IR_KIND_INT:
-		a = nvar++;
-		b = nvar++;
-		v = nvar++;
-		printf("    %%v%u = irdl.base \"!builtin.integer\"\n    %%v%u = irdl.is index\n"
-		       "    %%v%u = irdl.any_of(%%v%u, %%v%u)\n", a, b, v, a, b);
-		return v;
+		return either("irdl.base \"!builtin.integer\"", "irdl.is index");
 	case IR_KIND_I1:
-		v = nvar++;
-		printf("    %%v%u = irdl.is i1\n", v);
-		return v;
+		return one("irdl.is i1");
 	case IR_KIND_PTR:
-		v = nvar++;
-		printf("    %%v%u = irdl.base @pto::@ptr\n", v);
-		return v;
+		return one("irdl.base @pto::@ptr");
 	case IR_KIND_VIEW:
-		a = nvar++;
-		b = nvar++;
-		v = nvar++;
-		printf("    %%v%u = irdl.base @pto::@tensor_view\n    %%v%u = irdl.base @pto::@partition_tensor_view\n"
-		       "    %%v%u = irdl.any_of(%%v%u, %%v%u)\n", a, b, v, a, b);
-		return v;
+		return either("irdl.base @pto::@tensor_view", "irdl.base @pto::@partition_tensor_view");
 	case IR_KIND_TILE:
-		a = nvar++;
-		b = nvar++;
-		v = nvar++;
-		printf("    %%v%u = irdl.base @pto::@tile\n    %%v%u = irdl.base @pto::@tile_buf\n"
-		       "    %%v%u = irdl.any_of(%%v%u, %%v%u)\n", a, b, v, a, b);
-		return v;
+		return either("irdl.base @pto::@tile", "irdl.base @pto::@tile_buf");
 	case IR_KIND_TILE_LEFT:
 	case IR_KIND_TILE_RIGHT:
 	case IR_KIND_TILE_ACC:
@@ -97,9 +94,7 @@ static unsigned constraint(ir_kind k)
 		return v;
 	}
 	default: /* ANY, SCALAR */
-		v = nvar++;
-		printf("    %%v%u = irdl.any\n", v);
-		return v;
+		return one("irdl.any");
 	}
 }
 
@@ -238,6 +233,16 @@ static void tint(text *t, int64_t v)
 	tput(t, b);
 }
 
+/* ", v0, v1, ..." */
+static void tints(text *t, const int64_t *v, unsigned n)
+{
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		tput(t, ", ");
+		tint(t, v[i]);
+	}
+}
+
 static const ir_type *spell_type(ir_ctx *ctx, const ir_type *ty)
 {
 	text t;
@@ -273,31 +278,22 @@ static const ir_type *spell_type(ir_ctx *ctx, const ir_type *ty)
 		ir_print_type(ty->u.shaped.elem, NULL, tput_fn, &t);
 		tput(&t, ">>");
 		break;
-	case IR_TYPE_TILE_BUF:
+	case IR_TYPE_TILE_BUF: {
+		const int64_t shape[4] = {ty->u.tb.rows, ty->u.tb.cols, ty->u.tb.v_row, ty->u.tb.v_col};
+		const int64_t rest[3] = {ty->u.tb.fractal, ty->u.tb.pad, ty->u.tb.compact};
 		tput(&t, "!pto.tile_buf<");
 		tquote(&t, ir_mem_name(ty->u.tb.mem));
 		tput(&t, ", ");
 		ir_print_type(ty->u.tb.elem, NULL, tput_fn, &t);
-		tput(&t, ", ");
-		tint(&t, ty->u.tb.rows);
-		tput(&t, ", ");
-		tint(&t, ty->u.tb.cols);
-		tput(&t, ", ");
-		tint(&t, ty->u.tb.v_row);
-		tput(&t, ", ");
-		tint(&t, ty->u.tb.v_col);
+		tints(&t, shape, 4);
 		tput(&t, ", ");
 		tquote(&t, ir_blayout_names[ty->u.tb.blayout < IR_BLAYOUT_COUNT ? ty->u.tb.blayout : 0]);
 		tput(&t, ", ");
 		tquote(&t, ir_slayout_names[ty->u.tb.slayout < IR_SLAYOUT_COUNT ? ty->u.tb.slayout : 0]);
-		tput(&t, ", ");
-		tint(&t, ty->u.tb.fractal);
-		tput(&t, ", ");
-		tint(&t, ty->u.tb.pad);
-		tput(&t, ", ");
-		tint(&t, ty->u.tb.compact);
+		tints(&t, rest, 3);
 		tput(&t, ">");
 		break;
+	}
 	case IR_TYPE_OPAQUE:
 		if (strncmp(ty->u.opaque.text, "!pto.", 5))
 			return ty;

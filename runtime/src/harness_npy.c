@@ -155,13 +155,21 @@ static void skip_ws(hparse *h)
 		h->s++;
 }
 
-static int eat(hparse *h, char c, const char *why)
+/* After white space, `c` if it comes next: 1 (consumed), else 0. */
+static int accept(hparse *h, char c)
 {
 	skip_ws(h);
 	if (h->s < h->end && *h->s == c) {
 		h->s++;
-		return 0;
+		return 1;
 	}
+	return 0;
+}
+
+static int eat(hparse *h, char c, const char *why)
+{
+	if (accept(h, c))
+		return 0;
 	h->why = why;
 	return -1;
 }
@@ -235,11 +243,8 @@ static int shape_lit(hparse *h, npy_hdr *o)
 			return -1;
 		}
 		o->shape[o->rank++] = v;
-		skip_ws(h);
-		if (h->s < h->end && *h->s == ',') {
-			h->s++;
+		if (accept(h, ','))
 			continue;
-		}
 		if (eat(h, ')', "',' or ')' in 'shape'"))
 			return -1;
 		return 0;
@@ -300,11 +305,8 @@ static int dict_lit(hparse *h, npy_hdr *o)
 		} else if (shape_lit(h, o)) {
 			return -1;
 		}
-		skip_ws(h);
-		if (h->s < h->end && *h->s == ',') {
-			h->s++;
+		if (accept(h, ','))
 			continue;
-		}
 		if (eat(h, '}', "',' or '}' after a value"))
 			return -1;
 		h->s--;
