@@ -5,11 +5,12 @@
                   [--targets a2a3,a5] [--out DIR] [--work DIR] [--quiet]
 
 Generates kernels with test/e2e/kernel_gen.py (seeded: kernel i of seed S is the same
-on every run), packs K of them into one function per target, runs it once with
-`ptoc run` (one C compile for K kernels) and compares every byte of every GM output
-buffer with test/e2e/pto_ref.py, the numpy interpreter of `ptoc --emit=generic`
-written from docs/semantics.md. A run that fails (compile or runtime error) is
-replayed kernel by kernel to find the one at fault.
+on every run), packs K of them into one function per target (fewer when their
+arguments would not fit one C call: see MAX_C_ARGS), runs it once with `ptoc run`
+(one C compile for K kernels) and compares every byte of every GM output buffer with
+test/e2e/pto_ref.py, the numpy interpreter of `ptoc --emit=generic` written from
+docs/semantics.md. A run that fails (compile or runtime error) is replayed kernel by
+kernel to find the one at fault.
 
 Every disagreement (different bytes, or ptoc refusing a kernel the generator writes
 as valid) is saved as a minimal reproducer in DIR/<target>-<seed>/: kernel.pto (that
@@ -37,6 +38,28 @@ import pto_ref  # noqa: E402
 
 UB_BASE = 65536       # kernels place tiles by hand in [UB_BASE, UB_TOP), a window each
 UB_TOP = 180224       # below A2A3's reserved top (192 KiB - 8 KiB), with room to spare
+# The most arguments the harness's call of one packed function may have: tcc 0.9.27
+# (the suite's compiler, lit.cfg.py) fails with "memory full (vstack)" on a call of
+# 254 or more, and 25 kernels take about 300 (a GM buffer is a pointer and an element
+# count, a scalar one argument, plus the context). A batch is split into runs below it.
+MAX_C_ARGS = 250
+
+
+def c_args(case):
+    """the arguments a case adds to the harness's C call of the packed function"""
+    return 2 * len(case.gm) + len(case.idx)
+
+
+def pack(cases):
+    """cases split, in order, into runs whose C call fits MAX_C_ARGS"""
+    runs, n = [[]], 1  # 1: the context
+    for c in cases:
+        if runs[-1] and n + c_args(c) > MAX_C_ARGS:
+            runs.append([])
+            n = 1
+        runs[-1].append(c)
+        n += c_args(c)
+    return runs
 
 
 def reference(ptoc, target, text, case, work):
@@ -151,9 +174,11 @@ def check_batch(args, target, table, cvts, seeds, work, stats):
             stats.unsup_why[str(e)] = stats.unsup_why.get(str(e), 0) + 1
         except RuntimeError as e:
             refs[c.cid] = RuntimeError(str(e))
-    ok, msg, got = run_ptoc(args.ptoc, target, cases, work)
-    groups = [cases] if ok else [[c] for c in cases]
-    for grp in groups:
+    groups = []
+    for run in pack(cases):
+        ok, msg, got = run_ptoc(args.ptoc, target, run, work)
+        groups += [(run, True, got)] if ok else [([c], False, None) for c in run]
+    for grp, ok, got in groups:
         if not ok:
             ok1, msg1, got1 = run_ptoc(args.ptoc, target, grp, work)
         else:
