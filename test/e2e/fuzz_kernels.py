@@ -62,17 +62,44 @@ def pack(cases):
     return runs
 
 
-def reference(ptoc, target, text, case, work):
-    """the reference's output buffers for one kernel ({arg name: bytes}), or raises
-    pto_ref.Unsupported"""
+def generic(ptoc, target, text, work, opts=()):
+    """`ptoc --emit=generic` of text, or raises RuntimeError"""
     src = os.path.join(work, "ref.pto")
     with open(src, "w") as f:
         f.write(text)
-    r = subprocess.run([ptoc, src, "--emit=generic", "--target", target],
+    r = subprocess.run([ptoc, src, "--emit=generic", "--target", target] + list(opts),
                        capture_output=True, text=True)
     if r.returncode:
         raise RuntimeError("ptoc --emit=generic failed: " + r.stderr.strip()[:2000])
-    func = pto_ref.parse_module(r.stdout)[0]
+    return r.stdout
+
+
+def generics(ptoc, target, cases, work):
+    """{case id: the generic form of the case's module alone, or its RuntimeError}: one
+    ptoc call with each module a chunk of --split-input-file (each processed on its
+    own, printed in turn between '// -----' lines), or one call per case when that
+    call fails"""
+    texts = [kg.module_text(target, [c]) for c in cases]
+    try:
+        parts = generic(ptoc, target, "// -----\n".join(texts), work,
+                        ["--split-input-file"]).split("// -----\n")
+        if len(parts) == len(cases):
+            return {c.cid: g for c, g in zip(cases, parts)}
+    except RuntimeError:
+        pass
+    out = {}
+    for c, text in zip(cases, texts):
+        try:
+            out[c.cid] = generic(ptoc, target, text, work)
+        except RuntimeError as e:
+            out[c.cid] = e
+    return out
+
+
+def reference(target, gen, case):
+    """the reference's output buffers for one kernel ({arg name: bytes}) from the
+    generic form of its module, or raises pto_ref.Unsupported"""
+    func = pto_ref.parse_module(gen)[0]
     gm, scal = {}, {}
     i = 0
     for (a, t, rows, cols, role), x in zip(case.gm, case.inputs):
@@ -165,10 +192,12 @@ def check_batch(args, target, table, cvts, seeds, work, stats):
     win = min(8192, (UB_TOP - UB_BASE) // len(seeds) // 64 * 64)
     cases = [kg.gen_case(i, s, target, table, cvts, (UB_BASE + i * win, win))
              for i, s in enumerate(seeds)]
-    refs = {}
+    refs = generics(args.ptoc, target, cases, work)
     for c in cases:
+        if isinstance(refs[c.cid], RuntimeError):
+            continue
         try:
-            refs[c.cid] = reference(args.ptoc, target, kg.module_text(target, [c]), c, work)
+            refs[c.cid] = reference(target, refs[c.cid], c)
         except pto_ref.Unsupported as e:
             refs[c.cid] = None
             stats.unsup_why[str(e)] = stats.unsup_why.get(str(e), 0) + 1
