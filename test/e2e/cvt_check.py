@@ -27,6 +27,8 @@ def elems(data, bits, n):
     if bits == 4:
         return [(data[i // 2] >> (4 * (i % 2))) & 0xF for i in range(n)]
     w = bits // 8
+    if len(data) >= n * w and sys.byteorder == "little":  # the same integers, read at once
+        return memoryview(data[:n * w]).cast({1: "B", 2: "H", 4: "I", 8: "Q"}[w]).tolist()
     return [int.from_bytes(data[i * w:(i + 1) * w], "little") for i in range(n)]
 
 

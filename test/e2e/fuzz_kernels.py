@@ -5,11 +5,12 @@
                   [--targets a2a3,a5] [--out DIR] [--work DIR] [--quiet]
 
 Generates kernels with test/e2e/kernel_gen.py (seeded: kernel i of seed S is the same
-on every run), packs K of them into one function per target, runs it once with
-`ptoc run` (one C compile for K kernels) and compares every byte of every GM output
-buffer with test/e2e/pto_ref.py, the numpy interpreter of `ptoc --emit=generic`
-written from docs/semantics.md. A run that fails (compile or runtime error) is
-replayed kernel by kernel to find the one at fault.
+on every run), packs K of them into one function per target (fewer when their
+arguments would not fit one C call: see MAX_C_ARGS), runs it once with `ptoc run`
+(one C compile for K kernels) and compares every byte of every GM output buffer with
+test/e2e/pto_ref.py, the numpy interpreter of `ptoc --emit=generic` written from
+docs/semantics.md. A run that fails (compile or runtime error) is replayed kernel by
+kernel to find the one at fault.
 
 Every disagreement (different bytes, or ptoc refusing a kernel the generator writes
 as valid) is saved as a minimal reproducer in DIR/<target>-<seed>/: kernel.pto (that
@@ -37,19 +38,68 @@ import pto_ref  # noqa: E402
 
 UB_BASE = 65536       # kernels place tiles by hand in [UB_BASE, UB_TOP), a window each
 UB_TOP = 180224       # below A2A3's reserved top (192 KiB - 8 KiB), with room to spare
+# The most arguments the harness's call of one packed function may have: tcc 0.9.27
+# (the suite's compiler, lit.cfg.py) fails with "memory full (vstack)" on a call of
+# 254 or more, and 25 kernels take about 300 (a GM buffer is a pointer and an element
+# count, a scalar one argument, plus the context). A batch is split into runs below it.
+MAX_C_ARGS = 250
 
 
-def reference(ptoc, target, text, case, work):
-    """the reference's output buffers for one kernel ({arg name: bytes}), or raises
-    pto_ref.Unsupported"""
+def c_args(case):
+    """the arguments a case adds to the harness's C call of the packed function"""
+    return 2 * len(case.gm) + len(case.idx)
+
+
+def pack(cases):
+    """cases split, in order, into runs whose C call fits MAX_C_ARGS"""
+    runs, n = [[]], 1  # 1: the context
+    for c in cases:
+        if runs[-1] and n + c_args(c) > MAX_C_ARGS:
+            runs.append([])
+            n = 1
+        runs[-1].append(c)
+        n += c_args(c)
+    return runs
+
+
+def generic(ptoc, target, text, work, opts=()):
+    """`ptoc --emit=generic` of text, or raises RuntimeError"""
     src = os.path.join(work, "ref.pto")
     with open(src, "w") as f:
         f.write(text)
-    r = subprocess.run([ptoc, src, "--emit=generic", "--target", target],
+    r = subprocess.run([ptoc, src, "--emit=generic", "--target", target] + list(opts),
                        capture_output=True, text=True)
     if r.returncode:
         raise RuntimeError("ptoc --emit=generic failed: " + r.stderr.strip()[:2000])
-    func = pto_ref.parse_module(r.stdout)[0]
+    return r.stdout
+
+
+def generics(ptoc, target, cases, work):
+    """{case id: the generic form of the case's module alone, or its RuntimeError}: one
+    ptoc call with each module a chunk of --split-input-file (each processed on its
+    own, printed in turn between '// -----' lines), or one call per case when that
+    call fails"""
+    texts = [kg.module_text(target, [c]) for c in cases]
+    try:
+        parts = generic(ptoc, target, "// -----\n".join(texts), work,
+                        ["--split-input-file"]).split("// -----\n")
+        if len(parts) == len(cases):
+            return {c.cid: g for c, g in zip(cases, parts)}
+    except RuntimeError:
+        pass
+    out = {}
+    for c, text in zip(cases, texts):
+        try:
+            out[c.cid] = generic(ptoc, target, text, work)
+        except RuntimeError as e:
+            out[c.cid] = e
+    return out
+
+
+def reference(target, gen, case):
+    """the reference's output buffers for one kernel ({arg name: bytes}) from the
+    generic form of its module, or raises pto_ref.Unsupported"""
+    func = pto_ref.parse_module(gen)[0]
     gm, scal = {}, {}
     i = 0
     for (a, t, rows, cols, role), x in zip(case.gm, case.inputs):
@@ -142,18 +192,22 @@ def check_batch(args, target, table, cvts, seeds, work, stats):
     win = min(8192, (UB_TOP - UB_BASE) // len(seeds) // 64 * 64)
     cases = [kg.gen_case(i, s, target, table, cvts, (UB_BASE + i * win, win))
              for i, s in enumerate(seeds)]
-    refs = {}
+    refs = generics(args.ptoc, target, cases, work)
     for c in cases:
+        if isinstance(refs[c.cid], RuntimeError):
+            continue
         try:
-            refs[c.cid] = reference(args.ptoc, target, kg.module_text(target, [c]), c, work)
+            refs[c.cid] = reference(target, refs[c.cid], c)
         except pto_ref.Unsupported as e:
             refs[c.cid] = None
             stats.unsup_why[str(e)] = stats.unsup_why.get(str(e), 0) + 1
         except RuntimeError as e:
             refs[c.cid] = RuntimeError(str(e))
-    ok, msg, got = run_ptoc(args.ptoc, target, cases, work)
-    groups = [cases] if ok else [[c] for c in cases]
-    for grp in groups:
+    groups = []
+    for run in pack(cases):
+        ok, msg, got = run_ptoc(args.ptoc, target, run, work)
+        groups += [(run, True, got)] if ok else [([c], False, None) for c in run]
+    for grp, ok, got in groups:
         if not ok:
             ok1, msg1, got1 = run_ptoc(args.ptoc, target, grp, work)
         else:

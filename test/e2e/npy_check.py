@@ -108,7 +108,9 @@ def header(txt):
     return b"\x93NUMPY\x01\x00" + bytes([len(h) & 0xFF, len(h) >> 8]) + h
 
 
-def main(a):
+def main(a=None):
+    """a: the command line's arguments (default sys.argv[1:], as test/e2e/each.py runs it)"""
+    a = sys.argv[1:] if a is None else a
     if len(a) >= 7 and a[0] == "gen":
         gen(a[1], shape_of(a[2]), a[3], a[4], a[5], a[6])
         return 0

@@ -422,38 +422,47 @@ def mmad(a, b, acc):
 
 # ---- the module --------------------------------------------------------------------------
 
-def depth_steps(s):
-    """(index, char, depth after it) over s, brackets <> () [] {} nested, quotes and the
-    arrow '->' skipped"""
-    depth, q = 0, False
-    for i, ch in enumerate(s):
-        if ch == '"':
-            q = not q
-        elif not q:
-            if ch in "<([{":
-                depth += 1
-            elif ch in ")]}" or (ch == ">" and (i == 0 or s[i - 1] != "-")):
-                depth -= 1
-        yield i, ch, depth, q
+# the characters the depth of a bracket nesting changes at: quotes and brackets (not
+# the '>' of an arrow '->'); with the comma split_top splits at
+GROUP_RE = re.compile(r'["<(\[{)\]}]|(?<!-)>')
+SPLIT_RE = re.compile(r'["<(\[{)\]},]|(?<!-)>')
 
 
 def split_top(s, sep=","):
-    """split at top-level separators (outside brackets and quotes)"""
-    out, start = [], 0
-    for i, ch, depth, q in depth_steps(s):
-        if ch == sep and depth == 0 and not q:
-            out.append(s[start:i].strip())
-            start = i + 1
+    """split at top-level separators (outside brackets <> () [] {} and quotes; the
+    arrow '->' is no bracket)"""
+    assert sep == ","  # the one separator SPLIT_RE stops at
+    out, start, depth, q = [], 0, 0, False
+    for m in SPLIT_RE.finditer(s):
+        ch = m.group()
+        if ch == ",":
+            if depth == 0 and not q:
+                i = m.start()
+                out.append(s[start:i].strip())
+                start = i + 1
+        elif ch == '"':
+            q = not q
+        elif not q:
+            depth += 1 if ch in "<([{" else -1
     if s[start:].strip():
         out.append(s[start:].strip())
     return out
 
 
 def group_end(s):
-    """index of the bracket closing the group s starts with"""
-    for i, ch, depth, q in depth_steps(s):
+    """index of the bracket closing the group s starts with (0 when s starts with
+    neither a bracket nor a quote)"""
+    if s and s[0] not in '"<([{)]}>':
+        return 0
+    depth, q = 0, False
+    for m in GROUP_RE.finditer(s):
+        ch = m.group()
+        if ch == '"':
+            q = not q
+        elif not q:
+            depth += 1 if ch in "<([{" else -1
         if depth == 0:
-            return i
+            return m.start()
     raise Unsupported("unbalanced: %s" % s)
 
 

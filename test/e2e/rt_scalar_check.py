@@ -148,10 +148,12 @@ def main(argv):
                 c.label = "%s %s, %s scalar %s" % (op, t, st, hex(val) if st in kg.FLOATS else val)
                 cases.append(c)
     failed = 0
-    refs = {}
+    refs = fk.generics(ptoc, target, cases, d)
     for c in cases:
+        if isinstance(refs[c.cid], RuntimeError):
+            raise refs[c.cid]
         try:
-            refs[c.cid] = fk.reference(ptoc, target, kg.module_text(target, [c]), c, d)
+            refs[c.cid] = fk.reference(target, refs[c.cid], c)
         except pto_ref.Unsupported as e:
             refs[c.cid] = "the reference does not model it: %s" % e
     per = 40

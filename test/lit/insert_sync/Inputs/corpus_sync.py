@@ -16,10 +16,13 @@ Under PTOC_CORPUS_STRIDE=N (the sanitizer build, test/lit/lit.cfg.py) only every
 file is checked, every kernel synchronised by hand, and the files corpus.test names
 (NAMED).
 Prints one line per finding (FAIL ...) and a summary."""
+import contextlib
+import io
 import os
 import re
 import subprocess
 import sys
+import traceback
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -39,10 +42,20 @@ def run(cmd):
 
 
 def model_check(path, target):
-    p = subprocess.run([sys.executable, os.path.join(HERE, "sync_model.py"), "check", path,
-                        "--target", target],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    return p.returncode, p.stdout.strip()
+    """`sync_model.py check PATH --target TARGET`, run in this process rather than a
+    new Python per kernel: (exit status, its output)"""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            rc = sync_model.main(["sync_model.py", "check", path, "--target", target])
+        except SystemExit as e:
+            rc = e.code if isinstance(e.code, int) else 1
+            if not isinstance(e.code, int):
+                print(e.code, file=sys.stderr)
+        except Exception:  # as the process would: a traceback and status 1
+            traceback.print_exc()
+            rc = 1
+    return rc, out.getvalue().strip()
 
 
 def one(ptoc, src, out, target):
