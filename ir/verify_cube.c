@@ -41,6 +41,7 @@ void verify_matmul(vctx *v, const ir_op *op)
 	ir_matmul_roles ro;
 	int acc, a, as, b, bs, bias;
 	tinfo ta, tb_, td, tx;
+	ptort_type eb;
 	int bad = 0;
 	if (ir_matmul_roles_of(op->code, &ro))
 		return;
@@ -89,7 +90,11 @@ void verify_matmul(vctx *v, const ir_op *op)
 			op_error(v, op, "expects bias to be in the bias address space");
 		if (tx.rows != 1)
 			op_error(v, op, "expects bias to have 1 row");
-		if (tx.elem != td.elem)
+		/* pto-isa a5/TMatmul.hpp: the MX forms take an f32 bias (whatever dst is:
+		 * check-cube holds dst to f32), the others one of dst's type */
+		if (ro.mx && (ir_type_to_elem(tx.elem, &eb) || eb != PTORT_F32))
+			op_error(v, op, "expects an f32 bias in the MX forms");
+		else if (!ro.mx && tx.elem != td.elem)
 			op_error(v, op, "expects bias and dst to have the same element type");
 		if (tx.cols != td.cols)
 			op_error(v, op, "expects bias to have as many columns as dst (%lld vs %lld)",
