@@ -291,19 +291,29 @@ static int shape(cur *c, int64_t *dims, unsigned *rank, unsigned max, const ir_t
 
 /* ---- !pto.tile_buf<...> ----------------------------------------------------------- */
 
-static int enum_val(cur *c, const char *const *names, unsigned n, const char *what)
+/* Reads a word (*w, *len; *at is where it began) and finds it in names[0, n): its index,
+ * n when it is not there, -1 after reporting when there is no word. */
+static int lookup_word(cur *c, const char *const *names, unsigned n, const char **w,
+		       size_t *len, const char **at)
 {
-	const char *w;
-	size_t len;
 	unsigned k;
-	const char *at;
 	ws(c);
-	at = c->s;
-	if (!word(c, &w, &len))
+	*at = c->s;
+	if (!word(c, w, len))
 		return -1;
 	for (k = 0; k < n; k++)
-		if (eqn(w, len, names[k]))
-			return (int)k;
+		if (eqn(*w, *len, names[k]))
+			break;
+	return (int)k;
+}
+
+static int enum_val(cur *c, const char *const *names, unsigned n, const char *what)
+{
+	const char *w, *at;
+	size_t len;
+	int k = lookup_word(c, names, n, &w, &len, &at);
+	if (k < 0 || (unsigned)k < n)
+		return k;
 	c->s = at;
 	cerr(c, what, w, len);
 	return -1;
@@ -395,13 +405,10 @@ static int next_key(cur *c, const char *const *keys, unsigned nkeys, unsigned *s
 	size_t n;
 	unsigned k;
 	char m[96];
-	ws(c);
-	at = c->s;
-	if (!word(c, &w, &n))
+	int kk = lookup_word(c, keys, nkeys, &w, &n, &at);
+	if (kk < 0)
 		return -1;
-	for (k = 0; k < nkeys; k++)
-		if (eqn(w, n, keys[k]))
-			break;
+	k = (unsigned)kk;
 	c->s = at;
 	if (k == nkeys) {
 		snprintf(m, sizeof m, "unknown key in %s: ", what);
