@@ -207,6 +207,20 @@ int ptort_grow(void *pa, size_t *cap, size_t first, size_t size, size_t limit)
 	return 0;
 }
 
+int ptort_reserve(char **p, size_t *cap, size_t need)
+{
+	size_t n = *cap ? *cap : 256;
+	char *q;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
 void ptort_report(ptort_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;

@@ -118,6 +118,9 @@ int ptort_check_tile(ptort_ctx *ctx, const char *op, const char *what, const pto
  * `limit`. 0, with *pa (perhaps moved) and *cap updated; -1 (both unchanged) when out
  * of memory or at the limit. */
 int ptort_grow(void *pa, size_t *cap, size_t first, size_t size, size_t limit);
+/* Room for `need` bytes of text in *p (*cap bytes): *cap doubled (from 256) until it
+ * holds them. 0, or -1 (*p and *cap unchanged) when out of memory. */
+int ptort_reserve(char **p, size_t *cap, size_t need);
 /* Element of `bits` bits (4..64) at bit position `pos` of `p`, zero extended. */
 uint64_t ptort_ld(const uint8_t *p, uint64_t pos, unsigned bits);
 void ptort_st(uint8_t *p, uint64_t pos, unsigned bits, uint64_t v);

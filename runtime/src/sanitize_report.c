@@ -93,17 +93,10 @@ static void sf(sbuf *b, const char *fmt, ...)
 		return;
 	}
 	if (!b->p || b->n + (size_t)k + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		char *q;
-		while (cap < b->n + (size_t)k + 1)
-			cap *= 2;
-		q = realloc(b->p, cap);
-		if (!q) {
+		if (ptort_reserve(&b->p, &b->cap, b->n + (size_t)k + 1)) {
 			b->oom = 1;
 			return;
 		}
-		b->p = q;
-		b->cap = cap;
 		va_start(ap, fmt);
 		vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
 		va_end(ap);
