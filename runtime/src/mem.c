@@ -221,6 +221,14 @@ int ptort_reserve(char **p, size_t *cap, size_t need)
 	return 0;
 }
 
+uint64_t *ptort_vals(ptort_ctx *ctx, const char *op, size_t n)
+{
+	uint64_t *v = malloc((n + 1) * sizeof *v);
+	if (!v)
+		ptort_report(ctx, "%s: out of memory", op);
+	return v;
+}
+
 void ptort_report(ptort_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;

@@ -121,6 +121,9 @@ int ptort_grow(void *pa, size_t *cap, size_t first, size_t size, size_t limit);
 /* Room for `need` bytes of text in *p (*cap bytes): *cap doubled (from 256) until it
  * holds them. 0, or -1 (*p and *cap unchanged) when out of memory. */
 int ptort_reserve(char **p, size_t *cap, size_t need);
+/* Room for n element values (an instruction's copy of a region), or NULL after
+ * reporting "<op>: out of memory". */
+uint64_t *ptort_vals(ptort_ctx *ctx, const char *op, size_t n);
 /* Element of `bits` bits (4..64) at bit position `pos` of `p`, zero extended. */
 uint64_t ptort_ld(const uint8_t *p, uint64_t pos, unsigned bits);
 void ptort_st(uint8_t *p, uint64_t pos, unsigned bits, uint64_t v);
