@@ -291,19 +291,29 @@ static int shape(cur *c, int64_t *dims, unsigned *rank, unsigned max, const ir_t
 
 /* ---- !pto.tile_buf<...> ----------------------------------------------------------- */
 
-static int enum_val(cur *c, const char *const *names, unsigned n, const char *what)
+/* Reads a word (*w, *len; *at is where it began) and finds it in names[0, n): its index,
+ * n when it is not there, -1 after reporting when there is no word. */
+static int lookup_word(cur *c, const char *const *names, unsigned n, const char **w,
+		       size_t *len, const char **at)
 {
-	const char *w;
-	size_t len;
 	unsigned k;
-	const char *at;
 	ws(c);
-	at = c->s;
-	if (!word(c, &w, &len))
+	*at = c->s;
+	if (!word(c, w, len))
 		return -1;
 	for (k = 0; k < n; k++)
-		if (eqn(w, len, names[k]))
-			return (int)k;
+		if (eqn(*w, *len, names[k]))
+			break;
+	return (int)k;
+}
+
+static int enum_val(cur *c, const char *const *names, unsigned n, const char *what)
+{
+	const char *w, *at;
+	size_t len;
+	int k = lookup_word(c, names, n, &w, &len, &at);
+	if (k < 0 || (unsigned)k < n)
+		return k;
 	c->s = at;
 	cerr(c, what, w, len);
 	return -1;
@@ -395,13 +405,10 @@ static int next_key(cur *c, const char *const *keys, unsigned nkeys, unsigned *s
 	size_t n;
 	unsigned k;
 	char m[96];
-	ws(c);
-	at = c->s;
-	if (!word(c, &w, &n))
+	int kk = lookup_word(c, keys, nkeys, &w, &n, &at);
+	if (kk < 0)
 		return -1;
-	for (k = 0; k < nkeys; k++)
-		if (eqn(w, n, keys[k]))
-			break;
+	k = (unsigned)kk;
 	c->s = at;
 	if (k == nkeys) {
 		snprintf(m, sizeof m, "unknown key in %s: ", what);
@@ -728,6 +735,22 @@ static int prefix(fe_tok t, const char *pre, cur *c)
 	return 1;
 }
 
+/* The rest of a shaped type's text (its closing '>' already cut off): a shape, then the end. */
+static const ir_type *shaped_rest(ir_ctx *ctx, cur *c, ir_type_kind kind)
+{
+	int64_t dims[16];
+	unsigned rank;
+	const ir_type *elem;
+	if (!shape(c, dims, &rank, 16, &elem))
+		return NULL;
+	ws(c);
+	if (c->s != c->e) {
+		cerr(c, "expected '>'", NULL, 0);
+		return NULL;
+	}
+	return ir_type_shaped(ctx, kind, dims, rank, elem);
+}
+
 const ir_type *fe_type_text(fe_parser *p, fe_tok t)
 {
 	cur c;
@@ -763,21 +786,11 @@ const ir_type *fe_type_text(fe_parser *p, fe_tok t)
 	if (prefix(t, "!pto.tile_buf<", &c))
 		return tile_buf_body(&c);
 	if (prefix(t, "!pto.tile<", &c)) {
-		int64_t dims[16];
-		unsigned rank;
-		const ir_type *elem;
 		ws(&c);
 		if (c.s < c.e && !(*c.s >= '0' && *c.s <= '9') && *c.s != '?')
 			return ir_type_opaque(p->ctx, t.s, t.len); /* keyed variants: kept as text */
 		/* any rank: the verifier requires two static dims */
-		if (!shape(&c, dims, &rank, 16, &elem))
-			return NULL;
-		ws(&c);
-		if (c.s != c.e) {
-			cerr(&c, "expected '>'", NULL, 0);
-			return NULL;
-		}
-		return ir_type_shaped(p->ctx, IR_TYPE_TILE, dims, rank, elem);
+		return shaped_rest(p->ctx, &c, IR_TYPE_TILE);
 	}
 	if (prefix(t, "!pto.ptr<", &c)) {
 		const ir_type *elem = sub_type(&c);
@@ -792,20 +805,9 @@ const ir_type *fe_type_text(fe_parser *p, fe_tok t)
 	}
 	/* `!pto.tile_view` is the older name of the partition view (PTOAS parses it so) */
 	if (prefix(t, "!pto.tensor_view<", &c) || prefix(t, "!pto.partition_tensor_view<", &c) ||
-	    prefix(t, "!pto.tile_view<", &c)) {
-		int64_t dims[16];
-		unsigned rank;
-		const ir_type *elem;
-		if (!shape(&c, dims, &rank, 16, &elem))
-			return NULL;
-		ws(&c);
-		if (c.s != c.e) {
-			cerr(&c, "expected '>'", NULL, 0);
-			return NULL;
-		}
-		return ir_type_shaped(p->ctx, t.s[6] == 'e' ? IR_TYPE_TENSOR_VIEW : IR_TYPE_PART_VIEW,
-				      dims, rank, elem);
-	}
+	    prefix(t, "!pto.tile_view<", &c))
+		return shaped_rest(p->ctx, &c,
+				   t.s[6] == 'e' ? IR_TYPE_TENSOR_VIEW : IR_TYPE_PART_VIEW);
 	/* `!pto.hif8`: the generic form's spelling of an element type MLIR lacks (ir.h) */
 	if (t.len > 5 && !memcmp(t.s, "!pto.", 5)) {
 		ptort_type e;

@@ -503,6 +503,15 @@ static int pr_barrier(pr *p, const ir_op *op)
 	return 1;
 }
 
+/* `%a[%i, ...]`: operand 0 indexed by the n operands after it */
+static void pr_indexed(pr *p, const ir_op *op, unsigned n)
+{
+	pr_value(p, op->operands[0].value);
+	putc_(&p->w, '[');
+	pr_values(p, op->operands + 1, n);
+	putc_(&p->w, ']');
+}
+
 /* EVARR: `%a = op -> A`, `%e = op %a[%i] : A`, `op %a[%i], %v : A` */
 static int pr_evarr(pr *p, const ir_op *op)
 {
@@ -516,10 +525,7 @@ static int pr_evarr(pr *p, const ir_op *op)
 		pr_type(w, op->results[0].type);
 		return 1;
 	}
-	pr_value(p, op->operands[0].value);
-	putc_(w, '[');
-	pr_value(p, op->operands[1].value);
-	putc_(w, ']');
+	pr_indexed(p, op, 1);
 	if (op->num_operands == 3) {
 		puts_(w, ", ");
 		pr_value(p, op->operands[2].value);
@@ -541,10 +547,7 @@ static int pr_ptracc(pr *p, const ir_op *op)
 		pr_value(p, op->operands[2].value);
 		puts_(w, ", ");
 	}
-	pr_value(p, op->operands[0].value);
-	putc_(w, '[');
-	pr_value(p, op->operands[1].value);
-	putc_(w, ']');
+	pr_indexed(p, op, 1);
 	pr_extra_attrs(p, op, NULL, 0, " ");
 	puts_(w, " : ");
 	pr_type(w, op->operands[0].value->type);
@@ -570,12 +573,8 @@ static int pr_subset(pr *p, const ir_op *op)
 	if (ir_subset_type(p->ctx, op->operands[0].value->type, sz, off, has) != op->results[0].type)
 		return 0;
 	pr_head(p, op);
-	pr_value(p, op->operands[0].value);
-	putc_(w, '[');
-	pr_value(p, op->operands[1].value);
-	puts_(w, ", ");
-	pr_value(p, op->operands[2].value);
-	puts_(w, "] sizes ");
+	pr_indexed(p, op, 2);
+	puts_(w, " sizes ");
 	pr_attr(w, a);
 	pr_extra_attrs(p, op, skip, 1, " ");
 	puts_(w, " : ");

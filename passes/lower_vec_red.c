@@ -11,6 +11,16 @@
 
 /* ---- reductions ------------------------------------------------------------------- */
 
+/* A lowered instruction started (vl_start) with its dst and src at byte offsets doff
+ * of d and aoff of a. */
+static void li_start_ds(vl *v, lower_insn *li, ir_opcode code, int vop, const lower_tile *d,
+			uint32_t doff, const lower_tile *a, uint32_t aoff)
+{
+	vl_start(v, li, code, vop);
+	li_addr(v->ctx, li, "dst", d, doff, v->op);
+	li_addr(v->ctx, li, "src", a, aoff, v->op);
+}
+
 /* vred: `repeat` repeats from src (strides src_rep blocks), results to dst. */
 static int vred(vl *v, const lower_tile *dt, uint32_t doff, const lower_tile *st, uint32_t soff,
 		uint32_t group, uint32_t repeat, uint32_t dst_rep, uint32_t src_rep, uint32_t m)
@@ -94,9 +104,7 @@ static int rowred_row(vl *v, vops *p, uint32_t r, int special)
 	}
 	if (n == 1) { /* L < C < 2L: p0 = c0; p0 += tail; tree(p0) */
 		lower_insn li;
-		vl_start(v, &li, IR_OP_I_VUN, PTORT_VOP_MOV);
-		li_addr(v->ctx, &li, "dst", tmp, 0, v->op);
-		li_addr(v->ctx, &li, "src", src, so, v->op);
+		li_start_ds(v, &li, IR_OP_I_VUN, PTORT_VOP_MOV, tmp, 0, src, so);
 		li_int(v->ctx, &li, "repeat", 1);
 		li_int(v->ctx, &li, "dst_blk", 1);
 		li_int(v->ctx, &li, "src_blk", 1);
@@ -232,9 +240,7 @@ int bins_rows(vl *v, int vop, const lower_tile *d, uint32_t doff, uint32_t dp,
 	vs s;
 	if (reg_form(v)) {
 		lower_insn li;
-		vl_start(v, &li, IR_OP_I_VBINS_V, vop);
-		li_addr(v->ctx, &li, "dst", d, doff, v->op);
-		li_addr(v->ctx, &li, "src", a, aoff, v->op);
+		li_start_ds(v, &li, IR_OP_I_VBINS_V, vop, d, doff, a, aoff);
 		li_scalar(v, &li, sc);
 		li_int(v->ctx, &li, "flags", 0);
 		return emit_rows(v, &li, rows, dp, &ap);
@@ -273,9 +279,7 @@ int copy_rows_p(vl *v, const lower_tile *d, uint32_t doff, uint32_t dp,
 	vs s;
 	if (reg_form(v)) {
 		lower_insn li;
-		vl_start(v, &li, IR_OP_I_VUN_V, PTORT_VOP_MOV);
-		li_addr(v->ctx, &li, "dst", d, doff, v->op);
-		li_addr(v->ctx, &li, "src", a, aoff, v->op);
+		li_start_ds(v, &li, IR_OP_I_VUN_V, PTORT_VOP_MOV, d, doff, a, aoff);
 		return emit_rows(v, &li, rows, dp, &ap);
 	}
 	vs_init(&s, v, IR_OP_I_VUN, 0);
@@ -525,9 +529,7 @@ int lower_pad(vl *v, vops *p)
 		li_int(v->ctx, &li, "dst_pitch", tile_pitch(dst));
 		if (vl_emit(v, &li))
 			return -1;
-		vl_start(v, &li, IR_OP_I_VUN_V, PTORT_VOP_MOV);
-		li_addr(v->ctx, &li, "dst", dst, 0, v->op);
-		li_addr(v->ctx, &li, "src", src, 0, v->op);
+		li_start_ds(v, &li, IR_OP_I_VUN_V, PTORT_VOP_MOV, dst, 0, src, 0);
 		if (srows)
 			li_dyn(v->ctx, &li, "rows", srows);
 		else

@@ -839,18 +839,24 @@ static int bump(ptort_ctx *ctx, uint8_t *fl)
 	return 0;
 }
 
-int ptort_xsync_set(ptort_ctx *ctx, int a5, int64_t id, const char *file, uint32_t line,
-		    uint32_t col)
+/* The head of sync.set and sync.wait: 0 when the kernel runs on one core (without
+ * sections or FIFOs the call is a no-op), -1 on a bad flag id, 1 to go on. */
+static int xsync_enter(ptort_ctx *ctx, const char *op, int a5, int64_t id)
 {
-	ptort_cluster *cl;
-	int rc = 0;
-	if (!ctx->cl) /* a kernel without sections or FIFOs runs on one core: a no-op */
+	if (!ctx->cl)
 		return 0;
 	if (ctx->sched) /* the adversarial schedule: this core's queued work first */
 		ptort_sched_flush(ctx);
-	if (flag_id(ctx, "sync.set", a5, id))
-		return -1;
-	cl = ctx->cl;
+	return flag_id(ctx, op, a5, id) ? -1 : 1;
+}
+
+int ptort_xsync_set(ptort_ctx *ctx, int a5, int64_t id, const char *file, uint32_t line,
+		    uint32_t col)
+{
+	ptort_cluster *cl = ctx->cl;
+	int rc, go = xsync_enter(ctx, "sync.set", a5, id);
+	if (go <= 0)
+		return go;
 	cl->a5 = a5;
 	if (ctx->core == PTORT_CORE_CUBE) {
 		if (a5) {
@@ -880,14 +886,10 @@ int ptort_xsync_wait(ptort_ctx *ctx, int a5, int64_t id, const char *file, uint3
 int ptort_xsync_wait_on(ptort_ctx *ctx, int a5, ptort_pipe pipe, int64_t id, const char *file,
 			uint32_t line, uint32_t col)
 {
-	ptort_cluster *cl;
-	if (!ctx->cl)
-		return 0;
-	if (ctx->sched) /* the adversarial schedule: this core's queued work first */
-		ptort_sched_flush(ctx);
-	if (flag_id(ctx, "sync.wait", a5, id))
-		return -1;
-	cl = ctx->cl;
+	ptort_cluster *cl = ctx->cl;
+	int go = xsync_enter(ctx, "sync.wait", a5, id);
+	if (go <= 0)
+		return go;
 	for (;;) {
 		uint8_t *a, *b = NULL;
 		if (ctx->core == PTORT_CORE_CUBE) {

@@ -35,11 +35,9 @@ int ptort_tconcat_now(ptort_ctx *ctx, const ptort_tile *src0, const ptort_tile *
 	}
 	if (!rows || !(c0 + c1))
 		return 0;
-	vals = malloc((size_t)rows * (c0 + c1) * sizeof *vals);
-	if (!vals) {
-		ptort_report(ctx, "tconcat: out of memory");
+	vals = ptort_vals(ctx, "tconcat", (size_t)rows * (c0 + c1));
+	if (!vals)
 		return -1;
-	}
 	for (r = 0; r < rows; r++) {
 		for (c = 0; c < c0; c++)
 			vals[k++] = ptort_ld(ctx->mem[src0->mem], at(src0, r, c, bits), bits);

@@ -39,11 +39,9 @@ int ptort_tgather_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *i
 		return -1;
 	}
 	n = (uint64_t)src->rows * src->cols;
-	vals = malloc((size_t)vr * vc * sizeof *vals);
-	if (!vals) {
-		ptort_report(ctx, "tgather: out of memory");
+	vals = ptort_vals(ctx, "tgather", (size_t)vr * vc);
+	if (!vals)
 		return -1;
-	}
 	for (i = 0; i < vr; i++)
 		for (j = 0; j < vc; j++) {
 			uint64_t x = ptort_ld(ctx->mem[idx->mem],
@@ -96,11 +94,9 @@ int ptort_tgatherm_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *
 		return -1;
 	}
 	room = (uint64_t)dst->rows * dst->cols;
-	vals = malloc(((size_t)src->v_rows * src->v_cols + 1) * sizeof *vals);
-	if (!vals) {
-		ptort_report(ctx, "tgather: out of memory");
+	vals = ptort_vals(ctx, "tgather", (size_t)src->v_rows * src->v_cols);
+	if (!vals)
 		return -1;
-	}
 	for (r = 0; r < src->v_rows; r++)
 		for (c = 0; c < src->v_cols; c++)
 			if (selected(pattern, c))

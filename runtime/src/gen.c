@@ -134,11 +134,9 @@ int ptort_tpack_now(ptort_ctx *ctx, const ptort_tile *src, const ptort_tile *dst
 			     ptort_type_name((ptort_type)dst->type));
 		return -1;
 	}
-	vals = malloc(((size_t)src->v_rows * src->v_cols + 1) * sizeof *vals);
-	if (!vals) {
-		ptort_report(ctx, "tpack: out of memory");
+	vals = ptort_vals(ctx, "tpack", (size_t)src->v_rows * src->v_cols);
+	if (!vals)
 		return -1;
-	}
 	for (r = 0; r < src->v_rows; r++)
 		for (c = 0; c < src->v_cols; c++)
 			vals[(size_t)r * src->v_cols + c] = ptort_ld(ctx->mem[src->mem], pos_of(src, r, c), sb);

@@ -86,18 +86,9 @@ static void capture(void *user, const char *s, size_t n)
 	blk *b = user;
 	if (b->oom || !n)
 		return;
-	if (b->ntext + n > b->captext) {
-		size_t cap = b->captext ? b->captext : 256;
-		char *q;
-		while (cap < b->ntext + n)
-			cap *= 2;
-		q = realloc(b->text, cap);
-		if (!q) {
-			b->oom = 1;
-			return;
-		}
-		b->text = q;
-		b->captext = cap;
+	if (b->ntext + n > b->captext && ptort_reserve(&b->text, &b->captext, b->ntext + n)) {
+		b->oom = 1;
+		return;
 	}
 	memcpy(b->text + b->ntext, s, n);
 	b->ntext += n;

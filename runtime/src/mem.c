@@ -146,15 +146,10 @@ void ptort_gm_note_(ptort_ctx *ctx, const void *p, size_t n, int write)
 			return;
 		}
 	}
-	if (ctx->nrec == ctx->caprec) {
-		size_t cap = ctx->caprec ? ctx->caprec * 2 : 256;
-		ptort_gm_rec *q = cap < ((size_t)-1) / sizeof *q ? realloc(ctx->rec, cap * sizeof *q) : NULL;
-		if (!q) {
-			ctx->track_oom = 1;
-			return;
-		}
-		ctx->rec = q;
-		ctx->caprec = cap;
+	if (ctx->nrec == ctx->caprec &&
+	    ptort_grow(&ctx->rec, &ctx->caprec, 256, sizeof *ctx->rec, (size_t)-1)) {
+		ctx->track_oom = 1;
+		return;
 	}
 	r = &ctx->rec[ctx->nrec++];
 	r->lo = lo;
@@ -197,6 +192,41 @@ const char *ptort_ctx_error_loc(const ptort_ctx *ctx, uint32_t *line, uint32_t *
 	*line = ctx->err_line;
 	*col = ctx->err_col;
 	return ctx->err_file;
+}
+
+int ptort_grow(void *pa, size_t *cap, size_t first, size_t size, size_t limit)
+{
+	size_t n = *cap ? *cap * 2 : first;
+	void *a, *q;
+	memcpy(&a, pa, sizeof a); /* the pointer, whatever it points to */
+	q = n < limit && n < ((size_t)-1) / size ? realloc(a, n * size) : NULL;
+	if (!q)
+		return -1;
+	memcpy(pa, &q, sizeof q);
+	*cap = n;
+	return 0;
+}
+
+int ptort_reserve(char **p, size_t *cap, size_t need)
+{
+	size_t n = *cap ? *cap : 256;
+	char *q;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+uint64_t *ptort_vals(ptort_ctx *ctx, const char *op, size_t n)
+{
+	uint64_t *v = malloc((n + 1) * sizeof *v);
+	if (!v)
+		ptort_report(ctx, "%s: out of memory", op);
+	return v;
 }
 
 void ptort_report(ptort_ctx *ctx, const char *fmt, ...)

@@ -113,6 +113,17 @@ int ptort_check_range(ptort_ctx *ctx, const char *op, const char *what, unsigned
 /* Validates a tile descriptor (memory, ptort_layout_check, valid region) and
  * its footprint rows*cols*bits/8 at addr. 0 or -1 (reported). */
 int ptort_check_tile(ptort_ctx *ctx, const char *op, const char *what, const ptort_tile *t);
+/* Room for more in a full array *pa (the address of any object pointer) of *cap
+ * elements of `size` bytes: twice as many (`first` when empty) while fewer than
+ * `limit`. 0, with *pa (perhaps moved) and *cap updated; -1 (both unchanged) when out
+ * of memory or at the limit. */
+int ptort_grow(void *pa, size_t *cap, size_t first, size_t size, size_t limit);
+/* Room for `need` bytes of text in *p (*cap bytes): *cap doubled (from 256) until it
+ * holds them. 0, or -1 (*p and *cap unchanged) when out of memory. */
+int ptort_reserve(char **p, size_t *cap, size_t need);
+/* Room for n element values (an instruction's copy of a region), or NULL after
+ * reporting "<op>: out of memory". */
+uint64_t *ptort_vals(ptort_ctx *ctx, const char *op, size_t n);
 /* Element of `bits` bits (4..64) at bit position `pos` of `p`, zero extended. */
 uint64_t ptort_ld(const uint8_t *p, uint64_t pos, unsigned bits);
 void ptort_st(uint8_t *p, uint64_t pos, unsigned bits, uint64_t v);

@@ -159,15 +159,10 @@ void ptort_san_note(ptort_ctx *ctx, unsigned space, uint64_t lo, uint64_t n, int
 			return;
 		}
 	}
-	if (s->nacc == s->capacc) {
-		size_t cap = s->capacc ? s->capacc * 2 : 1024;
-		san_acc *q = realloc(s->acc, cap * sizeof *q);
-		if (!q) {
-			s->oom = 1;
-			return;
-		}
-		s->acc = q;
-		s->capacc = cap;
+	if (s->nacc == s->capacc &&
+	    ptort_grow(&s->acc, &s->capacc, 1024, sizeof *s->acc, (size_t)-1)) {
+		s->oom = 1;
+		return;
 	}
 	a = &s->acc[s->nacc++];
 	a->lo = lo;
@@ -191,15 +186,9 @@ static san_ev *push(struct ptort_san *s, int kind, unsigned pipe)
 	san_ev *e;
 	if (s->oom)
 		return NULL;
-	if (s->nev == s->capev) {
-		size_t cap = s->capev ? s->capev * 2 : 1024;
-		san_ev *q = cap < (1u << WSHIFT) ? realloc(s->ev, cap * sizeof *q) : NULL;
-		if (!q) {
-			s->oom = 1;
-			return NULL;
-		}
-		s->ev = q;
-		s->capev = cap;
+	if (s->nev == s->capev && ptort_grow(&s->ev, &s->capev, 1024, sizeof *s->ev, 1u << WSHIFT)) {
+		s->oom = 1;
+		return NULL;
 	}
 	e = &s->ev[s->nev++];
 	memset(e, 0, sizeof *e);

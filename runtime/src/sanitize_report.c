@@ -18,6 +18,7 @@
 #include <pthread.h>
 #endif
 
+#include "mem_internal.h"
 #include "sanitize_internal.h"
 
 enum { CLS_DEADLOCK, CLS_RACE, CLS_EVENT, CLS_OOM };
@@ -92,17 +93,10 @@ static void sf(sbuf *b, const char *fmt, ...)
 		return;
 	}
 	if (!b->p || b->n + (size_t)k + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		char *q;
-		while (cap < b->n + (size_t)k + 1)
-			cap *= 2;
-		q = realloc(b->p, cap);
-		if (!q) {
+		if (ptort_reserve(&b->p, &b->cap, b->n + (size_t)k + 1)) {
 			b->oom = 1;
 			return;
 		}
-		b->p = q;
-		b->cap = cap;
 		va_start(ap, fmt);
 		vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
 		va_end(ap);
@@ -156,16 +150,10 @@ static san_find *add(san_run *run, int cls, const char *kind, const char *fa, ui
 		run->oom = 1;
 		return NULL;
 	}
-	if (run->n == run->cap) {
-		size_t cap = run->cap ? run->cap * 2 : 16;
-		san_find *q = realloc(run->f, cap * sizeof *q);
-		if (!q) {
-			free(b->p);
-			run->oom = 1;
-			return NULL;
-		}
-		run->f = q;
-		run->cap = cap;
+	if (run->n == run->cap && ptort_grow(&run->f, &run->cap, 16, sizeof *run->f, (size_t)-1)) {
+		free(b->p);
+		run->oom = 1;
+		return NULL;
 	}
 	y = &run->f[run->n++];
 	*y = x;
@@ -333,15 +321,10 @@ unsigned san_run_finish(san_run *run, ptort_sync_findings *f)
 				}
 				continue;
 			}
-			if (f->n == f->cap) {
-				size_t cap = f->cap ? f->cap * 2 : 16;
-				san_find *q = realloc(f->f, cap * sizeof *q);
-				if (!q) {
-					f->oom = 1;
-					continue;
-				}
-				f->f = q;
-				f->cap = cap;
+			if (f->n == f->cap &&
+			    ptort_grow(&f->f, &f->cap, 16, sizeof *f->f, (size_t)-1)) {
+				f->oom = 1;
+				continue;
 			}
 			f->f[f->n++] = *x;
 			x->text = NULL;

@@ -53,16 +53,24 @@ static int flag(ptort_ctx *ctx, const char *op, ptort_pipe src, ptort_pipe dst, 
 	return -1;
 }
 
+/* Hands one set, wait or barrier to the sync sanitizer and the adversarial schedule,
+ * whichever are on. */
+static void observe(ptort_ctx *ctx, int kind, ptort_pipe src, ptort_pipe dst, int64_t event,
+		    const char *file, uint32_t line, uint32_t col)
+{
+	if (ctx->san)
+		ptort_san_sync(ctx, kind, src, dst, event, file, line, col);
+	if (ctx->sched)
+		ptort_sched_sync(ctx, kind, src, dst, event, file, line, col,
+				 ctx->san ? ptort_san_count(ctx) : 0);
+}
+
 int ptort_sync_set(ptort_ctx *ctx, ptort_pipe src, ptort_pipe dst, int64_t event,
 		   const char *file, uint32_t line, uint32_t col)
 {
 	if (flag(ctx, "set_flag", src, dst, event, file, line, col))
 		return -1;
-	if (ctx->san)
-		ptort_san_sync(ctx, SAN_SET, src, dst, event, file, line, col);
-	if (ctx->sched)
-		ptort_sched_sync(ctx, SAN_SET, src, dst, event, file, line, col,
-				 ctx->san ? ptort_san_count(ctx) : 0);
+	observe(ctx, SAN_SET, src, dst, event, file, line, col);
 	return 0;
 }
 
@@ -73,11 +81,7 @@ int ptort_sync_wait(ptort_ctx *ctx, ptort_pipe src, ptort_pipe dst, int64_t even
 		return -1;
 	if (ctx->cl)
 		ptort_cluster_sync(ctx, 0, src, dst);
-	if (ctx->san)
-		ptort_san_sync(ctx, SAN_WAIT, src, dst, event, file, line, col);
-	if (ctx->sched)
-		ptort_sched_sync(ctx, SAN_WAIT, src, dst, event, file, line, col,
-				 ctx->san ? ptort_san_count(ctx) : 0);
+	observe(ctx, SAN_WAIT, src, dst, event, file, line, col);
 	return 0;
 }
 
@@ -87,11 +91,7 @@ int ptort_sync_barrier(ptort_ctx *ctx, ptort_pipe pipe, const char *file, uint32
 	if ((unsigned)pipe <= PTORT_PIPE_ALL) {
 		if (ctx->cl && pipe == PTORT_PIPE_ALL)
 			ptort_cluster_sync(ctx, 1, pipe, pipe);
-		if (ctx->san)
-			ptort_san_sync(ctx, SAN_BAR, pipe, pipe, 0, file, line, col);
-		if (ctx->sched)
-			ptort_sched_sync(ctx, SAN_BAR, pipe, pipe, 0, file, line, col,
-					 ctx->san ? ptort_san_count(ctx) : 0);
+		observe(ctx, SAN_BAR, pipe, pipe, 0, file, line, col);
 		return 0;
 	}
 	ptort_report(ctx, "pipe_barrier: no pipe %d", (int)pipe);
