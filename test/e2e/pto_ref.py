@@ -9,7 +9,7 @@ docs/semantics.md alone, never from ptoc's passes, lowering or runtime:
   * tiles are arrays indexed by (row, column), one per alloc_tile: layouts, placement
     and instruction splitting do not exist here (§6.1 makes every movement a copy of
     (r, c) to (r, c)); a tile written by hand at an address (alloc_tile addr, tassign)
-    is refused, since aliasing would need the layouts;
+    is refused, unless Interp(target, manual=True) (below);
   * tload / tstore copy the valid region between a tile and a partition of a GM view
     (rank 2 to 5, outer dims flattened into rows (ND) or columns (DN), §6.2); tstore
     and tmov from an f32 acc tile to f16/bf16 convert with RINT and saturation ON;
@@ -34,8 +34,10 @@ docs/semantics.md alone, never from ptoc's passes, lowering or runtime:
     max/min reductions in any; integer element ops by §7.2 (wrapping, x / 0 all ones,
     shifts of N or more); integer-source tcvt; a pair that cannot overflow (f32
     destination, exact pairs) ignores saturation (§2);
-  * tiles placed by hand, with Interp(target, manual=True), as their own arrays when no
-    two overlap;
+  * tiles placed by hand, with Interp(target, manual=True): an unboxed one (row-major
+    ND, column-major DN) as a numpy view of its memory's bytes at its address, so that
+    tiles whose bytes overlap alias as on the device; a boxed one as its own array when
+    no other placed tile overlaps it;
   * scf.for / scf.if / scf.while, arith on 64-bit wrapping integers (§8.1);
   * pto.addptr (§8.6) as the buffer from element k on (a numpy view);
   * pto.subset (§7.8) as a numpy view of its source's array; a kernel's tile argument
@@ -612,6 +614,11 @@ class View:
         self.sizes = sizes or list(shape)
 
 
+# The bytes of each memory for the tiles placed by hand (Interp.place): more than any
+# target's largest memory.
+MANUAL_MEM_BYTES = 4 << 20
+
+
 class Interp:
     """run(func, gm, scalars): gm {arg index: uint8 array}, changed in place"""
 
@@ -1059,17 +1066,33 @@ class Interp:
         return t
 
     def place(self, tile, addr, who):
-        """a tile written at an address by hand: modelled as its own array as long as no
-        other tile (another alloc or tassign) overlaps its bytes, since aliasing would need
-        the layouts"""
+        """a tile written at an address by hand. A tile of an unboxed layout becomes a
+        view of its memory's bytes at that address (row-major ND: element (r, c) at addr
+        + (r * cols + c) * its size; column-major DN: at addr + (c * rows + r) * its
+        size; docs/semantics.md §5), so tiles whose bytes overlap see each other's
+        writes, as on the device; its content is what those bytes hold (the memories
+        start zeroed, as in the runtime). A boxed tile is modelled as its own array as
+        long as no other placed tile overlaps its bytes, since the boxes' aliasing is
+        not modelled"""
         if not self.manual:
             raise Unsupported("tiles placed by hand (aliasing needs layouts)")
         size = tile.rows * tile.cols * np.dtype(storage(tile.t)).itemsize
         placed = self.__dict__.setdefault("placed", [])
-        for (loc, a, b, w) in placed:
-            if loc == tile.loc and a < addr + size and addr < b and w is not who:
+        mem = self.__dict__.setdefault("mem", {})
+        blayout, slayout = getattr(tile, "blayout", "row_major"), getattr(tile, "slayout", "none_box")
+        linear = slayout == "none_box" and blayout in ("row_major", "col_major")
+        for (loc, a, b, w, lin) in placed:
+            if (loc == tile.loc and a < addr + size and addr < b and w is not who
+                    and not (lin and linear)):
                 raise Unsupported("tiles placed by hand overlap (aliasing needs layouts)")
-        placed.append((tile.loc, addr, addr + size, who))
+        placed.append((tile.loc, addr, addr + size, who, linear))
+        if linear:
+            if addr < 0 or addr + size > MANUAL_MEM_BYTES:
+                raise Unsupported("a tile placed by hand past %d bytes" % MANUAL_MEM_BYTES)
+            buf = mem.setdefault(tile.loc, np.zeros(MANUAL_MEM_BYTES, np.uint8))
+            flat = buf[addr:addr + size].view(storage(tile.t))
+            tile.data = (flat.reshape(tile.rows, tile.cols) if blayout == "row_major"
+                         else flat.reshape(tile.cols, tile.rows).T)
 
     def op_pto_tassign(self, op, ins, env):
         tile, addr = ins
