@@ -621,6 +621,7 @@ static int names_file(const ir_op *op)
 	case IR_OP_TFREE_FROM_AIV: case IR_OP_TFREE: case IR_OP_I_TPUSH: case IR_OP_I_TPOP:
 	case IR_OP_AIC_INITIALIZE_PIPE: case IR_OP_AIV_INITIALIZE_PIPE:
 	case IR_OP_INITIALIZE_L2L_PIPE: case IR_OP_INITIALIZE_L2G2L_PIPE:
+	case IR_OP_TPUT_ASYNC: case IR_OP_TGET_ASYNC:
 		return 1;
 	case IR_OP_GET_TENSOR_VIEW_DIM:
 		return op->results[0].uses != NULL;
