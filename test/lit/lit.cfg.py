@@ -26,6 +26,10 @@ config.environment["PATH"] = os.pathsep.join(
 for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "HOME", "TMPDIR"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# numpy loads OpenBLAS (libopenblas-dev is installed for the mmad benchmark), whose
+# threads start at import and cost a numpy process about 0.15 s of CPU more, on about
+# 300 processes a run; the tests' arrays are small, and CTest runs tests side by side.
+config.environment["OPENBLAS_NUM_THREADS"] = "1"
 
 ptoc = os.path.join(config.ptoc_tools_dir, "ptoc")
 config.substitutions.append(("%ptoc", ptoc))
@@ -111,6 +115,15 @@ config.environment["PTOC_CACHE_MAX_MB"] = "2048"
 # every runtime and compiler path still runs under ASan+UBSan (docs/testing.md). lit
 # notes each test it leaves out.
 if config.sanitize in ("ON", "1", "TRUE", "YES"):
+    # LeakSanitizer scans no global variables for pointers in the lit tests [decision]:
+    # that scan reads the sanitizer runtime's own 9 MiB of globals at every exit (about
+    # 35 of a sanitized ptoc's 55 ms, on about 2,000 ptoc processes a run). Memory only a
+    # global points to would then be reported: ptoc frees what it allocates, and
+    # lsan.supp names glibc's few such blocks. The unit tests keep the full scan (the
+    # runtime's lazily built tables and the MLIR libraries hold memory in globals).
+    config.environment["LSAN_OPTIONS"] = ":".join(o for o in (
+        os.environ.get("LSAN_OPTIONS"), "use_globals=0", "print_suppressions=0",
+        "suppressions=" + os.path.join(config.test_source_root, "lsan.supp")) if o)
     import sys
     sys.path.insert(0, config.test_source_root)
     from sanitize_sample import SampledShTest
