@@ -1693,11 +1693,13 @@ def unary_op(op, x, t):
 # ---- reductions in each target's order (§7.6) --------------------------------------------
 
 def tree_sum(v, t):
-    """pairwise tree over a power-of-two list of stored values, one rounding per step"""
-    v = list(v)
-    while len(v) > 1:
-        v = [elem_op("add", v[i], v[i + 1], t) for i in range(0, len(v), 2)]
-    return v[0]
+    """pairwise tree over a power-of-two list of stored values (one-element arrays), one
+    rounding per step: elements 2i and 2i+1 of a level add into element i of the next,
+    every pair of a level in one elementwise op. Returns a one-element array."""
+    v = np.concatenate([np.asarray(x, dtype=storage(t)).reshape(-1) for x in v])
+    while v.size > 1:
+        v = elem_op("add", v[0::2], v[1::2], t)
+    return v[:1]
 
 
 def row_sum(row, t, target):
