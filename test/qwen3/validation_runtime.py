@@ -166,17 +166,26 @@ def bf16_to_float32(x) -> np.ndarray:
 
 def float32_to_bf16(x) -> np.ndarray:
     """f32 values -> bf16 bit patterns (uint16), rounded to nearest, ties to even.
-    Works in blocks so that a 400 MiB weight needs no full-size temporaries."""
+    Works in blocks, in place in three block-sized buffers, so that a 400 MiB weight
+    needs no full-size temporaries."""
     src = np.ascontiguousarray(np.asarray(x, dtype=np.float32))
     out = np.empty(src.shape, dtype=np.uint16)
     u_all, o_all = src.reshape(-1).view(np.uint32), out.reshape(-1)
-    step = 1 << 20
+    step = 1 << 18
+    r_buf, m_buf, nan_buf = np.empty(step, np.uint32), np.empty(step, np.uint32), np.empty(step, bool)
     for lo in range(0, u_all.size, step):
         u = u_all[lo:lo + step]
-        r = (u + np.uint32(0x7FFF) + ((u >> np.uint32(16)) & np.uint32(1))) >> np.uint32(16)
-        nan = (u & np.uint32(0x7FFFFFFF)) > np.uint32(0x7F800000)
-        r[nan] = (u[nan] >> np.uint32(16)) | np.uint32(0x0040)
-        o_all[lo:lo + step] = r
+        r, m, nan = r_buf[:u.size], m_buf[:u.size], nan_buf[:u.size]
+        np.right_shift(u, np.uint32(16), out=r)      # (u + 0x7FFF + lsb) >> 16
+        np.bitwise_and(r, np.uint32(1), out=r)
+        r += np.uint32(0x7FFF)
+        r += u
+        r >>= np.uint32(16)
+        np.bitwise_and(u, np.uint32(0x7FFFFFFF), out=m)
+        np.greater(m, np.uint32(0x7F800000), out=nan)
+        if nan.any():                                # NaN stays a quiet NaN
+            r[nan] = (u[nan] >> np.uint32(16)) | np.uint32(0x0040)
+        o_all[lo:lo + u.size] = r
     return out
 
 
