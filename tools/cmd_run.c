@@ -264,9 +264,11 @@ static int find_runtime(char **inc, char **lib)
 	return -1;
 }
 
-/* Runs argv; its stdout and stderr go to `log` when given. Returns the exit status,
- * 127 when it cannot be executed, 128+signal when killed. */
-static int run(char **argv, const char *log)
+/* Runs argv; its stdout and stderr go to `log` when given. The kernel program
+ * (`kernel`) gets PTOC_RUN_PROG=ptoc run, the name its messages give, set in the child:
+ * ptoc's own environment stays as it was. Returns the exit status, 127 when it cannot
+ * be executed, 128+signal when killed. */
+static int run(char **argv, const char *log, int kernel)
 {
 	pid_t pid;
 	int st;
@@ -282,6 +284,8 @@ static int run(char **argv, const char *log)
 				dup2(fileno(f), 2);
 			}
 		}
+		if (kernel)
+			setenv("PTOC_RUN_PROG", "ptoc run", 1);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -513,7 +517,7 @@ int cmd_run(int argc, char **argv)
 	run_cache_key(&cache, &kc, &hc, cargv, nkey, inc, lib);
 	if (run_cache_fetch(&cache, prog) == 0)
 		goto built;
-	i = run(cargv, log);
+	i = run(cargv, log, 0);
 	if (i == 127) {
 		fprintf(stderr, "ptoc run: no C compiler: cannot run '%s' (install one, or set CC "
 			"or --cc)\n", cargv[0]);
@@ -537,8 +541,7 @@ built:
 	}
 	fwd[0] = prog;
 	fwd[nfwd] = NULL;
-	setenv("PTOC_RUN_PROG", "ptoc run", 1);
-	i = run(fwd, NULL);
+	i = run(fwd, NULL, 1);
 	if (i == 0 || i == 1 || i == 2)
 		rc = i;
 	else
