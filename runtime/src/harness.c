@@ -9,15 +9,21 @@
  * index times K plus C (ptort.h section 7 runs the N blocks); a float scalar's is a
  * number rounded to its type or a bit pattern 0x....
  *
- * Input files are never copied more than once: a regular file that is only an input
- * is mapped privately (the kernel reads the page cache; a page it writes is copied
- * then); one that is also an --out buffer, or any other file (pipe, device), is read
- * once straight into its GM buffer. Outputs go to a temporary file beside each
- * destination, renamed once every output is written, so a failed run leaves no
- * partial output. A FILE ending in .npy is a NumPy array, read and written by
+ * Input files are never copied more than once: a regular file is mapped privately
+ * (the kernel reads the page cache; a page it writes is copied then, and the file
+ * never changes, also when it is an --out buffer's too: outputs are written to a new
+ * file); any other file (pipe, device) is read once straight into its GM buffer. A
+ * zeroed buffer of 2 MiB or more (an --out without --in) is mapped with huge pages
+ * where the host has them (madvise: a first touch of 4 KiB pages is slow on some
+ * virtual machines, and writing out a 64 MiB buffer touched every page). Outputs go
+ * to a temporary file beside each destination, renamed once every output is written,
+ * so a failed run leaves no partial output. A FILE ending in .npy is a NumPy array, read and written by
  * harness_npy.c (its dtype and shape checked against the argument). */
 #if defined(__unix__) || defined(__APPLE__)
 #define _POSIX_C_SOURCE 200809L
+#ifdef __linux__
+#define _DEFAULT_SOURCE 1 /* glibc: MAP_ANONYMOUS, madvise's MADV_HUGEPAGE */
+#endif
 #define HARNESS_POSIX 1
 #else
 #define HARNESS_POSIX 0
@@ -247,7 +253,7 @@ static int load(hrun *r, unsigned i)
 		close(fd);
 		return 1;
 	}
-	if (sb.st_size > 0 && !r->out[i]) {
+	if (sb.st_size > 0) {
 		void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 		if (m != MAP_FAILED) {
 			close(fd);
@@ -302,6 +308,24 @@ static int load_npy(hrun *r, unsigned i)
 		return 1;
 	}
 	return 0;
+}
+
+/* A zeroed buffer of n bytes in b (b->p NULL when out of memory): from calloc, or at
+ * 2 MiB and more an anonymous mapping advised to use huge pages (see the top). */
+static void zeroed(gm_buf *b, size_t n)
+{
+#if HARNESS_POSIX && defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+	if (n >= (size_t)2 << 20) {
+		void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m != MAP_FAILED) {
+			madvise(m, n, MADV_HUGEPAGE); /* a hint: 4 KiB pages where it fails */
+			b->p = m;
+			b->maplen = n;
+			return;
+		}
+	}
+#endif
+	b->p = calloc(n, 1);
 }
 
 static void release(gm_buf *b)
@@ -543,7 +567,7 @@ static int prepare(hrun *r)
 			return 1;
 		}
 		r->buf[i].elems = g->elems;
-		r->buf[i].p = calloc((size_t)bytes_of(g->elems, g->bits) + 1, 1);
+		zeroed(&r->buf[i], (size_t)bytes_of(g->elems, g->bits) + 1);
 		if (!r->buf[i].p) {
 			say(r, g, "argument '%s': out of memory", g->name);
 			return 1;
