@@ -189,13 +189,17 @@ def fill(rng, t, n):
     (x 2^13 .. 2^17) and into f16's subnormals (x 2^-20), so conversions show their
     round mode and saturation. Integers over their whole range."""
     if t in ("f32", "f16", "bf16"):
-        x = rng.standard_normal(n).astype(np.float32) * np.float32(2.0)
+        x = rng.standard_normal(n, dtype=np.float32)
+        x *= np.float32(2.0)
         if t == "f32":
             u = x.view(np.uint32)
-            k = rng.integers(0, 16, n)
-            u[k == 0] = (u[k == 0] & np.uint32(0xFFFF0000)) | np.uint32(0x8000)
-            u[k == 1] = (u[k == 1] & np.uint32(0xFFFFE000)) | np.uint32(0x1000)
-            x[k == 2] *= np.exp2(rng.integers(13, 18, int((k == 2).sum()))).astype(np.float32)
+            k = rng.integers(0, 16, n, dtype=np.uint8)
+            m = k == 0
+            u[m] = (u[m] & np.uint32(0xFFFF0000)) | np.uint32(0x8000)
+            m = k == 1
+            u[m] = (u[m] & np.uint32(0xFFFFE000)) | np.uint32(0x1000)
+            m = k == 2
+            x[m] *= np.exp2(rng.integers(13, 18, int(m.sum()))).astype(np.float32)
             x[k == 3] *= np.float32(2.0 ** -20)
             return x.view(np.uint8)
         if t == "f16":
