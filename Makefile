@@ -26,6 +26,13 @@ CMAKE_FLAGS ?=
 # reuses the objects of the main build. Paths are made relative to the source tree and
 # the working directory is left out of the hash, so that build directories share.
 LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+# Ninja when installed (scripts/setup.sh installs it): a build whose objects all come
+# from ccache takes 9 s with it against 22 s with CMake's Makefiles (they start a
+# helper process per object). CMake reads CMAKE_GENERATOR for a new build tree only: an
+# existing one keeps its generator; set CMAKE_GENERATOR to choose another.
+ifneq ($(shell command -v ninja 2>/dev/null),)
+export CMAKE_GENERATOR ?= Ninja
+endif
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 

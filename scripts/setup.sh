@@ -7,6 +7,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake flex bison        # build
   lld                                     # the linker of the builds (faster than GNU ld)
+  ninja-build                             # the builds' generator (faster than make's)
   ccache                                  # the builds of make check-* share objects
   llvm-19-tools                           # FileCheck, lit, not
   mlir-19-tools                           # mlir-opt: generic-form interop test, parse benchmark
