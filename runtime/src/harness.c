@@ -17,8 +17,9 @@
  * where the host has them (madvise: a first touch of 4 KiB pages is slow on some
  * virtual machines, and writing out a 64 MiB buffer touched every page). Outputs go
  * to a temporary file beside each destination, renamed once every output is written,
- * so a failed run leaves no partial output. A FILE ending in .npy is a NumPy array, read and written by
- * harness_npy.c (its dtype and shape checked against the argument). */
+ * so a failed run leaves no partial output. A FILE ending in .npy is a NumPy array,
+ * read and written by harness_npy.c (its dtype and shape checked against the
+ * argument). */
 #if defined(__unix__) || defined(__APPLE__)
 #define _POSIX_C_SOURCE 200809L
 #ifdef __linux__
